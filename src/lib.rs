@@ -1,0 +1,6 @@
+//! hanim-viewer: a desktop viewer for X3D H-Anim humanoids.
+//!
+//! Data flows one way: [`x3d`] (file → generic node tree) → [`hanim`] (validated humanoid model) →
+//! [`pose`] (CPU reference deformation, the oracle for the GPU path) → GPU → app.
+
+pub mod x3d;

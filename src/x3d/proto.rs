@@ -1,0 +1,214 @@
+//! ProtoDeclare / ProtoInstance expansion.
+//!
+//! Generic X3D semantics: an instance is a fresh copy of the prototype body with every `IS` connection
+//! filled from the instance's `fieldValue` or the interface default; the first body node gives the
+//! instance its node type. The H-Anim 1.x prototypes (`Humanoid`, `Joint`, `Segment`, `Site`,
+//! `Displacer`) are recognised by name and become the native H-Anim node they stand for, with the
+//! instance's field values, so the skeleton is usable like an X3D HAnim one.
+
+use std::collections::HashMap;
+
+use super::{Child, Field, Loc, Node, NodeId, Route, Scene};
+
+#[derive(Debug, Clone)]
+pub(crate) struct ProtoFieldDecl {
+    pub name: String,
+    #[allow(dead_code)] // kept for messages and the playback issue
+    pub type_name: String,
+    pub value: Option<(String, Loc)>,
+    pub nodes: Vec<NodeId>,
+    #[allow(dead_code)]
+    pub loc: Loc,
+}
+
+#[derive(Debug, Clone)]
+pub(crate) struct ProtoDecl {
+    pub name: String,
+    pub fields: Vec<ProtoFieldDecl>,
+    pub body: Vec<NodeId>,
+    pub routes: Vec<Route>,
+    pub external: bool,
+    pub loc: Loc,
+}
+
+#[derive(Debug, Clone)]
+pub(crate) enum FieldValue {
+    Text(String, Loc),
+    Nodes(Vec<NodeId>, #[allow(dead_code)] Loc),
+}
+
+#[derive(Debug, Clone)]
+pub(crate) struct InstanceData {
+    pub name: String,
+    pub def: Option<String>,
+    pub container: Option<String>,
+    pub values: Vec<(String, FieldValue)>,
+    pub loc: Loc,
+}
+
+/// The native node an H-Anim 1.x prototype name stands for.
+pub fn hanim1_native_type(proto_name: &str) -> Option<&'static str> {
+    match proto_name {
+        "Humanoid" => Some("HAnimHumanoid"),
+        "Joint" => Some("HAnimJoint"),
+        "Segment" => Some("HAnimSegment"),
+        "Site" => Some("HAnimSite"),
+        "Displacer" => Some("HAnimDisplacer"),
+        _ => None,
+    }
+}
+
+/// H-Anim 1.x field names of the Humanoid prototype and their X3D names.
+fn native_field_name(field: &str) -> &str {
+    match field {
+        "humanoidBody" => "skeleton",
+        other => other,
+    }
+}
+
+fn new_node(scene: &mut Scene, node: Node) -> NodeId {
+    let id = NodeId(scene.nodes.len() as u32);
+    scene.nodes.push(node);
+    id
+}
+
+/// Expands one instance into the arena and returns the node that represents it.
+pub(crate) fn instantiate(scene: &mut Scene, decl: Option<&ProtoDecl>, inst: &InstanceData) -> NodeId {
+    if let Some(native) = hanim1_native_type(&inst.name) {
+        return instantiate_hanim1(scene, native, decl, inst);
+    }
+    match decl {
+        Some(decl) if !decl.body.is_empty() => instantiate_body(scene, decl, inst),
+        _ => {
+            let why = match decl {
+                Some(d) if d.external => "its ExternProtoDeclare is not loaded",
+                Some(_) => "its body is empty",
+                None => "it is not declared",
+            };
+            scene.warn(inst.loc, format!("ProtoInstance '{}' cannot be expanded: {why}", inst.name));
+            placeholder(scene, &inst.name, decl, inst)
+        }
+    }
+}
+
+/// A node named after the prototype, holding the instance's values; nothing renders it.
+fn placeholder(scene: &mut Scene, type_name: &str, decl: Option<&ProtoDecl>, inst: &InstanceData) -> NodeId {
+    let mut fields: Vec<Field> = Vec::new();
+    let mut children: Vec<Child> = Vec::new();
+    if let Some(decl) = decl {
+        for f in &decl.fields {
+            if inst.values.iter().any(|(n, _)| *n == f.name) {
+                continue;
+            }
+            if let Some((value, loc)) = &f.value {
+                fields.push(Field { name: native_field_name(&f.name).into(), value: value.clone(), loc: *loc });
+            }
+            children.extend(
+                f.nodes.iter().map(|&node| Child { field: native_field_name(&f.name).into(), node }),
+            );
+        }
+    }
+    for (name, value) in &inst.values {
+        let name = native_field_name(name).to_string();
+        match value {
+            FieldValue::Text(text, loc) => fields.push(Field { name, value: text.clone(), loc: *loc }),
+            FieldValue::Nodes(nodes, _) => {
+                children.extend(nodes.iter().map(|&node| Child { field: name.clone(), node }))
+            }
+        }
+    }
+    new_node(
+        scene,
+        Node {
+            type_name: type_name.to_string(),
+            def: inst.def.clone(),
+            fields,
+            children,
+            loc: inst.loc,
+            proto: Some(inst.name.clone()),
+            is_connections: Vec::new(),
+        },
+    )
+}
+
+fn instantiate_hanim1(scene: &mut Scene, native: &str, decl: Option<&ProtoDecl>, inst: &InstanceData) -> NodeId {
+    placeholder(scene, native, decl, inst)
+}
+
+/// Copies the body (sharing structure as the body shares it) and applies the IS connections.
+fn instantiate_body(scene: &mut Scene, decl: &ProtoDecl, inst: &InstanceData) -> NodeId {
+    // Every node reachable from the body, iteratively.
+    let mut order = Vec::new();
+    let mut seen = HashMap::new();
+    let mut stack: Vec<NodeId> = decl.body.iter().rev().copied().collect();
+    while let Some(id) = stack.pop() {
+        if seen.contains_key(&id) {
+            continue;
+        }
+        seen.insert(id, NodeId(0));
+        order.push(id);
+        stack.extend(scene.node(id).children.iter().rev().map(|c| c.node));
+    }
+    // Nodes handed in through field values or interface defaults are shared, not copied.
+    let copy_of: HashMap<NodeId, NodeId> = order
+        .iter()
+        .map(|&old| {
+            let mut node = scene.node(old).clone();
+            node.children.clear();
+            let new = new_node(scene, node);
+            (old, new)
+        })
+        .collect();
+    for &old in &order {
+        let children: Vec<Child> = scene
+            .node(old)
+            .children
+            .iter()
+            .map(|c| Child { field: c.field.clone(), node: copy_of[&c.node] })
+            .collect();
+        scene.nodes[copy_of[&old].0 as usize].children = children;
+    }
+    for &old in &order {
+        let new = copy_of[&old];
+        let connections = std::mem::take(&mut scene.nodes[new.0 as usize].is_connections);
+        for (node_field, proto_field) in connections {
+            let value = inst
+                .values
+                .iter()
+                .find(|(n, _)| *n == proto_field)
+                .map(|(_, v)| v.clone())
+                .or_else(|| {
+                    decl.fields.iter().find(|f| f.name == proto_field).map(|f| match &f.value {
+                        Some((text, loc)) => FieldValue::Text(text.clone(), *loc),
+                        None => FieldValue::Nodes(f.nodes.clone(), f.loc),
+                    })
+                });
+            let node = &mut scene.nodes[new.0 as usize];
+            match value {
+                Some(FieldValue::Text(text, loc)) => {
+                    node.fields.retain(|f| f.name != node_field);
+                    node.fields.push(Field { name: node_field, value: text, loc });
+                }
+                Some(FieldValue::Nodes(nodes, _)) => {
+                    node.children.retain(|c| c.field != node_field);
+                    node.children.extend(nodes.into_iter().map(|n| Child { field: node_field.clone(), node: n }));
+                }
+                None => {}
+            }
+        }
+    }
+    for route in &decl.routes {
+        if let (Some(&from), Some(&to)) = (copy_of.get(&route.from_node), copy_of.get(&route.to_node)) {
+            scene.routes.push(Route { from_node: from, to_node: to, ..route.clone() });
+        }
+    }
+    let primary = copy_of[&decl.body[0]];
+    let extras: Vec<Child> =
+        decl.body[1..].iter().map(|b| Child { field: "__proto_extra".into(), node: copy_of[b] }).collect();
+    let node = &mut scene.nodes[primary.0 as usize];
+    node.def = inst.def.clone();
+    node.proto = Some(inst.name.clone());
+    node.loc = inst.loc;
+    node.children.extend(extras);
+    primary
+}
