@@ -3,4 +3,5 @@
 //! Data flows one way: [`x3d`] (file → generic node tree) → [`hanim`] (validated humanoid model) →
 //! [`pose`] (CPU reference deformation, the oracle for the GPU path) → GPU → app.
 
+pub mod hanim;
 pub mod x3d;
