@@ -221,13 +221,7 @@ impl Scene {
             let what = if e.token.is_empty() {
                 format!("{} value{at} in {name} of {}: {}", e.type_name, self.describe(id), e.expected)
             } else {
-                format!(
-                    "{} value '{}'{at} in {name} of {}: {}",
-                    e.type_name,
-                    e.token,
-                    self.describe(id),
-                    e.expected
-                )
+                format!("{} value '{}'{at} in {name} of {}: {}", e.type_name, e.token, self.describe(id), e.expected)
             };
             X3dError::new(pos, what)
         })

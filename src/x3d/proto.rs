@@ -103,9 +103,7 @@ fn placeholder(scene: &mut Scene, type_name: &str, decl: Option<&ProtoDecl>, ins
             if let Some((value, loc)) = &f.value {
                 fields.push(Field { name: native_field_name(&f.name).into(), value: value.clone(), loc: *loc });
             }
-            children.extend(
-                f.nodes.iter().map(|&node| Child { field: native_field_name(&f.name).into(), node }),
-            );
+            children.extend(f.nodes.iter().map(|&node| Child { field: native_field_name(&f.name).into(), node }));
         }
     }
     for (name, value) in &inst.values {
@@ -160,29 +158,20 @@ fn instantiate_body(scene: &mut Scene, decl: &ProtoDecl, inst: &InstanceData) ->
         })
         .collect();
     for &old in &order {
-        let children: Vec<Child> = scene
-            .node(old)
-            .children
-            .iter()
-            .map(|c| Child { field: c.field.clone(), node: copy_of[&c.node] })
-            .collect();
+        let children: Vec<Child> =
+            scene.node(old).children.iter().map(|c| Child { field: c.field.clone(), node: copy_of[&c.node] }).collect();
         scene.nodes[copy_of[&old].0 as usize].children = children;
     }
     for &old in &order {
         let new = copy_of[&old];
         let connections = std::mem::take(&mut scene.nodes[new.0 as usize].is_connections);
         for (node_field, proto_field) in connections {
-            let value = inst
-                .values
-                .iter()
-                .find(|(n, _)| *n == proto_field)
-                .map(|(_, v)| v.clone())
-                .or_else(|| {
-                    decl.fields.iter().find(|f| f.name == proto_field).map(|f| match &f.value {
-                        Some((text, loc)) => FieldValue::Text(text.clone(), *loc),
-                        None => FieldValue::Nodes(f.nodes.clone(), f.loc),
-                    })
-                });
+            let value = inst.values.iter().find(|(n, _)| *n == proto_field).map(|(_, v)| v.clone()).or_else(|| {
+                decl.fields.iter().find(|f| f.name == proto_field).map(|f| match &f.value {
+                    Some((text, loc)) => FieldValue::Text(text.clone(), *loc),
+                    None => FieldValue::Nodes(f.nodes.clone(), f.loc),
+                })
+            });
             let node = &mut scene.nodes[new.0 as usize];
             match value {
                 Some(FieldValue::Text(text, loc)) => {

@@ -69,9 +69,16 @@ enum Frame {
     /// `<IS>` inside a node of a ProtoBody.
     Is(NodeId),
     ProtoInstance(Box<InstanceData>),
-    FieldValue { name: String, nodes: Vec<NodeId>, loc: Loc },
+    FieldValue {
+        name: String,
+        nodes: Vec<NodeId>,
+        loc: Loc,
+    },
     /// `<field>` with node content inside a node (Script, shader): its nodes become children of the owner.
-    NodeField { owner: NodeId, name: String },
+    NodeField {
+        owner: NodeId,
+        name: String,
+    },
     /// Anything else; its content is skipped.
     Ignored,
 }
@@ -105,10 +112,7 @@ fn parse_document(
     is_main: bool,
 ) -> Result<Vec<NodeId>, X3dError> {
     if scene.files.len() >= u16::MAX as usize {
-        return Err(X3dError::new(
-            SourcePos { file: path.to_path_buf(), at: None },
-            "too many Inline files",
-        ));
+        return Err(X3dError::new(SourcePos { file: path.to_path_buf(), at: None }, "too many Inline files"));
     }
     let file = scene.files.len() as u16;
     scene.files.push(SourceFile::new(path.to_path_buf(), bytes));
@@ -439,11 +443,33 @@ impl Doc<'_> {
                     "metadata"
                 }
             }
-            "Box" | "Cone" | "Cylinder" | "Sphere" | "Text" | "ElevationGrid" | "Extrusion" | "IndexedFaceSet"
-            | "IndexedLineSet" | "IndexedTriangleSet" | "IndexedTriangleFanSet" | "IndexedTriangleStripSet"
-            | "IndexedQuadSet" | "LineSet" | "PointSet" | "TriangleSet" | "TriangleFanSet" | "TriangleStripSet"
-            | "QuadSet" | "Arc2D" | "ArcClose2D" | "Circle2D" | "Disk2D" | "Polyline2D" | "Polypoint2D"
-            | "Rectangle2D" | "TriangleSet2D" => "geometry",
+            "Box"
+            | "Cone"
+            | "Cylinder"
+            | "Sphere"
+            | "Text"
+            | "ElevationGrid"
+            | "Extrusion"
+            | "IndexedFaceSet"
+            | "IndexedLineSet"
+            | "IndexedTriangleSet"
+            | "IndexedTriangleFanSet"
+            | "IndexedTriangleStripSet"
+            | "IndexedQuadSet"
+            | "LineSet"
+            | "PointSet"
+            | "TriangleSet"
+            | "TriangleFanSet"
+            | "TriangleStripSet"
+            | "QuadSet"
+            | "Arc2D"
+            | "ArcClose2D"
+            | "Circle2D"
+            | "Disk2D"
+            | "Polyline2D"
+            | "Polypoint2D"
+            | "Rectangle2D"
+            | "TriangleSet2D" => "geometry",
             _ => "children",
         }
     }
@@ -489,10 +515,7 @@ impl Doc<'_> {
             let def_at = self.scene.pos(self.scene.node(target).loc).at.map(|a| a.to_string()).unwrap_or_default();
             return Err(self.err(
                 use_name.loc.offset as usize,
-                format!(
-                    "USE '{}' is inside its own DEF (opened at {def_at}): this would make a cycle",
-                    use_name.value
-                ),
+                format!("USE '{}' is inside its own DEF (opened at {def_at}): this would make a cycle", use_name.value),
             ));
         }
         let _ = loc;
