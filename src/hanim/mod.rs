@@ -1,5 +1,9 @@
 //! H-Anim model: a validated humanoid built from an X3D scene.
 
+mod binding;
+pub mod build;
+pub mod influences;
 pub mod model;
 
+pub use build::{HanimError, build_document, count_channels, load, load_str};
 pub use model::*;

@@ -116,11 +116,16 @@ pub struct Site {
     pub def: Option<String>,
     pub node: NodeId,
     pub parent: SiteParent,
+    /// Transforms of grouping nodes between the holder and the site (real files wrap sites in a
+    /// Transform inside the segment); identity normally. Site global: `G_holder · offset · L(site)`.
+    pub offset: Mat4,
     pub transform: TransformFields,
     /// Listed in the humanoid's `viewpoints` field.
     pub in_viewpoints: bool,
     /// Viewpoint nodes inside the site (cameras).
     pub cameras: Vec<Viewpoint>,
+    /// Other children (accessories), drawn with the site.
+    pub geometry: Vec<NodeId>,
     pub description: String,
 }
 
@@ -262,6 +267,8 @@ pub struct Humanoid {
     pub motions: Vec<Motion>,
     pub motions_enabled: Vec<bool>,
     pub skin: Option<Skin>,
+    /// Viewpoints placed directly in the `viewpoints` field (H-Anim 1.x style, no Site around them).
+    pub viewpoints: Vec<Viewpoint>,
     /// Joint binding matrices `B_j`, one per joint (identity when the file gives none).
     pub binding: Vec<Mat4>,
     pub binding_mode: BindingMode,

@@ -624,11 +624,12 @@ impl Doc<'_> {
         let urls = self.scene.mf_string(id, "url")?;
         let loc = self.scene.node(id).loc;
         let mut tried = Vec::new();
+        let mut remote = Vec::new();
         for url in &urls {
             let lower = url.to_ascii_lowercase();
             let local = lower.strip_prefix("file://").map(|_| &url[7..]).unwrap_or(url);
             if lower.contains("://") && !lower.starts_with("file://") {
-                self.scene.warn(loc, format!("Inline URL '{url}' is remote and is never fetched"));
+                remote.push(url.as_str());
                 continue;
             }
             let path = self.dir.join(local);
@@ -667,6 +668,10 @@ impl Doc<'_> {
         }
         if !tried.is_empty() {
             self.scene.warn(loc, format!("Inline: no local file found (tried {})", tried.join(", ")));
+        }
+        if !remote.is_empty() {
+            let message = format!("Inline: remote URLs are never fetched ({})", remote.join(", "));
+            self.scene.warn(loc, message);
         }
         Ok(())
     }
