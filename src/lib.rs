@@ -1,7 +1,11 @@
 //! hanim-viewer: a desktop viewer for X3D H-Anim humanoids.
 //!
 //! Data flows one way: [`x3d`] (file → generic node tree) → [`hanim`] (validated humanoid model) →
-//! [`pose`] (CPU reference deformation, the oracle for the GPU path) → GPU → app.
+//! [`pose`] (CPU reference deformation, the oracle for the GPU path) → GPU → app. [`inspect`] and
+//! [`cli`] report on a loaded document.
 
+pub mod cli;
 pub mod hanim;
+pub mod inspect;
+pub mod pose;
 pub mod x3d;

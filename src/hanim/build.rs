@@ -38,7 +38,11 @@ pub fn load_str(text: &str, path: &Path) -> Result<Document, HanimError> {
     build_document(scene)
 }
 
-pub(crate) fn transform_fields(scene: &Scene, id: NodeId, warnings: &mut Vec<Warning>) -> Result<TransformFields, X3dError> {
+pub(crate) fn transform_fields(
+    scene: &Scene,
+    id: NodeId,
+    warnings: &mut Vec<Warning>,
+) -> Result<TransformFields, X3dError> {
     let rotation = rotation_field(scene, id, "rotation", warnings)?;
     let scale_orientation = rotation_field(scene, id, "scaleOrientation", warnings)?;
     let mut scale = Vec3::from(scene.sf_vec3f(id, "scale", [1.0; 3])?);
@@ -252,9 +256,10 @@ impl<'s> HumanoidBuilder<'s> {
         let scene = self.scene;
         let id = self.id;
         let is_x3d4 = scene.version.trim().starts_with('4');
-        let version = scene.string(id, "version").map(str::to_string).unwrap_or_else(|| {
-            if is_x3d4 { "2.0".to_string() } else { String::new() }
-        });
+        let version = scene
+            .string(id, "version")
+            .map(str::to_string)
+            .unwrap_or_else(|| if is_x3d4 { "2.0".to_string() } else { String::new() });
         let transform = transform_fields(scene, id, &mut self.warnings)?;
 
         // Skeleton roots: `skeleton`, the H-Anim 1.x name `humanoidBody`, and joints written without a
@@ -308,7 +313,10 @@ impl<'s> HumanoidBuilder<'s> {
         }
         let unlisted = skin_joints.len().saturating_sub(listed_joints.len());
         if !listed_joints.is_empty() && unlisted > 0 {
-            self.warn(id, format!("{unlisted} weighted joint(s) are missing from the humanoid's `joints` list; they skin anyway"));
+            self.warn(
+                id,
+                format!("{unlisted} weighted joint(s) are missing from the humanoid's `joints` list; they skin anyway"),
+            );
         }
         for field in ["segments", "sites"] {
             for node in self.children_of(id, &[field]) {
@@ -386,7 +394,10 @@ impl<'s> HumanoidBuilder<'s> {
             match type_name {
                 "HAnimJoint" => {
                     if self.joint_of_node.contains_key(&id) {
-                        let message = format!("{} appears twice in the skeleton; the second place is ignored", scene.describe(id));
+                        let message = format!(
+                            "{} appears twice in the skeleton; the second place is ignored",
+                            scene.describe(id)
+                        );
                         self.warn(id, message);
                         continue;
                     }
@@ -419,7 +430,10 @@ impl<'s> HumanoidBuilder<'s> {
                 }
                 "HAnimSegment" => {
                     if self.segment_of_node.contains_key(&id) {
-                        let message = format!("{} appears twice in the skeleton; the second place is ignored", scene.describe(id));
+                        let message = format!(
+                            "{} appears twice in the skeleton; the second place is ignored",
+                            scene.describe(id)
+                        );
                         self.warn(id, message);
                         continue;
                     }
@@ -514,7 +528,8 @@ impl<'s> HumanoidBuilder<'s> {
         let ulimit = scene.mf_angle(id, "ulimit")?;
         for (field, values) in [("llimit", &llimit), ("ulimit", &ulimit)] {
             if !values.is_empty() && values.len() != 3 {
-                let message = format!("{}: {field} has {} values, expected 3; ignored", scene.describe(id), values.len());
+                let message =
+                    format!("{}: {field} has {} values, expected 3; ignored", scene.describe(id), values.len());
                 self.warn(id, message);
             }
         }
@@ -676,11 +691,8 @@ impl<'s> HumanoidBuilder<'s> {
             let channels = scene.string(id, "channels").unwrap_or("").to_string();
             let values = scene.mf_float(id, "values")?;
             let channel_count = count_channels(&channels).unwrap_or(0);
-            let frame_count = if channel_count > 0 && values.len() % channel_count == 0 {
-                values.len() / channel_count
-            } else {
-                0
-            };
+            let frame_count =
+                if channel_count > 0 && values.len() % channel_count == 0 { values.len() / channel_count } else { 0 };
             if channel_count > 0 && values.len() % channel_count != 0 {
                 let message = format!(
                     "{}: {} values is not a multiple of {channel_count} channels",
@@ -792,11 +804,8 @@ impl<'s> HumanoidBuilder<'s> {
             None => skin_normals,
         };
         if !normals.is_empty() && normals.len() != points.len() {
-            let message = format!(
-                "skinNormal has {} vectors for {} points; normals are ignored",
-                normals.len(),
-                points.len()
-            );
+            let message =
+                format!("skinNormal has {} vectors for {} points; normals are ignored", normals.len(), points.len());
             self.warn(id, message);
         }
         let normals = if normals.len() == points.len() { normals } else { Vec::new() };
@@ -809,7 +818,10 @@ impl<'s> HumanoidBuilder<'s> {
         }
         let unweighted_points = (0..points.len()).filter(|&i| influences.of(i).is_empty()).count();
         if weighted && unweighted_points > 0 {
-            let message = format!("{unweighted_points} of {} skin points have no joint influence and stay in place", points.len());
+            let message = format!(
+                "{unweighted_points} of {} skin points have no joint influence and stay in place",
+                points.len()
+            );
             self.warn(coord_node, message);
         }
         Ok(Some(Skin {
@@ -833,7 +845,8 @@ impl<'s> HumanoidBuilder<'s> {
                     let geometry = self.children_of(node, &["geometry"]).into_iter().next();
                     let (geometry_type, deforms, indices) = match geometry {
                         Some(g) => {
-                            let index_field = if scene.node(g).field("coordIndex").is_some() { "coordIndex" } else { "index" };
+                            let index_field =
+                                if scene.node(g).field("coordIndex").is_some() { "coordIndex" } else { "index" };
                             (
                                 scene.node(g).type_name.clone(),
                                 self.children_of(g, &["coord"]).first() == Some(&coord_node),

@@ -27,7 +27,10 @@ pub fn build(joints: &[Joint], skin_joints: &[usize], point_count: usize) -> (In
         let (index, weight) = (&joint.skin_coord_index, &joint.skin_coord_weight);
         if index.is_empty() {
             if !weight.is_empty() {
-                quirks.push(Quirk { joint: Some(j), message: format!("joint '{}': skinCoordWeight without skinCoordIndex; ignored", joint.name) });
+                quirks.push(Quirk {
+                    joint: Some(j),
+                    message: format!("joint '{}': skinCoordWeight without skinCoordIndex; ignored", joint.name),
+                });
             }
             continue;
         }
