@@ -10,6 +10,8 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use quick_xml::XmlVersion;
+use quick_xml::escape::EscapeError;
+use quick_xml::events::attributes::AttrError;
 use quick_xml::events::{BytesStart, Event};
 
 use super::error::{SourcePos, X3dError};
@@ -50,6 +52,18 @@ fn load_bytes(bytes: &[u8], path: &Path, options: &LoadOptions) -> Result<Scene,
     let roots = parse_document(&mut scene, bytes, path, options, &mut chain, true)?;
     scene.roots = roots;
     Ok(scene)
+}
+
+/// Where an attribute error is (offset from the element name) and what it is, without quick-xml's
+/// "position N" prefix, which counts from a place the reader of the message cannot see.
+fn describe_attr_error(err: &AttrError) -> (usize, String) {
+    match err {
+        AttrError::ExpectedEq(at) => (*at, "the attribute name must be followed by `=`".into()),
+        AttrError::ExpectedValue(at) => (*at, "`=` must be followed by a quoted value".into()),
+        AttrError::UnquotedValue(at) => (*at, "the attribute value must be enclosed in `\"` or `'`".into()),
+        AttrError::ExpectedQuote(at, quote) => (*at, format!("missing closing quote `{}`", *quote as char)),
+        AttrError::Duplicated(at, _) => (*at, "the same attribute is given twice (not well-formed XML)".into()),
+    }
 }
 
 /// What an open element is, for the event handler.
@@ -115,20 +129,21 @@ fn parse_document(
         return Err(X3dError::new(SourcePos { file: path.to_path_buf(), at: None }, "too many Inline files"));
     }
     let file = scene.files.len() as u16;
-    scene.files.push(SourceFile::new(path.to_path_buf(), bytes));
+    // Offsets (and so line:column) refer to the text the XML reader sees: after the byte-order mark, with
+    // invalid UTF-8 replaced.
     let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
     let lossy;
-    let text = match std::str::from_utf8(bytes) {
-        Ok(text) => text,
+    let (text, invalid_at) = match std::str::from_utf8(bytes) {
+        Ok(text) => (text, None),
         Err(e) => {
-            scene.warn(
-                Loc { file, offset: e.valid_up_to() as u32 },
-                "file is not valid UTF-8; invalid bytes were replaced",
-            );
             lossy = String::from_utf8_lossy(bytes).into_owned();
-            lossy.as_str()
+            (lossy.as_str(), Some(e.valid_up_to()))
         }
     };
+    scene.files.push(SourceFile::new(path.to_path_buf(), text.as_bytes()));
+    if let Some(offset) = invalid_at {
+        scene.warn(Loc { file, offset: offset as u32 }, "file is not valid UTF-8; invalid bytes were replaced");
+    }
     let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
     let mut doc = Doc {
         scene,
@@ -187,6 +202,17 @@ impl Doc<'_> {
                 }
                 Event::End(_) => self.end()?,
                 Event::Eof => break,
+                // XML allows only comments, processing instructions and the DOCTYPE around the root.
+                Event::Text(t) if self.stack.is_empty() => {
+                    let offset = self.offset_of(t.as_bytes()).unwrap_or(reader.buffer_position() as usize);
+                    let shown: String = t.chars().take(40).collect();
+                    let place = if self.saw_x3d { "after" } else { "before" };
+                    return Err(self.err(offset, format!("text {place} the <X3D> root element: '{}'", shown.trim())));
+                }
+                Event::CData(t) if self.stack.is_empty() => {
+                    let offset = self.offset_of(t.as_bytes()).unwrap_or(reader.buffer_position() as usize);
+                    return Err(self.err(offset, "CDATA section outside the <X3D> root element"));
+                }
                 // Text, CDATA (Script source), comments, processing instructions: not needed.
                 Event::DocType(_) => {}
                 _ => {}
@@ -206,14 +232,35 @@ impl Doc<'_> {
     }
 
     fn attributes(&self, e: &BytesStart) -> Result<Vec<Field>, X3dError> {
-        let elem_offset = self.offset_of(e.name().as_ref().as_bytes()).unwrap_or(0).saturating_sub(1);
+        let name_offset = self.offset_of(e.name().as_ref().as_bytes());
+        let elem_offset = name_offset.unwrap_or(0).saturating_sub(1);
         let mut out = Vec::new();
         for attr in e.attributes() {
-            let attr = attr.map_err(|err| self.err(elem_offset, format!("malformed attribute: {err}")))?;
+            let mut attr = attr.map_err(|err| {
+                // Positions in an AttrError count from the start of the element name.
+                let (at, what) = describe_attr_error(&err);
+                let offset = name_offset.map_or(elem_offset, |n| n + at);
+                self.err(offset, format!("malformed attribute in <{}>: {what}", e.name().as_ref()))
+            })?;
             let value_offset = self.offset_of(attr.value.as_bytes()).unwrap_or(elem_offset);
             let name = attr.key.as_ref().to_string();
-            let value = attr.normalized_value(XmlVersion::Implicit1_0).map_err(|err| {
-                self.err(value_offset, format!("bad character or entity reference in attribute '{name}': {err}"))
+            // XML normalisation turns CR LF into one space, which would shift the offsets of everything after
+            // it in a multi-line value (and so the line:column of a bad number). Two spaces keep them.
+            if attr.value.contains('\r') {
+                attr.value = attr.value.replace("\r\n", " \n").into();
+            }
+            let value = attr.normalized_value(XmlVersion::Implicit1_0).map_err(|err| match err {
+                quick_xml::Error::Escape(EscapeError::UnrecognizedEntity(range, entity)) => self.err(
+                    value_offset + range.start.saturating_sub(1),
+                    format!(
+                        "unknown entity reference '&{entity};' in attribute '{name}': only the predefined XML \
+                         entities (&lt; &gt; &amp; &apos; &quot;) and character references are expanded, never \
+                         entities declared in a DOCTYPE"
+                    ),
+                ),
+                err => {
+                    self.err(value_offset, format!("bad character or entity reference in attribute '{name}': {err}"))
+                }
             })?;
             out.push(Field { name, value: value.into_owned(), loc: self.loc(value_offset) });
         }
@@ -239,6 +286,12 @@ impl Doc<'_> {
         self.open_at.push((name.clone(), loc));
         let mut attrs = self.attributes(e)?;
         let frame = match (name.as_str(), self.stack.last()) {
+            (_, None) if self.saw_x3d => {
+                return Err(self.err(
+                    offset,
+                    format!("<{name}> after the end of the <X3D> root element (a file has a single root element)"),
+                ));
+            }
             ("X3D", None) => {
                 self.saw_x3d = true;
                 if self.is_main {
@@ -363,13 +416,19 @@ impl Doc<'_> {
 
     fn unit(&mut self, attrs: &mut Vec<Field>, offset: usize) -> Result<(), X3dError> {
         let category = Self::take(attrs, "category").map(|f| f.value).unwrap_or_default();
-        let factor = match Self::take(attrs, "conversionFactor") {
-            Some(f) => fields::parse_sf_double(&f.value)
-                .map_err(|e| self.err(f.loc.offset as usize + e.offset, format!("unit conversionFactor: {e}")))?,
+        let (factor, factor_offset) = match Self::take(attrs, "conversionFactor") {
+            Some(f) => (
+                fields::parse_sf_double(&f.value)
+                    .map_err(|e| self.err(f.loc.offset as usize + e.offset, format!("unit conversionFactor: {e}")))?,
+                f.loc.offset as usize,
+            ),
             None => return Err(self.err(offset, "<unit> without conversionFactor")),
         };
         if factor <= 0.0 {
-            return Err(self.err(offset, format!("<unit> conversionFactor must be > 0, found {factor}")));
+            return Err(self.err(
+                factor_offset,
+                format!("<unit category='{category}'> conversionFactor must be > 0, found {factor}"),
+            ));
         }
         let units = &mut self.scene.files[self.file as usize].units;
         match category.as_str() {
@@ -580,7 +639,12 @@ impl Doc<'_> {
                 self.scopes.pop();
             }
             Frame::InterfaceField(field) => {
-                if let Some(Frame::ProtoDeclare(decl)) = self.stack.last_mut() {
+                // The field sits in <ProtoInterface> (or directly in an ExternProtoDeclare).
+                let decl = self.stack.iter_mut().rev().take(2).find_map(|f| match f {
+                    Frame::ProtoDeclare(decl) => Some(decl),
+                    _ => None,
+                });
+                if let Some(decl) = decl {
                     decl.fields.push(field);
                 }
             }
@@ -664,6 +728,10 @@ impl Doc<'_> {
             let roots = roots?;
             let node = &mut self.scene.nodes[id.0 as usize];
             node.children.extend(roots.into_iter().map(|r| Child { field: "children".into(), node: r }));
+            if !remote.is_empty() {
+                let message = format!("Inline: remote URLs are never fetched ({})", remote.join(", "));
+                self.scene.warn(loc, message);
+            }
             return Ok(());
         }
         if !tried.is_empty() {

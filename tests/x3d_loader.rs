@@ -1,0 +1,197 @@
+//! Loader features on small hand-written files: UNIT, prototypes, Inline, containerField, DEF/USE
+//! sharing, version defaults, info fields and joint binding fields.
+
+use std::path::{Path, PathBuf};
+
+use glam::{Mat4, Quat, Vec3};
+use hanim_viewer::hanim::{self, BindingMode, SiteParent};
+use hanim_viewer::pose::{self, Pose};
+use hanim_viewer::x3d::{self, LoadOptions};
+
+fn data(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data").join(name)
+}
+
+fn doc(text: &str) -> hanim::Document {
+    hanim::load_str(text, Path::new("inline-test.x3d")).unwrap_or_else(|e| panic!("{e}"))
+}
+
+fn close(a: Vec3, b: Vec3) -> bool {
+    (a - b).abs().max_element() < 1e-5
+}
+
+#[test]
+fn unit_statements_scale_lengths_and_angles() {
+    // centimetres and degrees: center 100 cm → 1 m, rotation 90° → π/2, limits in degrees → radians;
+    // skin points and displacements are lengths too.
+    let d = doc(r#"<X3D version='4.0'><head>
+        <unit category='length' name='centimetre' conversionFactor='0.01'/>
+        <unit category='angle' name='degree' conversionFactor='0.017453292519943295'/></head><Scene>
+      <HAnimHumanoid name='u' translation='0 50 0'>
+        <HAnimJoint containerField='skeleton' name='humanoid_root' center='0 100 0' rotation='0 0 1 90'
+            llimit='-45 0 0' ulimit='45 0 0' skinCoordIndex='0' skinCoordWeight='1'>
+          <HAnimDisplacer name='d_feature' coordIndex='0' displacements='10 0 0' weight='1'/>
+        </HAnimJoint>
+        <Coordinate containerField='skinCoord' point='100 100 0'/>
+      </HAnimHumanoid></Scene></X3D>"#);
+    let h = &d.humanoids[0];
+    let j = &h.joints[0];
+    assert!(close(j.rest.center, Vec3::new(0.0, 1.0, 0.0)));
+    assert!(close(h.transform.translation, Vec3::new(0.0, 0.5, 0.0)));
+    let (axis, angle) = j.rest.rotation.to_axis_angle();
+    assert!(close(axis, Vec3::Z) && (angle - std::f32::consts::FRAC_PI_2).abs() < 1e-5);
+    assert!((j.llimit[0] + std::f32::consts::FRAC_PI_4).abs() < 1e-5);
+    assert!(close(h.skin.as_ref().unwrap().points[0], Vec3::new(1.0, 1.0, 0.0)));
+    assert!(close(h.displacers[0].displacements[0], Vec3::new(0.1, 0.0, 0.0)));
+}
+
+#[test]
+fn bad_unit_factor_is_an_error_with_position() {
+    let e = hanim::load_str(
+        "<X3D>\n<head><unit category='length' name='x' conversionFactor='-1'/></head><Scene/></X3D>",
+        Path::new("u.x3d"),
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(e.starts_with("u.x3d:2:") && e.contains("conversionFactor must be > 0"), "{e}");
+}
+
+#[test]
+fn hanim1_prototypes_become_native_nodes() {
+    // H-Anim 1.x style in XML: Humanoid/Joint/Segment/Site prototypes; `humanoidBody` holds the skeleton.
+    let d = hanim::load(&data("proto_humanoid.x3d")).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(d.humanoids.len(), 1);
+    let h = &d.humanoids[0];
+    assert_eq!(h.name, "protoman");
+    let names: Vec<&str> = h.joints.iter().map(|j| j.name.as_str()).collect();
+    assert_eq!(names, ["HumanoidRoot", "sacroiliac", "l_hip"]);
+    assert_eq!(h.joints[2].parent, Some(1));
+    assert!(close(h.joints[2].rest.center, Vec3::new(0.1, 0.9, 0.0)));
+    // Interface default applies where the instance gives no value.
+    assert!(close(h.joints[0].rest.center, Vec3::ZERO));
+    assert_eq!(h.segments.len(), 1);
+    assert_eq!(h.segments[0].joint, Some(2));
+    assert_eq!(h.sites.len(), 1);
+    assert!(matches!(h.sites[0].parent, SiteParent::Segment(0)));
+    assert_eq!(h.info, vec![("authorName".to_string(), "Test Author".to_string())]);
+}
+
+#[test]
+fn generic_prototype_expansion_fills_is_connections() {
+    // BvhSeamless3dExport1: `PAnim` body = TimeSensor (cycleInterval IS period) + Script.
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/x3d/BvhSeamless3dExport1.x3d");
+    let scene = x3d::load_file(&path, &LoadOptions::default()).unwrap();
+    let id = scene.defs["t02de8af0"];
+    let node = scene.node(id);
+    assert_eq!(node.type_name, "TimeSensor");
+    assert_eq!(node.proto.as_deref(), Some("PAnim"));
+    assert_eq!(scene.sf_double(id, "cycleInterval", 0.0).unwrap(), 4.750095);
+    // `loop` comes from the interface default (false), not from a fieldValue.
+    assert!(!scene.sf_bool(id, "loop", true).unwrap(), "{:?}", node.fields);
+    let extra: Vec<_> = node.children_in("__proto_extra").collect();
+    assert_eq!(extra.len(), 1);
+    assert_eq!(scene.node(extra[0]).type_name, "Script");
+    // The copy's Script field refers to the copied TimeSensor, not the declaration's.
+    let script_ts: Vec<_> = scene.node(extra[0]).children_in("timeSensor").collect();
+    assert_eq!(script_ts, vec![id]);
+}
+
+#[test]
+fn inline_of_a_local_file_is_read_and_a_self_inline_is_stopped() {
+    let d = hanim::load(&data("inline_outer.x3d")).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(d.humanoids.len(), 1, "the humanoid comes from the Inlined file");
+    assert_eq!(d.humanoids[0].name, "inlined");
+    // The Inline's Transform places the humanoid.
+    assert!(close(d.humanoids[0].world_from_parent.transform_point3(Vec3::ZERO), Vec3::new(2.0, 0.0, 0.0)));
+    let messages: Vec<&str> = d.warnings.iter().map(|w| w.message.as_str()).collect();
+    assert!(messages.iter().any(|m| m.contains("includes itself")), "{messages:?}");
+    assert!(messages.iter().any(|m| m.contains("remote URLs are never fetched")), "{messages:?}");
+    // Positions in the inlined file name that file.
+    assert!(d.scene.files.iter().any(|f| f.path.ends_with("inline_inner.x3d")));
+}
+
+#[test]
+fn use_shares_the_node_and_container_field_overrides_default() {
+    let d = doc(r#"<X3D version='3.3'><Scene>
+      <HAnimHumanoid name='s'>
+        <HAnimJoint DEF='hanim_root' containerField='skeleton' name='humanoid_root'/>
+        <HAnimJoint USE='hanim_root' containerField='joints'/>
+        <Coordinate DEF='pts' containerField='skinCoord' point='0 0 0 1 0 0 0 1 0'/>
+        <Shape containerField='skin'><IndexedFaceSet coordIndex='0 1 2 -1'><Coordinate USE='pts'/></IndexedFaceSet></Shape>
+      </HAnimHumanoid></Scene></X3D>"#);
+    let h = &d.humanoids[0];
+    assert_eq!(h.skin_joints, vec![0]);
+    assert_eq!(h.version, "", "X3D 3.x humanoids have an empty version by default");
+    let skin = h.skin.as_ref().unwrap();
+    assert!(skin.shapes[0].deforms, "the IndexedFaceSet USEs the skinCoord node");
+    assert_eq!(skin.shapes[0].indices, vec![0, 1, 2, -1]);
+    let d4 = doc("<X3D version='4.0'><Scene><HAnimHumanoid name='v'/></Scene></X3D>");
+    assert_eq!(d4.humanoids[0].version, "2.0");
+}
+
+#[test]
+fn mfstring_info_and_quoting() {
+    let d = doc(r#"<X3D version='3.3'><Scene>
+      <HAnimHumanoid name='q' info='"authorName=A \"Quoted\" Name" "copyright=2024, Somebody" "gender=female"'/>
+      </Scene></X3D>"#);
+    let info = &d.humanoids[0].info;
+    assert_eq!(info[0], ("authorName".into(), "A \"Quoted\" Name".into()));
+    assert_eq!(info[1], ("copyright".into(), "2024, Somebody".into()));
+    assert_eq!(info.len(), 3);
+}
+
+/// A two-joint chain whose rest pose is given with `translation` (glTF style) and whose binding fields
+/// are the inverse bind matrices (X_ITE's reading): the rest pose must reproduce the skin points.
+#[test]
+fn joint_binding_fields_inverse_bind_reading() {
+    let d = doc(r#"<X3D version='4.0'><Scene>
+      <HAnimHumanoid name='g' skeletalConfiguration='GLTF'
+          jointBindingPositions='0 -1 0  0 -2 0' jointBindingRotations='0 0 1 0  0 0 1 0' jointBindingScales='1 1 1  1 1 1'>
+        <HAnimJoint DEF='a' containerField='skeleton' name='a' translation='0 1 0' skinCoordIndex='0' skinCoordWeight='1'>
+          <HAnimJoint DEF='b' name='b' translation='0 1 0' skinCoordIndex='1' skinCoordWeight='1'/>
+        </HAnimJoint>
+        <HAnimJoint USE='a' containerField='joints'/><HAnimJoint USE='b' containerField='joints'/>
+        <Coordinate containerField='skinCoord' point='0.5 1 0  0.5 2 0'/>
+      </HAnimHumanoid></Scene></X3D>"#);
+    let h = &d.humanoids[0];
+    assert_eq!(h.binding_mode, BindingMode::InverseBindMatrix);
+    let rest = pose::deform_skin(h, &Pose::rest(h)).unwrap();
+    assert!(close(rest.points[0], Vec3::new(0.5, 1.0, 0.0)) && close(rest.points[1], Vec3::new(0.5, 2.0, 0.0)));
+    assert!(h.warnings.is_empty(), "{:?}", h.warnings);
+    // Rotating joint a by 90° about Z (about its origin at y=1) swings b's point to x=-1.
+    let mut pose = Pose::rest(h);
+    pose.rotation_offsets[0] = Quat::from_rotation_z(std::f32::consts::FRAC_PI_2);
+    let bent = pose::deform_skin(h, &pose).unwrap();
+    assert!(close(bent.points[1], Vec3::new(-1.0, 1.5, 0.0)), "{}", bent.points[1]);
+}
+
+/// The same skeleton with binding fields written as the bind-pose local TRS (19774's reading).
+#[test]
+fn joint_binding_fields_bind_pose_reading() {
+    let d = doc(r#"<X3D version='4.0'><Scene>
+      <HAnimHumanoid name='g' skeletalConfiguration='ARMATURE'
+          jointBindingPositions='0 1 0  0 1 0' jointBindingRotations='0 0 1 0' jointBindingScales='1 1 1'>
+        <HAnimJoint DEF='a' containerField='skeleton' name='a' translation='0 1 0' skinCoordIndex='0' skinCoordWeight='1'>
+          <HAnimJoint DEF='b' name='b' translation='0 1 0' skinCoordIndex='1' skinCoordWeight='1'/>
+        </HAnimJoint>
+        <HAnimJoint USE='a' containerField='joints'/><HAnimJoint USE='b' containerField='joints'/>
+        <Coordinate containerField='skinCoord' point='0.5 1 0  0.5 2 0'/>
+      </HAnimHumanoid></Scene></X3D>"#);
+    let h = &d.humanoids[0];
+    assert_eq!(h.binding_mode, BindingMode::BindPose);
+    // B_b = (G_b^bind)⁻¹ = T(0,-2,0)
+    assert!(h.binding[1].abs_diff_eq(Mat4::from_translation(Vec3::new(0.0, -2.0, 0.0)), 1e-6));
+    let rest = pose::deform_skin(h, &Pose::rest(h)).unwrap();
+    assert!(close(rest.points[1], Vec3::new(0.5, 2.0, 0.0)));
+}
+
+#[test]
+fn sites_wrapped_in_transforms_keep_the_offset() {
+    // As in Pirouette.x3d: a Transform inside the segment places the site.
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/x3d/Pirouette.x3d");
+    let d = hanim::load(&path).unwrap();
+    let h = &d.humanoids[0];
+    let site = h.sites.iter().find(|s| s.name == "skullbase_to_leftEye_tip").unwrap();
+    let offset = site.offset.transform_point3(Vec3::ZERO);
+    assert!(close(offset, Vec3::new(3.90144, 69.69987, 5.85216)), "{offset}");
+}
