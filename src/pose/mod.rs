@@ -60,6 +60,10 @@ use crate::hanim::{Humanoid, TransformFields};
 
 /// The posable state of one humanoid: what the UI and motion playback change, and nothing else
 /// (`center`, `scale` and `scaleOrientation` always come from the file, §1.4).
+///
+/// Rotations must be unit quaternions (as [`quat_from_axis_angle`](crate::hanim::quat_from_axis_angle),
+/// `slerp` and products of unit quaternions give); they are not renormalised here, so a non-unit one
+/// would scale its subtree.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Pose {
     /// Base rotation `r_base` per joint: the file's rest rotation or a motion sample.
