@@ -4,7 +4,7 @@
 //! stack nor takes quadratic time. The quirks of real files are handled as the semantics note decides and
 //! each one is recorded as a warning with the file position of the node that has it.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::path::Path;
 
 use glam::{Mat4, Quat, Vec3};
@@ -23,8 +23,10 @@ pub enum HanimError {
 }
 
 /// Upper bound on node instances visited while walking the scene graph. DEF/USE sharing can make a small
-/// file describe an exponentially large tree; past this the file is rejected instead of hanging.
-const MAX_NODE_VISITS: usize = 20_000_000;
+/// file describe an exponentially large tree; past this the file is rejected instead of hanging. Every
+/// visited Shape is kept with its matrix, so the bound also caps memory (2M × ~70 bytes); a humanoid scene
+/// has thousands of node instances, a large instanced scene a few hundred thousand.
+const MAX_NODE_VISITS: usize = 2_000_000;
 
 /// Loads an X3D file and builds its humanoids.
 pub fn load(path: &Path) -> Result<Document, HanimError> {
@@ -382,6 +384,7 @@ impl<'s> HumanoidBuilder<'s> {
         // (node, holder, transforms of grouping nodes between holder and node)
         let mut stack: Vec<(NodeId, Holder, Mat4)> =
             roots.iter().rev().map(|&r| (r, Holder::Humanoid, Mat4::IDENTITY)).collect();
+        let mut displacers_seen = HashSet::new();
         while let Some((id, holder, offset)) = stack.pop() {
             if offset != Mat4::IDENTITY && scene.node(id).type_name != "HAnimSite" {
                 let message = format!(
@@ -471,6 +474,14 @@ impl<'s> HumanoidBuilder<'s> {
                     self.sites[site].offset = offset;
                 }
                 "HAnimDisplacer" => {
+                    if !displacers_seen.insert(id) {
+                        let message = format!(
+                            "{} appears twice in the skeleton; the second place is ignored",
+                            scene.describe(id)
+                        );
+                        self.warn(id, message);
+                        continue;
+                    }
                     let owner = match holder {
                         Holder::Joint(j) => DisplacerOwner::Joint(j),
                         Holder::Segment(s) => DisplacerOwner::Segment(s),
@@ -505,7 +516,13 @@ impl<'s> HumanoidBuilder<'s> {
         }
         let mut found = Vec::new();
         let mut stack = vec![(group, Mat4::IDENTITY)];
+        // DEF/USE can give a node exponentially many paths; only its first place counts in the skeleton
+        // anyway, so each node is visited once.
+        let mut seen = HashSet::new();
         while let Some((node, parent_matrix)) = stack.pop() {
+            if !seen.insert(node) {
+                continue;
+            }
             let t = scene.node(node).type_name.as_str();
             if t.starts_with("HAnim") {
                 found.push((node, holder, parent_matrix));
@@ -656,7 +673,12 @@ impl<'s> HumanoidBuilder<'s> {
     fn read_viewpoints_field(&mut self, bare: &mut Vec<Viewpoint>) -> Result<(), HanimError> {
         let scene = self.scene;
         let mut stack: Vec<NodeId> = self.children_of(self.id, &["viewpoints"]).into_iter().rev().collect();
+        // Each node once: USE can make exponentially many paths to one node.
+        let mut seen = HashSet::new();
         while let Some(node) = stack.pop() {
+            if !seen.insert(node) {
+                continue;
+            }
             match scene.node(node).type_name.as_str() {
                 "HAnimSite" => match self.site_of_node.get(&node) {
                     Some(&i) => {
@@ -690,7 +712,19 @@ impl<'s> HumanoidBuilder<'s> {
             }
             let channels = scene.string(id, "channels").unwrap_or("").to_string();
             let values = scene.mf_float(id, "values")?;
-            let channel_count = count_channels(&channels).unwrap_or(0);
+            let channel_count = match count_channels(&channels) {
+                Some(n) => n,
+                None => {
+                    let message = format!(
+                        "{}: channels '{}' cannot be read (each joint needs a count followed by that many \
+                         channel names); the motion has no frames",
+                        scene.describe(id),
+                        channels.chars().take(60).collect::<String>()
+                    );
+                    self.warn(id, message);
+                    0
+                }
+            };
             let frame_count =
                 if channel_count > 0 && values.len() % channel_count == 0 { values.len() / channel_count } else { 0 };
             if channel_count > 0 && values.len() % channel_count != 0 {
@@ -839,7 +873,12 @@ impl<'s> HumanoidBuilder<'s> {
         let scene = self.scene;
         let mut shapes = Vec::new();
         let mut stack: Vec<NodeId> = self.children_of(self.id, &["skin"]).into_iter().rev().collect();
+        // Each node once: USE can make exponentially many paths to one node, and a Shape is listed once.
+        let mut seen = HashSet::new();
         while let Some(node) = stack.pop() {
+            if !seen.insert(node) {
+                continue;
+            }
             match scene.node(node).type_name.as_str() {
                 "Shape" => {
                     let geometry = self.children_of(node, &["geometry"]).into_iter().next();

@@ -85,18 +85,18 @@ fn parse_i32_token(type_name: &'static str, offset: usize, token: &str) -> Field
         _ => (false, token),
     };
     // X3D allows hexadecimal integers (0x...).
-    let magnitude = if let Some(hex) = digits.strip_prefix("0x").or_else(|| digits.strip_prefix("0X")) {
-        i64::from_str_radix(hex, 16).ok()
-    } else if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) {
-        digits.parse::<i64>().ok()
-    } else {
-        None
+    let (radix, digits) = match digits.strip_prefix("0x").or_else(|| digits.strip_prefix("0X")) {
+        Some(hex) => (16, hex),
+        None => (10, digits),
     };
-    let Some(magnitude) = magnitude else {
+    if digits.is_empty() || !digits.chars().all(|c| c.is_digit(radix)) {
         return Err(bad(type_name, offset, token, "expected an integer"));
-    };
+    }
+    // Digits only, so the one way to fail is a value too large even for 64 bits.
+    let out_of_range = || bad(type_name, offset, token, "integer out of the 32-bit range");
+    let magnitude = i64::from_str_radix(digits, radix).map_err(|_| out_of_range())?;
     let value = if negative { -magnitude } else { magnitude };
-    i32::try_from(value).map_err(|_| bad(type_name, offset, token, "integer out of the 32-bit range"))
+    i32::try_from(value).map_err(|_| out_of_range())
 }
 
 /// A flat list of numbers grouped into tuples of `N`.
@@ -105,7 +105,11 @@ fn parse_tuples<const N: usize>(type_name: &'static str, text: &str) -> FieldRes
     let mut tuple = [0.0f32; N];
     let mut filled = 0;
     let mut count = 0usize;
+    let mut tuple_start = 0;
     for (offset, token) in tokens(text) {
+        if filled == 0 {
+            tuple_start = offset;
+        }
         tuple[filled] = parse_f32_token(type_name, offset, token)?;
         filled += 1;
         count += 1;
@@ -115,11 +119,12 @@ fn parse_tuples<const N: usize>(type_name: &'static str, text: &str) -> FieldRes
         }
     }
     if filled != 0 {
+        // Point at the first number of the incomplete tuple.
         return Err(FieldParseError {
-            offset: text.len(),
+            offset: tuple_start,
             token: String::new(),
             type_name,
-            expected: format!("{count} numbers is not a multiple of {N} (trailing partial tuple)"),
+            expected: format!("{count} numbers is not a multiple of {N} (trailing partial tuple of {filled})"),
         });
     }
     Ok(out)

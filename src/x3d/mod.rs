@@ -97,19 +97,28 @@ pub struct SourceFile {
     pub path: PathBuf,
     /// Byte offsets where each line starts, for offset → line:column.
     line_starts: Vec<u32>,
+    /// Byte offsets of UTF-8 continuation bytes, so that columns count characters, not bytes (empty for
+    /// ASCII files).
+    continuation_bytes: Vec<u32>,
     pub units: Units,
 }
 
 impl SourceFile {
+    /// `text` is the text offsets refer to: the decoded document, after any byte-order mark.
     pub(crate) fn new(path: PathBuf, text: &[u8]) -> Self {
         let mut line_starts = vec![0u32];
         line_starts.extend(memchr_newlines(text));
-        Self { path, line_starts, units: Units::default() }
+        let continuation_bytes =
+            text.iter().enumerate().filter(|(_, b)| (**b & 0xC0) == 0x80).map(|(i, _)| i as u32).collect();
+        Self { path, line_starts, continuation_bytes, units: Units::default() }
     }
 
     pub fn line_col(&self, offset: u32) -> LineCol {
         let line = self.line_starts.partition_point(|&s| s <= offset).max(1);
-        let column = offset - self.line_starts[line - 1] + 1;
+        let start = self.line_starts[line - 1];
+        let multibyte = self.continuation_bytes.partition_point(|&c| c < offset)
+            - self.continuation_bytes.partition_point(|&c| c < start);
+        let column = offset - start - multibyte as u32 + 1;
         LineCol { line: line as u32, column }
     }
 }
