@@ -5,6 +5,7 @@
 //! [`cli`] report on a loaded document.
 
 pub mod cli;
+pub mod gpu;
 pub mod hanim;
 pub mod inspect;
 pub mod pose;

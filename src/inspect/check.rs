@@ -37,6 +37,11 @@ pub struct Report {
     pub findings: Vec<Finding>,
     pub errors: usize,
     pub warnings: usize,
+    /// The adapter the GPU agreement check ran on (`null` when it did not run).
+    pub gpu_adapter: Option<String>,
+    /// Largest GPU-versus-CPU deformation error relative to the bounding-box diagonal (`null` when the
+    /// check did not run or the file has nothing to deform).
+    pub gpu_max_error: Option<f32>,
 }
 
 impl Report {
@@ -57,10 +62,18 @@ impl Report {
             };
             out.push_str(&format!("{sev}[{}] {}{at}: {}\n", f.rule, f.file, f.message));
         }
+        if let (Some(adapter), Some(error)) = (&self.gpu_adapter, self.gpu_max_error) {
+            out.push_str(&format!(
+                "GPU agreement on {adapter}: largest error {error:.3e} of the bounding-box diagonal\n"
+            ));
+        }
         out.push_str(&format!("{} errors, {} warnings\n", self.errors, self.warnings));
         out
     }
 }
+
+/// (name, DEF, node) of a joint, segment, site or displacer.
+type NamedNode<'h> = (&'h str, Option<&'h str>, NodeId);
 
 struct Checker<'d> {
     doc: &'d Document,
@@ -117,7 +130,7 @@ impl Checker<'_> {
     fn names(&mut self, h: &Humanoid) {
         use Severity::*;
         // Required names and duplicates, per kind of node.
-        let kinds: [(&str, Vec<(&str, Option<&str>, NodeId)>); 4] = [
+        let kinds: [(&str, Vec<NamedNode>); 4] = [
             ("joint", h.joints.iter().map(|j| (j.name.as_str(), j.def.as_deref(), j.node)).collect()),
             ("segment", h.segments.iter().map(|s| (s.name.as_str(), s.def.as_deref(), s.node)).collect()),
             ("site", h.sites.iter().map(|s| (s.name.as_str(), s.def.as_deref(), s.node)).collect()),
@@ -135,10 +148,11 @@ impl Checker<'_> {
                     self.push(Error, "duplicate-name", node, format!("{kind} name '{name}' is used twice"));
                 }
                 // Global names are the local name with the humanoid's prefix (19774 §6.x naming).
-                if let Some(def) = def {
-                    if def != name && !def.ends_with(&format!("_{name}")) {
-                        bad_def.push(format!("{def} (name {name})"));
-                    }
+                if let Some(def) = def
+                    && def != name
+                    && !def.ends_with(&format!("_{name}"))
+                {
+                    bad_def.push(format!("{def} (name {name})"));
                 }
             }
             let first = items.first().map(|i| i.2).unwrap_or(h.node);
@@ -162,15 +176,16 @@ impl Checker<'_> {
             "joint names are not standard H-Anim names",
             &nonstandard,
         );
-        if let Some(root) = h.joints.first() {
-            if root.name != "humanoid_root" && root.name != "HumanoidRoot" {
-                self.push(
-                    Warning,
-                    "root-joint",
-                    root.node,
-                    format!("the root joint is '{}', expected humanoid_root (HumanoidRoot in H-Anim 1.x)", root.name),
-                );
-            }
+        if let Some(root) = h.joints.first()
+            && root.name != "humanoid_root"
+            && root.name != "HumanoidRoot"
+        {
+            self.push(
+                Warning,
+                "root-joint",
+                root.node,
+                format!("the root joint is '{}', expected humanoid_root (HumanoidRoot in H-Anim 1.x)", root.name),
+            );
         }
 
         let mut bad_sites = Vec::new();
@@ -297,15 +312,11 @@ impl Checker<'_> {
         let Some(skin) = &h.skin else { return };
         let weighted = !skin.influences.entries.is_empty();
         if !weighted {
-            if let Some(node) = skin.coord_node {
-                if point_count > 0 {
-                    self.push(
-                        Warning,
-                        "unbound-skin",
-                        node,
-                        format!("skinCoord has {point_count} points but no joint weights them"),
-                    );
-                }
+            if let Some(node) = skin.coord_node
+                && point_count > 0
+            {
+                let message = format!("skinCoord has {point_count} points but no joint weights them");
+                self.push(Warning, "unbound-skin", node, message);
             }
             return;
         }
@@ -371,7 +382,69 @@ pub fn check(doc: &Document) -> Report {
     for h in &doc.humanoids {
         checker.humanoid(h);
     }
-    let errors = checker.findings.iter().filter(|f| f.severity == Severity::Error).count();
-    let warnings = checker.findings.len() - errors;
-    Report { findings: checker.findings, errors, warnings }
+    let mut report =
+        Report { findings: checker.findings, errors: 0, warnings: 0, gpu_adapter: None, gpu_max_error: None };
+    report.recount();
+    report
+}
+
+/// Largest GPU-versus-CPU error `check` accepts, relative to the bounding-box diagonal.
+pub const GPU_TOLERANCE: f32 = 1e-5;
+
+impl Report {
+    fn recount(&mut self) {
+        self.errors = self.findings.iter().filter(|f| f.severity == Severity::Error).count();
+        self.warnings = self.findings.len() - self.errors;
+    }
+
+    fn add(&mut self, severity: Severity, rule: &'static str, file: &std::path::Path, message: String) {
+        let file = file.display().to_string();
+        self.findings.push(Finding { severity, rule, message, file, line: None, column: None });
+        self.recount();
+    }
+}
+
+/// Deforms every humanoid with seeded random poses on the GPU and compares with the CPU reference; adds
+/// `gpu_adapter`/`gpu_max_error` to the report and an error above [`GPU_TOLERANCE`]. No adapter is a
+/// warning: the file is not at fault.
+pub fn check_gpu_agreement(doc: &Document, report: &mut Report, adapter: Option<&str>, poses: usize) {
+    let path = doc.scene.main_path().to_path_buf();
+    let deformable =
+        doc.humanoids.iter().any(|h| h.skin.is_some() || h.segments.iter().any(|s| !s.coord_points.is_empty()));
+    if !deformable {
+        return;
+    }
+    let ctx = match crate::gpu::GpuContext::headless(adapter) {
+        Ok(ctx) => ctx,
+        Err(e) => {
+            report.add(Severity::Warning, "gpu-agreement", &path, format!("GPU agreement not checked: {e}"));
+            return;
+        }
+    };
+    report.gpu_adapter = Some(ctx.summary.to_string());
+    let mut worst = 0.0f32;
+    for h in &doc.humanoids {
+        match crate::gpu::agreement::measure(&ctx, h, poses, 0x5EED) {
+            Ok(a) => worst = worst.max(a.max_error()),
+            Err(e) => {
+                report.add(
+                    Severity::Error,
+                    "gpu-agreement",
+                    &path,
+                    format!("humanoid '{}': GPU deformation failed: {e}", h.name),
+                );
+            }
+        }
+    }
+    report.gpu_max_error = Some(worst);
+    if worst > GPU_TOLERANCE {
+        report.add(
+            Severity::Error,
+            "gpu-agreement",
+            &path,
+            format!(
+                "GPU and CPU deformation differ by {worst:.3e} of the bounding-box diagonal (limit {GPU_TOLERANCE:.0e})"
+            ),
+        );
+    }
 }

@@ -384,10 +384,10 @@ impl Doc<'_> {
             }
             ("fieldValue", Some(Frame::ProtoInstance(_))) => {
                 let fname = Self::take(&mut attrs, "name").map(|f| f.value).unwrap_or_default();
-                if let Some(value) = Self::take(&mut attrs, "value") {
-                    if let Some(Frame::ProtoInstance(inst)) = self.stack.last_mut() {
-                        inst.values.push((fname.clone(), FieldValue::Text(value.value, value.loc)));
-                    }
+                if let Some(value) = Self::take(&mut attrs, "value")
+                    && let Some(Frame::ProtoInstance(inst)) = self.stack.last_mut()
+                {
+                    inst.values.push((fname.clone(), FieldValue::Text(value.value, value.loc)));
                 }
                 Frame::FieldValue { name: fname, nodes: Vec::new(), loc }
             }
@@ -618,10 +618,10 @@ impl Doc<'_> {
     }
 
     fn define(&mut self, def: String, id: NodeId, loc: Loc) {
-        if let Some(scope) = self.scopes.last_mut() {
-            if scope.insert(def.clone(), id).is_some() {
-                self.scene.warn(loc, format!("DEF '{def}' is defined again; later USEs refer to this one"));
-            }
+        if let Some(scope) = self.scopes.last_mut()
+            && scope.insert(def.clone(), id).is_some()
+        {
+            self.scene.warn(loc, format!("DEF '{def}' is defined again; later USEs refer to this one"));
         }
     }
 
@@ -660,10 +660,10 @@ impl Doc<'_> {
                 self.protos.insert(decl.name.clone(), decl);
             }
             Frame::FieldValue { name, nodes, loc } => {
-                if let Some(Frame::ProtoInstance(inst)) = self.stack.last_mut() {
-                    if !nodes.is_empty() || !inst.values.iter().any(|(n, _)| *n == name) {
-                        inst.values.push((name, FieldValue::Nodes(nodes, loc)));
-                    }
+                if let Some(Frame::ProtoInstance(inst)) = self.stack.last_mut()
+                    && (!nodes.is_empty() || !inst.values.iter().any(|(n, _)| *n == name))
+                {
+                    inst.values.push((name, FieldValue::Nodes(nodes, loc)));
                 }
             }
             Frame::ProtoInstance(inst) => {

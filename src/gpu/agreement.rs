@@ -1,0 +1,109 @@
+//! GPU-versus-CPU agreement: deform with seeded random poses and displacer weights on the GPU, read back,
+//! and compare with the CPU reference. Used by `check` and by the tests.
+
+use glam::{Quat, Vec3};
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
+
+use super::{GpuContext, GpuError, GpuSkin, SkinCorners};
+use crate::hanim::Humanoid;
+use crate::pose::{self, Pose};
+use crate::pose::{SkinOptions, skin_normal};
+
+/// Largest errors over all poses tried.
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
+pub struct Agreement {
+    pub poses: usize,
+    /// Largest point error divided by the diagonal of the rest skin's bounding box.
+    pub max_point_error: f32,
+    /// Largest difference between unit normals (GPU and CPU).
+    pub max_normal_error: f32,
+    /// Largest segment-coord error divided by the diagonal of that segment's bounding box.
+    pub max_segment_error: f32,
+    pub bbox_diagonal: f32,
+}
+
+impl Agreement {
+    /// The figure `check` reports: the worst of the three.
+    pub fn max_error(&self) -> f32 {
+        self.max_point_error.max(self.max_normal_error).max(self.max_segment_error)
+    }
+}
+
+/// A random pose: every joint turned by up to ±90° about a random axis, the roots shifted a little,
+/// every displacer weight in [0, 1]; seeded so a failure can be reproduced.
+pub fn random_pose(h: &Humanoid, rng: &mut StdRng) -> Pose {
+    let mut pose = Pose::rest(h);
+    for (j, joint) in h.joints.iter().enumerate() {
+        let axis = Vec3::new(rng.random_range(-1.0..1.0), rng.random_range(-1.0..1.0), rng.random_range(-1.0..1.0));
+        let angle = rng.random_range(-std::f32::consts::FRAC_PI_2..std::f32::consts::FRAC_PI_2);
+        pose.rotation_offsets[j] = Quat::from_axis_angle(axis.normalize_or(Vec3::Y), angle);
+        if joint.parent.is_none() {
+            pose.translation_offsets[j] = Vec3::new(rng.random_range(-0.2..0.2), rng.random_range(-0.2..0.2), 0.0);
+        }
+    }
+    for w in &mut pose.displacer_weights {
+        *w = rng.random_range(0.0..1.0);
+    }
+    pose
+}
+
+fn diagonal(points: &[Vec3]) -> f32 {
+    let (min, max) =
+        points.iter().fold((Vec3::splat(f32::MAX), Vec3::splat(f32::MIN)), |(lo, hi), p| (lo.min(*p), hi.max(*p)));
+    if points.is_empty() { 0.0 } else { (max - min).length() }
+}
+
+/// Runs `poses` seeded random poses (plus the rest pose) through both paths.
+pub fn measure(ctx: &GpuContext, h: &Humanoid, poses: usize, seed: u64) -> Result<Agreement, GpuError> {
+    let mut rng = StdRng::seed_from_u64(seed);
+    let skin_points: &[Vec3] = h.skin.as_ref().map_or(&[], |s| &s.points);
+    // One corner per point, with the file's normals or random unit normals, so the normal kernel runs every
+    // influence list.
+    let source_point: Vec<u32> = (0..skin_points.len() as u32).collect();
+    let normals: Vec<Vec3> = match h.skin.as_ref() {
+        Some(s) if s.normals.len() == s.points.len() => s.normals.clone(),
+        _ => (0..skin_points.len())
+            .map(|_| {
+                Vec3::new(rng.random_range(-1.0..1.0), rng.random_range(-1.0..1.0), rng.random_range(-1.0..1.0))
+                    .normalize_or(Vec3::Z)
+            })
+            .collect(),
+    };
+    let gpu = GpuSkin::new(ctx, h, SkinCorners { source_point: &source_point, normals: &normals })?;
+    let bbox_diagonal = diagonal(skin_points).max(f32::MIN_POSITIVE);
+    let mut result =
+        Agreement { poses: 0, max_point_error: 0.0, max_normal_error: 0.0, max_segment_error: 0.0, bbox_diagonal };
+    let mut all_poses = vec![Pose::rest(h)];
+    all_poses.extend((0..poses).map(|_| random_pose(h, &mut rng)));
+    for pose in &all_poses {
+        gpu.deform(ctx, h, pose);
+        if let Some(expected) = pose::deform_skin(h, pose) {
+            let got = gpu.read_points(ctx)?;
+            for (a, b) in got.iter().zip(&expected.points) {
+                result.max_point_error = result.max_point_error.max((*a - *b).length() / bbox_diagonal);
+            }
+            let matrices = pose::skin_matrices(h, &pose::humanoid_from_joint(h, pose));
+            let influences = &h.skin.as_ref().map(|s| &s.influences);
+            let got = gpu.read_normals(ctx)?;
+            for (i, g) in got.iter().enumerate() {
+                let list = influences.map_or(&[][..], |inf| inf.of(i));
+                let want = skin_normal(normals[i], list, &matrices, &SkinOptions::default());
+                result.max_normal_error = result.max_normal_error.max((*g - want).length());
+            }
+        }
+        for s in 0..h.segments.len() {
+            let expected = pose::deform_segment(h, s, pose);
+            if expected.is_empty() {
+                continue;
+            }
+            let got = gpu.read_segment_points(ctx, s)?;
+            let d = diagonal(&h.segments[s].coord_points).max(1e-6);
+            for (a, b) in got.iter().zip(&expected) {
+                result.max_segment_error = result.max_segment_error.max((*a - *b).length() / d);
+            }
+        }
+        result.poses += 1;
+    }
+    Ok(result)
+}

@@ -1,0 +1,14 @@
+//! GPU deformation: the context, the `Gpu*` data layout, the skin/morph compute pass and read-back.
+//! Nothing upstream (`x3d`, `hanim`, `pose`) depends on this module.
+
+pub mod agreement;
+pub mod context;
+pub mod error;
+pub mod layout;
+pub mod readback;
+pub mod shaders;
+pub mod skin_pass;
+
+pub use context::{AdapterSummary, GpuContext};
+pub use error::GpuError;
+pub use skin_pass::{GpuSkin, SkinCorners, SkinPipelines};

@@ -1,0 +1,404 @@
+//! The skin/morph compute pass: static buffers uploaded once per humanoid, per-frame joint matrices and
+//! displacer weights, and the dispatches that write the buffers the render pass draws.
+
+use std::sync::Arc;
+
+use glam::Vec3;
+use wgpu::util::DeviceExt;
+
+use super::context::GpuContext;
+use super::error::GpuError;
+use super::layout::*;
+use super::shaders;
+use crate::hanim::{DisplacerOwner, Humanoid};
+use crate::pose::{self, Pose};
+
+/// Per render vertex (corner): the skin point it draws and its binding normal (§2.5: normals are
+/// skinned per corner with the influences of the corner's point).
+#[derive(Debug, Clone, Copy)]
+pub struct SkinCorners<'a> {
+    pub source_point: &'a [u32],
+    pub normals: &'a [Vec3],
+}
+
+/// The three compute pipelines; long-lived and shared by every humanoid on a device.
+pub struct SkinPipelines {
+    skin_points: wgpu::ComputePipeline,
+    skin_normals: wgpu::ComputePipeline,
+    morph_segments: wgpu::ComputePipeline,
+}
+
+impl SkinPipelines {
+    pub fn new(device: &wgpu::Device) -> Result<Self, GpuError> {
+        let module = shaders::create_module(device, "skin_morph::shader", shaders::SKIN_MORPH)?;
+        let constants = [("WORKGROUP_SIZE", f64::from(SKIN_WORKGROUP_SIZE))];
+        let scope = device.push_error_scope(wgpu::ErrorFilter::Validation);
+        let make = |entry: &str, label: &str| {
+            device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+                label: Some(label),
+                // Auto layout: each entry point's group 0 holds just the bindings it uses.
+                layout: None,
+                module: &module,
+                entry_point: Some(entry),
+                compilation_options: wgpu::PipelineCompilationOptions { constants: &constants, ..Default::default() },
+                cache: None,
+            })
+        };
+        let pipelines = Self {
+            skin_points: make("skin_points", "skin_morph::skin_points"),
+            skin_normals: make("skin_normals", "skin_morph::skin_normals"),
+            morph_segments: make("morph_segments", "skin_morph::morph_segments"),
+        };
+        match pollster::block_on(scope.pop()) {
+            Some(error) => {
+                Err(GpuError::Validation { context: "skin_morph pipelines".into(), message: error.to_string() })
+            }
+            None => Ok(pipelines),
+        }
+    }
+}
+
+/// Everything the kernels read that does not change while the humanoid stays loaded, in GPU layout.
+#[derive(Debug, Clone, Default)]
+pub struct SkinData {
+    pub rest_points: Vec<GpuPoint>,
+    pub ranges: Vec<[u32; 2]>,
+    pub influences: Vec<GpuInfluence>,
+    pub displacements: Vec<GpuDisplacement>,
+    pub corners: Vec<GpuCorner>,
+    pub segment_rest_points: Vec<GpuPoint>,
+    pub segment_ranges: Vec<u32>,
+    pub segment_displacements: Vec<GpuDisplacement>,
+    /// First point of each segment in the segment buffers, plus the total at the end.
+    pub segment_offsets: Vec<u32>,
+}
+
+impl SkinData {
+    /// Packs the humanoid's skin, joint displacers (transposed to per-point lists, in displacer order),
+    /// corners and segment coords with their displacers.
+    pub fn build(h: &Humanoid, corners: SkinCorners) -> Self {
+        let mut data = SkinData::default();
+        if let Some(skin) = &h.skin {
+            let n = skin.points.len();
+            data.rest_points = skin.points.iter().map(|p| [p.x, p.y, p.z, 1.0]).collect();
+            let mut per_point: Vec<Vec<GpuDisplacement>> = vec![Vec::new(); n];
+            for (d, displacer) in h.displacers.iter().enumerate() {
+                if !matches!(displacer.owner, DisplacerOwner::Joint(_)) {
+                    continue;
+                }
+                for (k, &index) in displacer.coord_index.iter().enumerate() {
+                    let Some(list) = usize::try_from(index).ok().and_then(|i| per_point.get_mut(i)) else { continue };
+                    let delta = displacer.displacements.get(k).copied().unwrap_or(Vec3::ZERO);
+                    list.push(GpuDisplacement { delta: delta.into(), displacer: d as u32 });
+                }
+            }
+            data.influences =
+                skin.influences.entries.iter().map(|&(joint, weight)| GpuInfluence { joint, weight }).collect();
+            let mut displacement_start = 0u32;
+            for i in 0..=n {
+                data.ranges.push([skin.influences.offsets[i], displacement_start]);
+                if let Some(list) = per_point.get(i) {
+                    displacement_start += list.len() as u32;
+                }
+            }
+            data.displacements = per_point.into_iter().flatten().collect();
+        }
+        data.corners = corners
+            .source_point
+            .iter()
+            .zip(corners.normals)
+            .map(|(&source_point, n)| GpuCorner { normal: (*n).into(), source_point })
+            .collect();
+
+        data.segment_offsets.push(0);
+        for (s, segment) in h.segments.iter().enumerate() {
+            let base = data.segment_rest_points.len();
+            let count = segment.coord_points.len();
+            data.segment_rest_points.extend(segment.coord_points.iter().map(|p| [p.x, p.y, p.z, 1.0]));
+            let mut per_point: Vec<Vec<GpuDisplacement>> = vec![Vec::new(); count];
+            for (d, displacer) in h.displacers.iter().enumerate() {
+                if displacer.owner != DisplacerOwner::Segment(s) {
+                    continue;
+                }
+                for (k, &index) in displacer.coord_index.iter().enumerate() {
+                    let Some(list) = usize::try_from(index).ok().and_then(|i| per_point.get_mut(i)) else { continue };
+                    let delta = displacer.displacements.get(k).copied().unwrap_or(Vec3::ZERO);
+                    list.push(GpuDisplacement { delta: delta.into(), displacer: d as u32 });
+                }
+            }
+            for list in per_point {
+                data.segment_ranges.push(data.segment_displacements.len() as u32);
+                data.segment_displacements.extend(list);
+            }
+            data.segment_offsets.push((base + count) as u32);
+        }
+        data.segment_ranges.push(data.segment_displacements.len() as u32);
+        data
+    }
+}
+
+/// Per-frame data, computed on the CPU from a pose: exactly what the CPU reference uses.
+pub struct FrameData {
+    pub skin_matrices: Vec<[f32; 16]>,
+    pub normal_matrices: Vec<GpuNormalMatrix>,
+    pub displacers: Vec<GpuDisplacerFrame>,
+}
+
+impl FrameData {
+    pub fn from_pose(h: &Humanoid, pose: &Pose) -> Self {
+        let matrices = pose::skin_matrices(h, &pose::humanoid_from_joint(h, pose));
+        Self {
+            skin_matrices: matrices.skin.iter().map(|m| m.to_cols_array()).collect(),
+            normal_matrices: matrices
+                .normal
+                .iter()
+                .map(|n| GpuNormalMatrix {
+                    columns: [n.x_axis.extend(0.0).into(), n.y_axis.extend(0.0).into(), n.z_axis.extend(0.0).into()],
+                })
+                .collect(),
+            displacers: h
+                .displacers
+                .iter()
+                .enumerate()
+                .map(|(d, displacer)| GpuDisplacerFrame {
+                    weight: pose.displacer_weight(h, d),
+                    owner_joint: match displacer.owner {
+                        DisplacerOwner::Joint(j) => j as u32,
+                        DisplacerOwner::Segment(_) => u32::MAX,
+                    },
+                })
+                .collect(),
+        }
+    }
+}
+
+/// One humanoid's skin on the GPU.
+pub struct GpuSkin {
+    /// Skinned points, `vec4<f32>` (xyz, 1) per skin point: STORAGE | VERTEX | COPY_SRC.
+    pub points: wgpu::Buffer,
+    /// Skinned normals, `vec4<f32>` (xyz, 0) per corner: STORAGE | VERTEX | COPY_SRC.
+    pub normals: wgpu::Buffer,
+    /// Morphed segment coords, `vec4<f32>` per point, segments one after another.
+    pub segment_points: wgpu::Buffer,
+    /// First point of each segment in `segment_points`, plus the total at the end.
+    pub segment_offsets: Vec<u32>,
+    pub point_count: u32,
+    pub corner_count: u32,
+    pub segment_point_count: u32,
+    skin_matrices: wgpu::Buffer,
+    normal_matrices: wgpu::Buffer,
+    displacers: wgpu::Buffer,
+    pipelines: Arc<SkinPipelines>,
+    bind_groups: [wgpu::BindGroup; 3],
+}
+
+fn padded_bytes<T: bytemuck::Pod>(items: &[T]) -> Vec<u8> {
+    // Zero-sized bindings are not allowed: every buffer holds at least 16 bytes.
+    let mut bytes = bytemuck::cast_slice(items).to_vec();
+    if bytes.len() < 16 {
+        bytes.resize(16, 0);
+    }
+    bytes
+}
+
+impl GpuSkin {
+    pub fn new(ctx: &GpuContext, h: &Humanoid, corners: SkinCorners) -> Result<Self, GpuError> {
+        let pipelines = Arc::new(SkinPipelines::new(&ctx.device)?);
+        Self::with_pipelines(ctx, pipelines, h, corners)
+    }
+
+    pub fn with_pipelines(
+        ctx: &GpuContext,
+        pipelines: Arc<SkinPipelines>,
+        h: &Humanoid,
+        corners: SkinCorners,
+    ) -> Result<Self, GpuError> {
+        let data = SkinData::build(h, corners);
+        let frame = FrameData::from_pose(h, &Pose::rest(h));
+        let device = &ctx.device;
+        let limit = ctx.max_storage_binding();
+        let check = |what: &str, bytes: usize| {
+            if bytes as u64 > limit {
+                Err(GpuError::TooLarge { what: what.to_string(), needed: bytes as u64, limit })
+            } else {
+                Ok(())
+            }
+        };
+        check("the skin points", data.rest_points.len() * 16)?;
+        check("the skin influences", data.influences.len() * 8)?;
+        check("the displacements", data.displacements.len() * 16)?;
+        check("the render corners", data.corners.len() * 16)?;
+        check("the segment coords", data.segment_rest_points.len() * 16)?;
+        check("the joint matrices", frame.skin_matrices.len() * 64)?;
+
+        let storage = wgpu::BufferUsages::STORAGE;
+        let init = |label: &str, bytes: Vec<u8>, usage: wgpu::BufferUsages| {
+            device.create_buffer_init(&wgpu::util::BufferInitDescriptor { label: Some(label), contents: &bytes, usage })
+        };
+        let output = |label: &str, count: usize| {
+            device.create_buffer(&wgpu::BufferDescriptor {
+                label: Some(label),
+                size: (count.max(1) * 16) as u64,
+                usage: storage | wgpu::BufferUsages::VERTEX | wgpu::BufferUsages::COPY_SRC,
+                mapped_at_creation: false,
+            })
+        };
+        let point_count = data.rest_points.len() as u32;
+        let corner_count = data.corners.len() as u32;
+        let segment_point_count = data.segment_rest_points.len() as u32;
+        let params = GpuSkinParams { point_count, corner_count, segment_point_count, _pad: 0 };
+
+        let scope = device.push_error_scope(wgpu::ErrorFilter::Validation);
+        let params = init("humanoid::skin_params", bytemuck::bytes_of(&params).to_vec(), wgpu::BufferUsages::UNIFORM);
+        let rest_points = init("humanoid::rest_points", padded_bytes(&data.rest_points), storage);
+        let ranges = init("humanoid::ranges", padded_bytes(&data.ranges), storage);
+        let influences = init("humanoid::influences", padded_bytes(&data.influences), storage);
+        let displacements = init("humanoid::displacements", padded_bytes(&data.displacements), storage);
+        let corners_buffer = init("humanoid::corners", padded_bytes(&data.corners), storage);
+        let segment_rest = init("humanoid::segment_rest_points", padded_bytes(&data.segment_rest_points), storage);
+        let segment_ranges = init("humanoid::segment_ranges", padded_bytes(&data.segment_ranges), storage);
+        let segment_displacements =
+            init("humanoid::segment_displacements", padded_bytes(&data.segment_displacements), storage);
+        let per_frame = storage | wgpu::BufferUsages::COPY_DST;
+        let skin_matrices = init("humanoid::skin_matrices", padded_bytes(&frame.skin_matrices), per_frame);
+        let normal_matrices = init("humanoid::normal_matrices", padded_bytes(&frame.normal_matrices), per_frame);
+        let displacers = init("humanoid::displacer_weights", padded_bytes(&frame.displacers), per_frame);
+        let points = output("humanoid::skinned_points", data.rest_points.len());
+        let normals = output("humanoid::skinned_normals", data.corners.len());
+        let segment_points = output("humanoid::morphed_segment_points", data.segment_rest_points.len());
+
+        let group = |pipeline: &wgpu::ComputePipeline, label: &str, entries: &[(u32, &wgpu::Buffer)]| {
+            let entries: Vec<wgpu::BindGroupEntry> = entries
+                .iter()
+                .map(|&(binding, buffer)| wgpu::BindGroupEntry { binding, resource: buffer.as_entire_binding() })
+                .collect();
+            device.create_bind_group(&wgpu::BindGroupDescriptor {
+                label: Some(label),
+                layout: &pipeline.get_bind_group_layout(0),
+                entries: &entries,
+            })
+        };
+        let bind_groups = [
+            group(
+                &pipelines.skin_points,
+                "skin_morph::skin_points_bind_group",
+                &[
+                    (0, &params),
+                    (1, &rest_points),
+                    (2, &ranges),
+                    (3, &influences),
+                    (4, &displacements),
+                    (5, &skin_matrices),
+                    (6, &displacers),
+                    (7, &points),
+                ],
+            ),
+            group(
+                &pipelines.skin_normals,
+                "skin_morph::skin_normals_bind_group",
+                &[
+                    (0, &params),
+                    (2, &ranges),
+                    (3, &influences),
+                    (8, &corners_buffer),
+                    (9, &normal_matrices),
+                    (10, &normals),
+                ],
+            ),
+            group(
+                &pipelines.morph_segments,
+                "skin_morph::morph_segments_bind_group",
+                &[
+                    (0, &params),
+                    (6, &displacers),
+                    (11, &segment_rest),
+                    (12, &segment_ranges),
+                    (13, &segment_displacements),
+                    (14, &segment_points),
+                ],
+            ),
+        ];
+        if let Some(error) = pollster::block_on(scope.pop()) {
+            return Err(GpuError::Validation {
+                context: "creating the skin buffers".into(),
+                message: error.to_string(),
+            });
+        }
+        Ok(Self {
+            points,
+            normals,
+            segment_points,
+            segment_offsets: data.segment_offsets,
+            point_count,
+            corner_count,
+            segment_point_count,
+            skin_matrices,
+            normal_matrices,
+            displacers,
+            pipelines,
+            bind_groups,
+        })
+    }
+
+    /// Writes this frame's joint matrices and displacer weights (the only per-frame uploads).
+    pub fn update(&self, queue: &wgpu::Queue, h: &Humanoid, pose: &Pose) {
+        let frame = FrameData::from_pose(h, pose);
+        if !frame.skin_matrices.is_empty() {
+            queue.write_buffer(&self.skin_matrices, 0, bytemuck::cast_slice(&frame.skin_matrices));
+            queue.write_buffer(&self.normal_matrices, 0, bytemuck::cast_slice(&frame.normal_matrices));
+        }
+        if !frame.displacers.is_empty() {
+            queue.write_buffer(&self.displacers, 0, bytemuck::cast_slice(&frame.displacers));
+        }
+    }
+
+    /// Records the dispatches; kernels with nothing to do are skipped.
+    pub fn encode(&self, encoder: &mut wgpu::CommandEncoder) {
+        let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
+            label: Some("skin_morph::pass"),
+            timestamp_writes: None,
+        });
+        let jobs = [
+            (&self.pipelines.skin_points, &self.bind_groups[0], self.point_count),
+            (&self.pipelines.skin_normals, &self.bind_groups[1], self.corner_count),
+            (&self.pipelines.morph_segments, &self.bind_groups[2], self.segment_point_count),
+        ];
+        for (pipeline, bind_group, count) in jobs {
+            if count == 0 {
+                continue;
+            }
+            pass.set_pipeline(pipeline);
+            pass.set_bind_group(0, bind_group, &[]);
+            pass.dispatch_workgroups(count.div_ceil(SKIN_WORKGROUP_SIZE), 1, 1);
+        }
+    }
+
+    /// Updates, dispatches and waits: one command encoder, for tests, `check` and headless frames.
+    pub fn deform(&self, ctx: &GpuContext, h: &Humanoid, pose: &Pose) {
+        self.update(&ctx.queue, h, pose);
+        let mut encoder =
+            ctx.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("skin_morph::encoder") });
+        self.encode(&mut encoder);
+        ctx.queue.submit([encoder.finish()]);
+    }
+
+    /// Skinned points read back (xyz).
+    pub fn read_points(&self, ctx: &GpuContext) -> Result<Vec<Vec3>, GpuError> {
+        let raw: Vec<GpuPoint> = super::readback::read_buffer(ctx, &self.points, self.point_count as usize)?;
+        Ok(raw.iter().map(|p| Vec3::new(p[0], p[1], p[2])).collect())
+    }
+
+    /// Skinned corner normals read back.
+    pub fn read_normals(&self, ctx: &GpuContext) -> Result<Vec<Vec3>, GpuError> {
+        let raw: Vec<GpuPoint> = super::readback::read_buffer(ctx, &self.normals, self.corner_count as usize)?;
+        Ok(raw.iter().map(|p| Vec3::new(p[0], p[1], p[2])).collect())
+    }
+
+    /// Morphed coords of segment `s` read back.
+    pub fn read_segment_points(&self, ctx: &GpuContext, s: usize) -> Result<Vec<Vec3>, GpuError> {
+        let raw: Vec<GpuPoint> =
+            super::readback::read_buffer(ctx, &self.segment_points, self.segment_point_count as usize)?;
+        let (start, end) = (self.segment_offsets[s] as usize, self.segment_offsets[s + 1] as usize);
+        Ok(raw[start..end].iter().map(|p| Vec3::new(p[0], p[1], p[2])).collect())
+    }
+}
