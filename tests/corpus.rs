@@ -219,3 +219,25 @@ fn a_file_that_fails_to_load_exits_non_zero_with_position() {
     let err = String::from_utf8(out.stderr).unwrap();
     assert!(err.contains("bad.x3d:3:23") && err.contains("SFVec3f value 'x'") && err.contains("center"), "{err}");
 }
+
+#[test]
+fn check_reports_gpu_agreement_for_skinned_files() {
+    let out = run_cli(&["check", "--json", corpus_dir().join("x3d/BvhSeamless3dExport1.x3d").to_str().unwrap()]);
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    match report["gpu_adapter"].as_str() {
+        Some(adapter) => {
+            let error = report["gpu_max_error"].as_f64().expect("gpu_max_error beside gpu_adapter");
+            eprintln!("GPU agreement on {adapter}: {error:e}");
+            assert!(error <= 1e-5, "GPU/CPU disagreement {error}");
+            assert!(!report["findings"].as_array().unwrap().iter().any(|f| f["rule"] == "gpu-agreement"));
+        }
+        None => {
+            assert_ne!(std::env::var("CI").as_deref(), Ok("true"), "CI=true but check found no GPU adapter: {report}");
+            eprintln!("SKIP: no GPU adapter, agreement not checked");
+        }
+    }
+    // A file with nothing to deform does not start the GPU.
+    let out = run_cli(&["check", "--json", corpus_dir().join("x3d/JinLOA1.x3d").to_str().unwrap()]);
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(report["gpu_max_error"].is_null());
+}
