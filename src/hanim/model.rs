@@ -199,7 +199,9 @@ pub struct SkinShape {
 }
 
 /// Per-vertex influence lists in compressed row form: the influences of point `i` are
-/// `entries[offsets[i]..offsets[i+1]]`, each `(joint index, weight)`, in joint list order.
+/// `entries[offsets[i]..offsets[i+1]]`, each `(joint index into Humanoid::joints, weight)`, in
+/// [`Humanoid::skin_joints`] order (the `joints` field, then weighted joints it misses) — the order the
+/// CPU reference and the GPU kernel both sum them in.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Influences {
     pub offsets: Vec<u32>,
