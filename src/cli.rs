@@ -13,9 +13,30 @@ use crate::inspect::{check, info};
 
 #[derive(Debug, Parser)]
 #[command(name = "hanim-viewer", version, about = "Viewer and checker for X3D H-Anim humanoids")]
+#[command(args_conflicts_with_subcommands = true)]
 pub struct Cli {
     #[command(subcommand)]
-    pub command: Command,
+    pub command: Option<Command>,
+    /// Without a command: the humanoid file to open in the window (none: an empty window with File ▸ Open).
+    pub file: Option<PathBuf>,
+    /// Without a command: run the actions in this file, one per frame (see the README's "Scripted runs").
+    #[arg(long)]
+    pub script: Option<PathBuf>,
+    /// Without a command: pick the adapter whose name contains this text.
+    #[arg(long)]
+    pub adapter: Option<String>,
+    /// Without a command: the window's inner size in logical pixels, e.g. 1280x800.
+    #[arg(long, value_parser = parse_size)]
+    pub size: Option<(u32, u32)>,
+}
+
+fn parse_size(text: &str) -> std::result::Result<(u32, u32), String> {
+    let (w, h) = text.split_once('x').ok_or_else(|| format!("'{text}' is not WIDTHxHEIGHT"))?;
+    let parse = |v: &str| v.trim().parse::<u32>().ok().filter(|&n| (64..=16384).contains(&n));
+    match (parse(w), parse(h)) {
+        (Some(w), Some(h)) => Ok((w, h)),
+        _ => Err(format!("'{text}' is not WIDTHxHEIGHT with sides from 64 to 16384")),
+    }
 }
 
 #[derive(Debug, Subcommand)]
@@ -65,7 +86,15 @@ fn print(text: &str) -> Result<()> {
 }
 
 pub fn run(cli: Cli) -> Result<ExitCode> {
-    match cli.command {
+    let Some(command) = cli.command else {
+        return crate::app::run(crate::app::Options {
+            file: cli.file,
+            script: cli.script,
+            adapter: cli.adapter,
+            size: cli.size,
+        });
+    };
+    match command {
         Command::Info { file, json, gpu, adapter } => {
             let adapter_summary = if gpu {
                 Some(

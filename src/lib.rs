@@ -4,9 +4,11 @@
 //! [`pose`] (CPU reference deformation, the oracle for the GPU path) → GPU → app. [`inspect`] and
 //! [`cli`] report on a loaded document.
 
+pub mod app;
 pub mod cli;
 pub mod gpu;
 pub mod hanim;
 pub mod inspect;
 pub mod pose;
+pub mod ui;
 pub mod x3d;

@@ -1,0 +1,109 @@
+//! A loaded humanoid with its GPU resources: the document, the panels' summary, the pose editor, the
+//! skin pass and the mesh draw data.
+
+use std::path::PathBuf;
+
+use anyhow::{Context, Result};
+use glam::Vec3;
+
+use crate::gpu::overlay::{self, GpuLineVertex, OverlayLines};
+use crate::gpu::render_pass::{HumanoidRenderer, MeshDraw};
+use crate::gpu::{GpuContext, GpuSkin, SkinCorners};
+use crate::hanim::{Document, Humanoid};
+use crate::inspect::bounds::{Aabb, humanoid_bounds};
+use crate::pose;
+use crate::ui::{PoseEditor, SceneSummary};
+
+pub struct LoadedScene {
+    pub path: PathBuf,
+    pub doc: Document,
+    /// Index of the humanoid shown (the first in the file).
+    pub humanoid: usize,
+    pub summary: SceneSummary,
+    pub editor: PoseEditor,
+    pub skin: GpuSkin,
+    pub mesh: MeshDraw,
+    /// World-space bounds at the rest pose.
+    pub rest_bounds: Aabb,
+    pub triangles: u32,
+}
+
+impl LoadedScene {
+    pub fn new(ctx: &GpuContext, renderer: &HumanoidRenderer, path: PathBuf, doc: Document) -> Result<Self> {
+        let humanoid = 0;
+        let h = doc.humanoids.get(humanoid).context("the file holds no HAnimHumanoid")?;
+        let mesh_data = crate::mesh::skin_mesh_from_humanoid(&doc.scene, h)?;
+        for note in &mesh_data.notes {
+            log::info!("{note}");
+        }
+        let (source_point, normals) = mesh_data.concatenated_corners();
+        let skin = GpuSkin::new(ctx, h, SkinCorners { source_point: &source_point, normals: &normals })?;
+        let mesh = renderer.create_mesh(&ctx.device, &mesh_data, &skin)?;
+        mesh.set_world_from_humanoid(&ctx.queue, h.world_from_humanoid());
+        let editor = PoseEditor::new(h);
+        let rest_bounds = humanoid_bounds(&doc.scene, h, &editor.pose)?;
+        let summary = SceneSummary::new(&doc, h);
+        let triangles = mesh.triangle_count();
+        Ok(Self { path, humanoid, summary, editor, skin, mesh, rest_bounds, triangles, doc })
+    }
+
+    pub fn humanoid(&self) -> &Humanoid {
+        &self.doc.humanoids[self.humanoid]
+    }
+
+    /// Bounds at the current pose (CPU deformation; on demand only).
+    pub fn current_bounds(&self) -> Aabb {
+        humanoid_bounds(&self.doc.scene, self.humanoid(), &self.editor.pose).unwrap_or(self.rest_bounds)
+    }
+
+    /// World-space joint centres at the current pose.
+    pub fn joint_centres(&self) -> Vec<Vec3> {
+        overlay::joint_centres(self.humanoid(), &self.editor.pose)
+    }
+
+    /// `H·G_j` at the current pose.
+    pub fn humanoid_from_joint(&self) -> Vec<glam::Mat4> {
+        pose::humanoid_from_joint(self.humanoid(), &self.editor.pose)
+    }
+}
+
+fn line(out: &mut Vec<GpuLineVertex>, a: Vec3, b: Vec3, linear: [f32; 3]) {
+    let color = [linear[0], linear[1], linear[2], 1.0];
+    out.push(GpuLineVertex { position: a.to_array(), color });
+    out.push(GpuLineVertex { position: b.to_array(), color });
+}
+
+/// This frame's overlay: grid, axes, skeleton and the selected joint's marker.
+pub fn overlay_lines(
+    scene: Option<&LoadedScene>,
+    show_grid: bool,
+    show_axes: bool,
+    show_skeleton: bool,
+    selected: Option<usize>,
+) -> OverlayLines {
+    let mut lines = OverlayLines::default();
+    let bounds = scene.map(|s| s.rest_bounds).unwrap_or_default();
+    let size = if bounds.is_empty() { 2.0 } else { bounds.size().max_element().max(0.01) };
+    if show_grid {
+        overlay::push_grid(&mut lines.grid, &bounds);
+    }
+    if show_axes {
+        let l = size * 0.25;
+        line(&mut lines.grid, Vec3::ZERO, Vec3::X * l, [0.9, 0.1, 0.1]);
+        line(&mut lines.grid, Vec3::ZERO, Vec3::Y * l, [0.1, 0.8, 0.1]);
+        line(&mut lines.grid, Vec3::ZERO, Vec3::Z * l, [0.1, 0.2, 1.0]);
+    }
+    if let Some(scene) = scene {
+        let cross = size * 0.006;
+        if show_skeleton {
+            overlay::push_skeleton(&mut lines.skeleton, scene.humanoid(), &scene.editor.pose, cross);
+        }
+        if let Some(c) = selected.and_then(|j| scene.joint_centres().get(j).copied()) {
+            let r = cross * 4.0;
+            for axis in [Vec3::X, Vec3::Y, Vec3::Z] {
+                line(&mut lines.skeleton, c - axis * r, c + axis * r, [0.0, 0.9, 1.0]);
+            }
+        }
+    }
+    lines
+}

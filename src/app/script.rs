@@ -1,0 +1,207 @@
+//! `--script FILE`: a list of actions run one per frame, so an end-to-end test can drive the real window.
+//!
+//! ```text
+//! # comment
+//! open FILE                 load another file (waits until it is loaded)
+//! select JOINT              select a joint by name
+//! rotate JOINT X Y Z        limit-frame angles in degrees (clamped unless `limits off`)
+//! translate JOINT X Y Z     effective translation (the root joint)
+//! displacer NAME WEIGHT     name with or without the humanoid prefix
+//! view NAME|N               a view by label (case-insensitive, e.g. front, hanim_LeftEyeView) or 1-based number
+//! limits on|off             clamp to llimit/ulimit or not
+//! fit | reset | undo | redo
+//! wait N                    let N frames pass
+//! screenshot FILE           save the 3D view (waits for a view transition to end)
+//! quit
+//! ```
+
+use std::path::PathBuf;
+
+use anyhow::{Context, Result, bail};
+use glam::Vec3;
+
+use crate::ui::command::UiCommand;
+use crate::ui::scene::{SceneSummary, without_prefix};
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum ScriptStep {
+    Open(PathBuf),
+    Select(String),
+    Rotate(String, [f32; 3]),
+    Translate(String, [f32; 3]),
+    Displacer(String, f32),
+    View(String),
+    Limits(bool),
+    Fit,
+    Reset,
+    Undo,
+    Redo,
+    Wait(u32),
+    Screenshot(PathBuf),
+    Quit,
+}
+
+/// A parsed script line with its line number (for error messages).
+#[derive(Debug, Clone, PartialEq)]
+pub struct ScriptLine {
+    pub line: usize,
+    pub step: ScriptStep,
+}
+
+fn numbers<const N: usize>(words: &[&str], line: usize) -> Result<[f32; N]> {
+    if words.len() != N {
+        bail!("line {line}: expected {N} numbers, found {}", words.len());
+    }
+    let mut out = [0.0; N];
+    for (o, w) in out.iter_mut().zip(words) {
+        *o = w.parse::<f32>().with_context(|| format!("line {line}: '{w}' is not a number"))?;
+    }
+    Ok(out)
+}
+
+pub fn parse_script(text: &str) -> Result<Vec<ScriptLine>> {
+    let mut steps = Vec::new();
+    for (i, raw) in text.lines().enumerate() {
+        let line = i + 1;
+        let trimmed = raw.split('#').next().unwrap_or("").trim();
+        if trimmed.is_empty() {
+            continue;
+        }
+        let words: Vec<&str> = trimmed.split_whitespace().collect();
+        let rest = &words[1..];
+        let one = |what: &str| -> Result<String> {
+            match rest {
+                [w] => Ok((*w).to_string()),
+                _ => bail!("line {line}: '{}' takes one {what}", words[0]),
+            }
+        };
+        let none = || -> Result<()> {
+            if rest.is_empty() { Ok(()) } else { bail!("line {line}: '{}' takes no arguments", words[0]) }
+        };
+        let step = match words[0] {
+            "open" => ScriptStep::Open(PathBuf::from(trimmed["open".len()..].trim())),
+            "select" => ScriptStep::Select(one("joint name")?),
+            "rotate" | "translate" => {
+                let Some((joint, values)) = rest.split_first() else {
+                    bail!("line {line}: '{}' needs a joint", words[0])
+                };
+                let v = numbers::<3>(values, line)?;
+                if words[0] == "rotate" {
+                    ScriptStep::Rotate((*joint).to_string(), v)
+                } else {
+                    ScriptStep::Translate((*joint).to_string(), v)
+                }
+            }
+            "displacer" => {
+                let [name, weight] = rest else { bail!("line {line}: 'displacer' takes a name and a weight") };
+                let [w] = numbers::<1>(&[weight], line)?;
+                ScriptStep::Displacer((*name).to_string(), w)
+            }
+            "view" => ScriptStep::View(trimmed["view".len()..].trim().to_string()),
+            "limits" => match rest {
+                ["on"] => ScriptStep::Limits(true),
+                ["off"] => ScriptStep::Limits(false),
+                _ => bail!("line {line}: 'limits' takes on or off"),
+            },
+            "fit" => none().map(|_| ScriptStep::Fit)?,
+            "reset" => none().map(|_| ScriptStep::Reset)?,
+            "undo" => none().map(|_| ScriptStep::Undo)?,
+            "redo" => none().map(|_| ScriptStep::Redo)?,
+            "quit" => none().map(|_| ScriptStep::Quit)?,
+            "wait" => {
+                let n = one("frame count")?;
+                ScriptStep::Wait(n.parse().with_context(|| format!("line {line}: '{n}' is not a frame count"))?)
+            }
+            "screenshot" => ScriptStep::Screenshot(PathBuf::from(trimmed["screenshot".len()..].trim())),
+            other => bail!("line {line}: unknown action '{other}'"),
+        };
+        if matches!(&step, ScriptStep::Open(p) | ScriptStep::Screenshot(p) if p.as_os_str().is_empty()) {
+            bail!("line {line}: '{}' needs a file name", words[0]);
+        }
+        if matches!(&step, ScriptStep::View(v) if v.is_empty()) {
+            bail!("line {line}: 'view' needs a name or number");
+        }
+        steps.push(ScriptLine { line, step });
+    }
+    Ok(steps)
+}
+
+fn joint(summary: &SceneSummary, name: &str, line: usize) -> Result<usize> {
+    summary
+        .joints
+        .iter()
+        .position(|j| j.name == name || without_prefix(&j.name, &summary.humanoid_name) == name)
+        .with_context(|| format!("line {line}: no joint named '{name}'"))
+}
+
+/// The view `wanted` names: a 1-based number, or a label (case-insensitive, prefix ignored).
+pub fn find_view(summary: &SceneSummary, wanted: &str) -> Option<usize> {
+    if let Ok(n) = wanted.parse::<usize>() {
+        return (n >= 1 && n <= summary.views.len()).then(|| n - 1);
+    }
+    let w = wanted.to_lowercase();
+    summary.views.iter().position(|v| {
+        let label = v.label.to_lowercase();
+        label == w || without_prefix(&label, &summary.humanoid_name.to_lowercase()) == w
+    })
+}
+
+/// The commands a step stands for, given the loaded humanoid (steps that need none return empty).
+pub fn commands_for(step: &ScriptStep, summary: &SceneSummary, line: usize) -> Result<Vec<UiCommand>> {
+    Ok(match step {
+        ScriptStep::Open(path) => vec![UiCommand::Open(path.clone())],
+        ScriptStep::Select(name) => vec![UiCommand::SelectJoint(Some(joint(summary, name, line)?))],
+        ScriptStep::Rotate(name, degrees) => {
+            vec![
+                UiCommand::SetJointAngles { joint: joint(summary, name, line)?, degrees: *degrees },
+                UiCommand::EndEdit,
+            ]
+        }
+        ScriptStep::Translate(name, t) => vec![
+            UiCommand::SetJointTranslation { joint: joint(summary, name, line)?, translation: Vec3::from_array(*t) },
+            UiCommand::EndEdit,
+        ],
+        ScriptStep::Displacer(name, weight) => {
+            let displacer = summary
+                .displacers
+                .iter()
+                .position(|d| d.label == *name || d.label == without_prefix(name, &summary.humanoid_name))
+                .with_context(|| format!("line {line}: no displacer named '{name}'"))?;
+            vec![UiCommand::SetDisplacerWeight { displacer, weight: *weight }, UiCommand::EndEdit]
+        }
+        ScriptStep::View(name) => {
+            let view = find_view(summary, name).with_context(|| {
+                let labels: Vec<&str> = summary.views.iter().map(|v| v.label.as_str()).collect();
+                format!("line {line}: no view '{name}' (views: {})", labels.join(", "))
+            })?;
+            vec![UiCommand::SelectView(view)]
+        }
+        ScriptStep::Fit => vec![UiCommand::FitView],
+        ScriptStep::Reset => vec![UiCommand::ResetAllJoints, UiCommand::ResetDisplacers],
+        ScriptStep::Undo => vec![UiCommand::Undo],
+        ScriptStep::Redo => vec![UiCommand::Redo],
+        ScriptStep::Screenshot(path) => vec![UiCommand::Screenshot(Some(path.clone()))],
+        ScriptStep::Quit => vec![UiCommand::Quit],
+        ScriptStep::Limits(_) | ScriptStep::Wait(_) => Vec::new(),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn scripts_parse_and_report_bad_lines() {
+        let s = parse_script(
+            "# pose an arm\nselect l_shoulder\nrotate l_shoulder 0 0 90\n\ndisplacer l_eyebrow 0.5\nview Front\nwait 3\nscreenshot /tmp/a b.png\nlimits off\nquit\n",
+        )
+        .unwrap();
+        assert_eq!(s.len(), 8);
+        assert_eq!(s[1].step, ScriptStep::Rotate("l_shoulder".into(), [0.0, 0.0, 90.0]));
+        assert_eq!(s[1].line, 3);
+        assert_eq!(s[5].step, ScriptStep::Screenshot(PathBuf::from("/tmp/a b.png")));
+        assert!(parse_script("rotate l_knee 1 2").unwrap_err().to_string().contains("line 1"));
+        assert!(parse_script("\njump").unwrap_err().to_string().contains("line 2: unknown action 'jump'"));
+        assert!(parse_script("screenshot").is_err());
+    }
+}

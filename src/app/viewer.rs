@@ -1,0 +1,716 @@
+//! The viewer: window, surface, GPU context, egui, the loaded humanoid, camera and script runner. One
+//! frame = UI → commands → GPU skin update + encode → scene pass into the 3D view → egui pass into the
+//! surface, all in one command encoder, then present.
+
+use std::collections::VecDeque;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::mpsc::{Receiver, TryRecvError};
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, Result, anyhow};
+use winit::event::WindowEvent;
+use winit::event_loop::{ActiveEventLoop, ControlFlow};
+use winit::window::Window;
+
+use super::Options;
+use super::camera::ViewerCamera;
+use super::scene::{LoadedScene, overlay_lines};
+use super::screenshot;
+use super::script::{self, ScriptLine, ScriptStep};
+use super::surface::{self, SurfaceAction};
+use super::viewport::ViewportTarget;
+use crate::gpu::GpuContext;
+use crate::gpu::overlay::{OverlayBuffers, OverlayRenderer};
+use crate::gpu::render_pass::{FrameUniform, HumanoidRenderer, begin_scene_pass};
+use crate::hanim::{self, Document};
+use crate::ui::{self, FrameInfo, UiCommand, UiState, ViewportInput};
+
+/// How long a toast stays.
+const TOAST_SECONDS: f64 = 4.0;
+/// Pick radius around a joint centre, in points.
+const PICK_RADIUS: f32 = 14.0;
+/// The view's background (linear), a neutral grey-blue.
+const BACKGROUND: wgpu::Color = wgpu::Color { r: 0.045, g: 0.05, b: 0.065, a: 1.0 };
+
+struct Loading {
+    path: PathBuf,
+    receiver: Receiver<Result<Document, hanim::HanimError>>,
+}
+
+/// Runs a script one step per frame.
+struct ScriptRunner {
+    steps: VecDeque<ScriptLine>,
+    wait_frames: u32,
+}
+
+/// Smoothed frame statistics for the status bar.
+#[derive(Default)]
+struct FrameStats {
+    last: Option<Instant>,
+    frame_ms: f32,
+    fps: f32,
+    /// Smoothed CPU time spent building and submitting a frame.
+    work_ms: f32,
+}
+
+impl FrameStats {
+    /// Records a frame; returns the seconds since the previous one.
+    fn tick(&mut self) -> f32 {
+        let now = Instant::now();
+        let dt = self.last.map_or(0.0, |l| (now - l).as_secs_f32());
+        self.last = Some(now);
+        if dt > 0.0 {
+            let ms = dt * 1000.0;
+            self.frame_ms = if self.frame_ms == 0.0 { ms } else { self.frame_ms * 0.9 + ms * 0.1 };
+            self.fps = 1000.0 / self.frame_ms;
+        }
+        dt.min(0.25)
+    }
+}
+
+pub struct Viewer {
+    window: Arc<Window>,
+    surface: wgpu::Surface<'static>,
+    config: wgpu::SurfaceConfiguration,
+    gpu: GpuContext,
+    egui_ctx: egui::Context,
+    egui_state: egui_winit::State,
+    egui_renderer: egui_wgpu::Renderer,
+    renderer: HumanoidRenderer,
+    overlay: OverlayRenderer,
+    frame_uniform: FrameUniform,
+    overlay_buffers: OverlayBuffers,
+    viewport: Option<(ViewportTarget, egui::TextureId)>,
+    scene: Option<LoadedScene>,
+    ui: UiState,
+    camera: ViewerCamera,
+    loading: Option<Loading>,
+    error: Option<String>,
+    toasts: Vec<(String, Instant)>,
+    script: Option<ScriptRunner>,
+    stats: FrameStats,
+    /// Window is minimised (zero size): nothing is drawn.
+    minimized: bool,
+    /// Whether this run writes the remembered UI state (not in scripted runs).
+    persist: bool,
+    /// The surface asked to be reconfigured after this frame.
+    reconfigure: bool,
+    /// A script step failed: the program ends with this error.
+    exit_failure: Option<anyhow::Error>,
+    quit: bool,
+    /// Screenshots asked for this frame, taken after it was submitted (`None`: a new name).
+    pending_screenshots: Vec<Option<PathBuf>>,
+    /// When egui wants the next frame (animations, tooltips); `None`: only on input.
+    next_repaint: Option<Instant>,
+}
+
+fn config_path() -> Option<PathBuf> {
+    if let Some(dir) = std::env::var_os("HANIM_VIEWER_CONFIG_DIR") {
+        return Some(PathBuf::from(dir).join("ui.json"));
+    }
+    let base = std::env::var_os("XDG_CONFIG_HOME")
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".config")))?;
+    Some(base.join("hanim-viewer").join("ui.json"))
+}
+
+fn load_ui_state() -> UiState {
+    config_path()
+        .and_then(|p| std::fs::read_to_string(p).ok())
+        .and_then(|text| serde_json::from_str(&text).ok())
+        .unwrap_or_default()
+}
+
+impl Viewer {
+    pub fn new(event_loop: &ActiveEventLoop, options: &Options, script: Option<Vec<ScriptLine>>) -> Result<Self> {
+        let (w, h) = options.size.unwrap_or((1280, 800));
+        let attributes =
+            Window::default_attributes().with_title("hanim-viewer").with_inner_size(winit::dpi::LogicalSize::new(w, h));
+        let window = Arc::new(event_loop.create_window(attributes).context("creating the window")?);
+        let display = event_loop.owned_display_handle();
+        let instance =
+            wgpu::Instance::new(wgpu::InstanceDescriptor::new_with_display_handle_from_env(Box::new(display)));
+        let surface = instance.create_surface(Arc::clone(&window)).context("creating the window's GPU surface")?;
+        let gpu = pollster::block_on(GpuContext::with_instance(instance, options.adapter.as_deref(), Some(&surface)))?;
+        log::info!("window adapter: {}", gpu.summary);
+        let caps = surface.get_capabilities(&gpu.adapter);
+        let format = surface::pick_format(&caps.formats)
+            .ok_or_else(|| anyhow!("the adapter {} cannot present to this window", gpu.summary.name))?;
+        let size = window.inner_size();
+        let config = wgpu::SurfaceConfiguration {
+            usage: wgpu::TextureUsages::RENDER_ATTACHMENT,
+            format,
+            width: size.width.max(1),
+            height: size.height.max(1),
+            present_mode: wgpu::PresentMode::AutoVsync,
+            desired_maximum_frame_latency: 2,
+            alpha_mode: caps.alpha_modes.first().copied().unwrap_or(wgpu::CompositeAlphaMode::Auto),
+            view_formats: vec![],
+            color_space: wgpu::SurfaceColorSpace::Auto,
+        };
+        surface.configure(&gpu.device, &config);
+
+        let egui_ctx = egui::Context::default();
+        let egui_state = egui_winit::State::new(
+            egui_ctx.clone(),
+            egui::ViewportId::ROOT,
+            &window,
+            Some(window.scale_factor() as f32),
+            window.theme(),
+            Some(gpu.device.limits().max_texture_dimension_2d as usize),
+        );
+        let egui_renderer = egui_wgpu::Renderer::new(&gpu.device, format, egui_wgpu::RendererOptions::default());
+        let renderer = HumanoidRenderer::new(&gpu.device, ViewportTarget::FORMATS)?;
+        let overlay = OverlayRenderer::new(&gpu.device, ViewportTarget::FORMATS, renderer.frame_layout())?;
+        let frame_uniform = renderer.create_frame(&gpu.device);
+        let overlay_buffers = OverlayBuffers::new(&gpu.device);
+        let persist = script.is_none();
+        let ui = if persist { load_ui_state() } else { UiState::default() };
+        let mut viewer = Self {
+            window,
+            surface,
+            config,
+            gpu,
+            egui_ctx,
+            egui_state,
+            egui_renderer,
+            renderer,
+            overlay,
+            frame_uniform,
+            overlay_buffers,
+            viewport: None,
+            scene: None,
+            ui,
+            camera: ViewerCamera::default(),
+            loading: None,
+            error: None,
+            toasts: Vec::new(),
+            script: script.map(|steps| ScriptRunner { steps: steps.into(), wait_frames: 0 }),
+            stats: FrameStats::default(),
+            minimized: false,
+            persist,
+            reconfigure: false,
+            exit_failure: None,
+            quit: false,
+            pending_screenshots: Vec::new(),
+            next_repaint: Some(Instant::now()),
+        };
+        if let Some(file) = &options.file {
+            viewer.start_loading(file.clone());
+        }
+        Ok(viewer)
+    }
+
+    /// Asks for the next frame when something is moving (script, load, view transition, toasts, egui
+    /// animations); otherwise the loop sleeps until input or egui's next repaint time.
+    pub fn schedule_redraw(&self, event_loop: &ActiveEventLoop) {
+        let now = Instant::now();
+        let busy = self.script.is_some() || self.loading.is_some() || self.camera.in_transition();
+        let toast_expiry = self.toasts.iter().map(|(_, t)| *t + Duration::from_secs_f64(TOAST_SECONDS)).min();
+        let next = [self.next_repaint, toast_expiry].into_iter().flatten().min();
+        if busy || next.is_some_and(|t| t <= now) {
+            event_loop.set_control_flow(ControlFlow::Poll);
+            self.window.request_redraw();
+        } else if let Some(t) = next {
+            event_loop.set_control_flow(ControlFlow::WaitUntil(t));
+        } else {
+            event_loop.set_control_flow(ControlFlow::Wait);
+        }
+    }
+
+    pub fn save_ui_state(&self) {
+        if !self.persist {
+            return;
+        }
+        let Some(path) = config_path() else { return };
+        let result = path
+            .parent()
+            .map_or(Ok(()), std::fs::create_dir_all)
+            .and_then(|_| serde_json::to_string_pretty(&self.ui).map_err(std::io::Error::other))
+            .and_then(|text| std::fs::write(&path, text));
+        if let Err(e) = result {
+            log::warn!("could not save the UI state to {}: {e}", path.display());
+        }
+    }
+
+    fn toast(&mut self, message: String) {
+        log::info!("{message}");
+        self.toasts.push((message, Instant::now()));
+    }
+
+    fn start_loading(&mut self, path: PathBuf) {
+        let (sender, receiver) = std::sync::mpsc::channel();
+        let thread_path = path.clone();
+        let spawned = std::thread::Builder::new().name("hanim-load".into()).spawn(move || {
+            let _ = sender.send(hanim::load(&thread_path));
+        });
+        match spawned {
+            Ok(_) => self.loading = Some(Loading { path, receiver }),
+            Err(e) => self.error = Some(format!("{}: could not start loading: {e}", path.display())),
+        }
+    }
+
+    /// Takes a finished load: a good file replaces the humanoid, a bad one shows its error and keeps it.
+    fn poll_loading(&mut self) {
+        let Some(loading) = &self.loading else { return };
+        let result = match loading.receiver.try_recv() {
+            Ok(result) => result,
+            Err(TryRecvError::Empty) => return,
+            Err(TryRecvError::Disconnected) => {
+                let path = loading.path.clone();
+                self.loading = None;
+                self.error = Some(format!("{}: the loader stopped unexpectedly", path.display()));
+                return;
+            }
+        };
+        let Some(Loading { path, .. }) = self.loading.take() else { return };
+        let built = result
+            .map_err(anyhow::Error::from)
+            .and_then(|doc| LoadedScene::new(&self.gpu, &self.renderer, path.clone(), doc));
+        match built {
+            Ok(scene) => {
+                let reload = self.scene.as_ref().is_some_and(|s| s.path == scene.path);
+                self.ui.remember_file(&path);
+                if !reload {
+                    self.ui.forget_humanoid();
+                    self.camera.fit(&scene.rest_bounds, false);
+                }
+                self.window.set_title(&format!(
+                    "hanim-viewer — {}",
+                    path.file_name().map_or_else(|| path.display().to_string(), |n| n.to_string_lossy().into_owned())
+                ));
+                self.toast(format!("loaded {} ({})", path.display(), scene.humanoid().name));
+                self.error = None;
+                self.scene = Some(scene);
+            }
+            Err(e) => {
+                let message = format!("{e:#}");
+                log::error!("{}: {message}", path.display());
+                self.error = Some(if message.contains(&path.display().to_string()) {
+                    message
+                } else {
+                    format!("{}: {message}", path.display())
+                });
+                if self.script.is_some() {
+                    // A script cannot go on without its file.
+                    self.script = None;
+                    self.exit_failure = Some(anyhow!("{}", self.error.clone().unwrap_or_default()));
+                }
+            }
+        }
+    }
+}
+
+impl Viewer {
+    /// Handles one window event; an error ends the program (a failed script step).
+    pub fn window_event(&mut self, event_loop: &ActiveEventLoop, event: &WindowEvent) -> Result<()> {
+        let response = self.egui_state.on_window_event(&self.window, event);
+        match event {
+            WindowEvent::CloseRequested => {
+                self.quit = true;
+            }
+            WindowEvent::Resized(size) => {
+                self.minimized = size.width == 0 || size.height == 0;
+                if !self.minimized {
+                    self.config.width = size.width;
+                    self.config.height = size.height;
+                    self.surface.configure(&self.gpu.device, &self.config);
+                }
+            }
+            WindowEvent::DroppedFile(path) => self.start_loading(path.clone()),
+            WindowEvent::RedrawRequested => self.frame(),
+            _ => {}
+        }
+        if response.repaint {
+            self.window.request_redraw();
+        }
+        if let Some(e) = self.exit_failure.take() {
+            return Err(e);
+        }
+        if self.quit {
+            event_loop.exit();
+        }
+        Ok(())
+    }
+
+    fn recreate_surface(&mut self) {
+        match self.gpu.instance.create_surface(Arc::clone(&self.window)) {
+            Ok(surface) => {
+                self.surface = surface;
+                self.surface.configure(&self.gpu.device, &self.config);
+            }
+            Err(e) => log::error!("could not recreate the window surface: {e}"),
+        }
+    }
+
+    /// The next script step, if the viewer is ready for it (nothing loading, no transition running).
+    fn script_commands(&mut self) -> Vec<UiCommand> {
+        let Some(runner) = &mut self.script else { return Vec::new() };
+        if self.loading.is_some() || self.camera.in_transition() || !self.pending_screenshots.is_empty() {
+            return Vec::new();
+        }
+        if runner.wait_frames > 0 {
+            runner.wait_frames -= 1;
+            return Vec::new();
+        }
+        let Some(ScriptLine { line, step }) = runner.steps.pop_front() else {
+            self.script = None;
+            return Vec::new();
+        };
+        log::info!("script line {line}: {step:?}");
+        match &step {
+            ScriptStep::Wait(n) => {
+                runner.wait_frames = *n;
+                return Vec::new();
+            }
+            ScriptStep::Limits(on) => {
+                self.ui.ignore_limits = !on;
+                return Vec::new();
+            }
+            _ => {}
+        }
+        // A new pose needs a frame to reach the GPU before a screenshot: steps run one per frame.
+        runner.wait_frames = 1;
+        let result = match (&step, &self.scene) {
+            (ScriptStep::Open(_) | ScriptStep::Quit | ScriptStep::Screenshot(_), _) => {
+                script::commands_for(&step, &ui::SceneSummary::default(), line)
+            }
+            (_, Some(scene)) => script::commands_for(&step, &scene.summary, line),
+            (_, None) => Err(anyhow!("line {line}: no humanoid is loaded")),
+        };
+        match result {
+            Ok(commands) => commands,
+            Err(e) => {
+                self.exit_failure = Some(e.context("script failed"));
+                self.script = None;
+                Vec::new()
+            }
+        }
+    }
+
+    fn apply(&mut self, command: UiCommand) {
+        let rest = match &mut self.scene {
+            Some(scene) => {
+                let h = &scene.doc.humanoids[scene.humanoid];
+                scene.editor.apply(h, &mut self.ui, command)
+            }
+            None => Some(command),
+        };
+        let Some(command) = rest else { return };
+        match command {
+            UiCommand::SelectView(index) => {
+                let Some(scene) = &self.scene else { return };
+                let Some(view) = scene.summary.views.get(index) else {
+                    self.ui.active_view = None;
+                    return;
+                };
+                let placement = crate::ui::scene::view_placement(
+                    &scene.doc,
+                    scene.humanoid(),
+                    &scene.humanoid_from_joint(),
+                    &scene.rest_bounds,
+                    view.source,
+                );
+                if let Some(p) = placement {
+                    self.camera.set_view(index, p, true);
+                }
+            }
+            UiCommand::FitView => {
+                if let Some(scene) = &self.scene {
+                    let bounds = scene.current_bounds();
+                    self.camera.fit(&bounds, true);
+                    self.ui.active_view = None;
+                }
+            }
+            UiCommand::FrameSelected => {
+                if let Some(scene) = &self.scene
+                    && let Some(c) = self.ui.selected_joint.and_then(|j| scene.joint_centres().get(j).copied())
+                {
+                    let size = scene.rest_bounds.size().max_element().max(0.05);
+                    self.camera.frame_point(c, size * 0.5);
+                    self.ui.active_view = None;
+                }
+            }
+            UiCommand::OpenDialog => {
+                let mut dialog = rfd::FileDialog::new()
+                    .set_title("Open an H-Anim humanoid")
+                    .add_filter("X3D", &["x3d", "X3D", "xml"])
+                    .add_filter("All files", &["*"]);
+                if let Some(folder) = &self.ui.last_folder {
+                    dialog = dialog.set_directory(folder);
+                }
+                if let Some(path) = dialog.pick_file() {
+                    self.start_loading(path);
+                }
+            }
+            UiCommand::Open(path) => self.start_loading(path),
+            UiCommand::Reload => {
+                if let Some(path) = self.scene.as_ref().map(|s| s.path.clone()) {
+                    self.start_loading(path);
+                }
+            }
+            UiCommand::Screenshot(path) => self.pending_screenshots.push(path),
+            UiCommand::DismissError => self.error = None,
+            UiCommand::Quit => self.quit = true,
+            other => log::debug!("unhandled command {other:?}"),
+        }
+    }
+
+    fn camera_input(&mut self, input: &ViewportInput, pixels_per_point: f32) {
+        self.camera.orbit_by(input.orbit.x, input.orbit.y);
+        self.camera.pan_by(input.pan.x, input.pan.y, input.rect.height());
+        self.camera.zoom_by(input.zoom);
+        let (Some(click), Some(scene), Some((target, _))) = (input.click, &self.scene, &self.viewport) else { return };
+        // Pick the joint whose centre is nearest the click, within PICK_RADIUS.
+        let camera = self.camera.update(None, 0.0);
+        let pixel = (click.x * pixels_per_point, click.y * pixels_per_point);
+        let nearest = scene
+            .joint_centres()
+            .iter()
+            .enumerate()
+            .filter_map(|(j, c)| {
+                let (x, y) = camera.project_to_pixel(*c, target.width, target.height)?;
+                Some((j, ((x - pixel.0).powi(2) + (y - pixel.1).powi(2)).sqrt()))
+            })
+            .min_by(|a, b| a.1.total_cmp(&b.1));
+        if let Some((j, d)) = nearest
+            && d <= PICK_RADIUS * pixels_per_point
+        {
+            self.apply(UiCommand::SelectJoint(Some(j)));
+        }
+    }
+
+    fn take_screenshots(&mut self) {
+        let requests = std::mem::take(&mut self.pending_screenshots);
+        if requests.is_empty() {
+            return;
+        }
+        let Some((target, _)) = &self.viewport else { return };
+        let pixels = target.read_rgba8(&self.gpu);
+        let (width, height) = (target.width, target.height);
+        for request in requests {
+            let path = request.unwrap_or_else(|| {
+                let folder = self.ui.screenshot_folder.clone().unwrap_or_else(|| PathBuf::from("."));
+                screenshot::next_screenshot_path(&folder)
+            });
+            let result = pixels
+                .as_ref()
+                .map_err(|e| anyhow!("{e}"))
+                .and_then(|p| screenshot::write_png_atomic(&path, width, height, p));
+            match result {
+                Ok(()) => self.toast(format!("saved {}", path.display())),
+                Err(e) => {
+                    let message = format!("screenshot {} failed: {e:#}", path.display());
+                    log::error!("{message}");
+                    if self.script.is_some() {
+                        self.exit_failure = Some(anyhow!(message.clone()));
+                    }
+                    self.toasts.push((message, Instant::now()));
+                }
+            }
+        }
+    }
+
+    /// Makes the 3D view `width × height` pixels, registering it with egui.
+    fn ensure_viewport(&mut self, width: u32, height: u32) -> egui::TextureId {
+        let (width, height) = (width.max(1), height.max(1));
+        match &mut self.viewport {
+            Some((target, id)) if target.width == width && target.height == height => *id,
+            Some((target, id)) => {
+                *target = ViewportTarget::new(&self.gpu.device, width, height);
+                self.egui_renderer.update_egui_texture_from_wgpu_texture(
+                    &self.gpu.device,
+                    target.egui_view(),
+                    wgpu::FilterMode::Linear,
+                    *id,
+                );
+                *id
+            }
+            None => {
+                let target = ViewportTarget::new(&self.gpu.device, width, height);
+                let id = self.egui_renderer.register_native_texture(
+                    &self.gpu.device,
+                    target.egui_view(),
+                    wgpu::FilterMode::Linear,
+                );
+                self.viewport = Some((target, id));
+                id
+            }
+        }
+    }
+
+    fn frame(&mut self) {
+        let started = Instant::now();
+        let dt = self.stats.tick();
+        self.poll_loading();
+        let now = Instant::now();
+        self.toasts.retain(|(_, t)| now.duration_since(*t) < Duration::from_secs_f64(TOAST_SECONDS));
+        if self.minimized {
+            return;
+        }
+        for command in self.script_commands() {
+            self.apply(command);
+        }
+
+        // UI.
+        let texture = self.viewport.as_ref().map(|(_, id)| *id);
+        let raw_input = self.egui_state.take_egui_input(&self.window);
+        let toasts: Vec<String> = self.toasts.iter().map(|(m, _)| m.clone()).collect();
+        let adapter = self.gpu.summary.to_string();
+        let loading_path = self.loading.as_ref().map(|l| l.path.clone());
+        let (can_undo, can_redo) =
+            self.scene.as_ref().map_or((false, false), |s| (s.editor.history.can_undo(), s.editor.history.can_redo()));
+        let info = FrameInfo {
+            file: self.scene.as_ref().map(|s| s.path.as_path()),
+            adapter: &adapter,
+            fps: self.stats.fps,
+            frame_ms: self.stats.frame_ms,
+            work_ms: self.stats.work_ms,
+            triangles: self.scene.as_ref().map_or(0, |s| s.triangles),
+            loading: loading_path.as_deref(),
+            error: self.error.as_deref(),
+            toasts: &toasts,
+            can_undo,
+            can_redo,
+        };
+        let ui_state = &mut self.ui;
+        let scene_view = self.scene.as_ref().map(|s| (&s.summary, &s.editor.pose));
+        let mut commands = Vec::new();
+        let mut viewport_input = ViewportInput::default();
+        let full_output = self.egui_ctx.run_ui(raw_input, |ui| {
+            let (c, input) = ui::app_ui(ui, ui_state, scene_view, &info, texture);
+            commands = c;
+            viewport_input = input;
+        });
+        self.egui_state.handle_platform_output(&self.window, full_output.platform_output);
+        self.next_repaint = full_output
+            .viewport_output
+            .get(&egui::ViewportId::ROOT)
+            .and_then(|v| Instant::now().checked_add(v.repaint_delay));
+        for command in commands {
+            self.apply(command);
+        }
+        let pixels_per_point = full_output.pixels_per_point;
+        self.camera_input(&viewport_input, pixels_per_point);
+
+        // The 3D view's size follows the central panel.
+        let rect = viewport_input.rect;
+        let (vw, vh) = if rect.is_positive() {
+            ((rect.width() * pixels_per_point).round() as u32, (rect.height() * pixels_per_point).round() as u32)
+        } else {
+            (1, 1)
+        };
+        self.ensure_viewport(vw, vh);
+
+        // Camera for this frame (a locked view is re-evaluated at the current pose).
+        let fixed = match (self.camera.fixed_view(), &self.scene) {
+            (Some(index), Some(scene)) => scene.summary.views.get(index).and_then(|v| {
+                crate::ui::scene::view_placement(
+                    &scene.doc,
+                    scene.humanoid(),
+                    &scene.humanoid_from_joint(),
+                    &scene.rest_bounds,
+                    v.source,
+                )
+            }),
+            _ => None,
+        };
+        let camera = self.camera.update(fixed, dt);
+
+        // egui textures must be updated even when the frame is skipped.
+        for (id, deltas) in &full_output.textures_delta.set {
+            for delta in deltas {
+                self.egui_renderer.update_texture(&self.gpu.device, &self.gpu.queue, *id, delta);
+            }
+        }
+        let paint_jobs = self.egui_ctx.tessellate(full_output.shapes, pixels_per_point);
+
+        let state = self.surface.get_current_texture();
+        let frame = match surface::action_for(&state) {
+            SurfaceAction::Draw { reconfigure_after } => {
+                self.reconfigure |= reconfigure_after;
+                match state {
+                    wgpu::CurrentSurfaceTexture::Success(f) | wgpu::CurrentSurfaceTexture::Suboptimal(f) => Some(f),
+                    _ => None,
+                }
+            }
+            SurfaceAction::Reconfigure => {
+                self.surface.configure(&self.gpu.device, &self.config);
+                None
+            }
+            SurfaceAction::Recreate => {
+                self.recreate_surface();
+                None
+            }
+            SurfaceAction::Skip => None,
+        };
+
+        let mut encoder =
+            self.gpu.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("viewer::frame") });
+        if let Some((target, _)) = &self.viewport {
+            let aspect = target.width as f32 / target.height as f32;
+            self.frame_uniform.write(&self.gpu.queue, &camera.frame_uniform(aspect));
+            let lines = overlay_lines(
+                self.scene.as_ref(),
+                self.ui.show_grid,
+                self.ui.show_axes,
+                self.ui.show_skeleton,
+                self.ui.selected_joint,
+            );
+            self.overlay_buffers.update(&self.gpu.device, &self.gpu.queue, &lines);
+            if let Some(scene) = &self.scene {
+                scene.skin.update(&self.gpu.queue, scene.humanoid(), &scene.editor.pose);
+                scene.skin.encode(&mut encoder);
+            }
+            let mut pass = begin_scene_pass(&mut encoder, target.views(), BACKGROUND);
+            if let Some(scene) = &self.scene {
+                self.renderer.draw(&mut pass, &self.frame_uniform, &[&scene.mesh]);
+            }
+            self.overlay.draw(&mut pass, &self.frame_uniform, &self.overlay_buffers);
+        }
+        let screen =
+            egui_wgpu::ScreenDescriptor { size_in_pixels: [self.config.width, self.config.height], pixels_per_point };
+        let extra =
+            self.egui_renderer.update_buffers(&self.gpu.device, &self.gpu.queue, &mut encoder, &paint_jobs, &screen);
+        if let Some(frame) = &frame {
+            let view = frame.texture.create_view(&wgpu::TextureViewDescriptor::default());
+            let mut pass = encoder
+                .begin_render_pass(&wgpu::RenderPassDescriptor {
+                    label: Some("egui::pass"),
+                    color_attachments: &[Some(wgpu::RenderPassColorAttachment {
+                        view: &view,
+                        depth_slice: None,
+                        resolve_target: None,
+                        ops: wgpu::Operations {
+                            load: wgpu::LoadOp::Clear(wgpu::Color::BLACK),
+                            store: wgpu::StoreOp::Store,
+                        },
+                    })],
+                    depth_stencil_attachment: None,
+                    timestamp_writes: None,
+                    occlusion_query_set: None,
+                    multiview_mask: None,
+                })
+                .forget_lifetime();
+            self.egui_renderer.render(&mut pass, &paint_jobs, &screen);
+        }
+        self.gpu.queue.submit(extra.into_iter().chain([encoder.finish()]));
+        if let Some(frame) = frame {
+            self.window.pre_present_notify();
+            self.gpu.queue.present(frame);
+        }
+        for id in &full_output.textures_delta.free {
+            self.egui_renderer.free_texture(id);
+        }
+        if self.reconfigure {
+            self.reconfigure = false;
+            self.surface.configure(&self.gpu.device, &self.config);
+        }
+        self.stats.work_ms = self.stats.work_ms * 0.9 + started.elapsed().as_secs_f32() * 1000.0 * 0.1;
+        self.take_screenshots();
+        if let Err(e) = self.gpu.check_health() {
+            log::error!("{e}");
+        }
+    }
+}

@@ -1,0 +1,189 @@
+//! Pose editing with undo/redo: the user's offsets (`Δ`, `Δt`, §1.4) and displacer weights, changed
+//! only through [`UiCommand`]s so that every change can be undone.
+
+use glam::{Quat, Vec3};
+
+use super::command::UiCommand;
+use super::limits;
+use super::state::UiState;
+use crate::hanim::Humanoid;
+use crate::pose::Pose;
+
+/// Undo steps kept.
+pub const MAX_UNDO: usize = 200;
+
+/// What undo restores: the user's edits, not the base pose (which a motion may drive).
+#[derive(Debug, Clone, PartialEq)]
+pub struct PoseEdits {
+    pub rotation_offsets: Vec<Quat>,
+    pub translation_offsets: Vec<Vec3>,
+    pub displacer_weights: Vec<f32>,
+}
+
+impl PoseEdits {
+    fn of(pose: &Pose) -> Self {
+        Self {
+            rotation_offsets: pose.rotation_offsets.clone(),
+            translation_offsets: pose.translation_offsets.clone(),
+            displacer_weights: pose.displacer_weights.clone(),
+        }
+    }
+
+    fn restore(self, pose: &mut Pose) {
+        pose.rotation_offsets = self.rotation_offsets;
+        pose.translation_offsets = self.translation_offsets;
+        pose.displacer_weights = self.displacer_weights;
+    }
+}
+
+/// Which control an edit came from: consecutive edits from the same control (one slider drag) make one
+/// undo step.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum EditKey {
+    JointRotation(usize),
+    JointTranslation(usize),
+    Displacer(usize),
+    /// Resets are always their own step.
+    Reset,
+}
+
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct History {
+    undo: Vec<PoseEdits>,
+    redo: Vec<PoseEdits>,
+    open: Option<EditKey>,
+}
+
+impl History {
+    pub fn can_undo(&self) -> bool {
+        !self.undo.is_empty()
+    }
+
+    pub fn can_redo(&self) -> bool {
+        !self.redo.is_empty()
+    }
+
+    /// Records the state before an edit from `key`, unless it continues the open edit.
+    fn begin(&mut self, key: EditKey, pose: &Pose) {
+        if self.open == Some(key) && key != EditKey::Reset {
+            return;
+        }
+        self.undo.push(PoseEdits::of(pose));
+        if self.undo.len() > MAX_UNDO {
+            self.undo.remove(0);
+        }
+        self.redo.clear();
+        self.open = Some(key);
+    }
+}
+
+/// The pose being edited and its history.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PoseEditor {
+    pub pose: Pose,
+    pub history: History,
+    /// Bumped on every change, so the app knows when to re-deform.
+    pub revision: u64,
+}
+
+impl PoseEditor {
+    pub fn new(h: &Humanoid) -> Self {
+        Self { pose: Pose::rest(h), history: History::default(), revision: 0 }
+    }
+
+    /// The effective rotation's limit-frame angles of `joint`, in degrees (what the sliders show).
+    pub fn joint_degrees(&self, h: &Humanoid, joint: usize) -> [f32; 3] {
+        let lf = h.joints.get(joint).map_or(Quat::IDENTITY, |j| j.limit_orientation);
+        limits::limit_angles_from_rotation(self.pose.effective_rotation(h, joint), lf).map(f32::to_degrees)
+    }
+
+    /// Applies pose, selection and undo commands; returns the others (files, views, screenshots) for
+    /// the app. Indices outside the humanoid are ignored.
+    pub fn apply(&mut self, h: &Humanoid, state: &mut UiState, command: UiCommand) -> Option<UiCommand> {
+        match command {
+            UiCommand::SelectJoint(joint) => {
+                state.selected_joint = joint.filter(|&j| j < h.joints.len());
+                self.history.open = None;
+            }
+            UiCommand::SetJointAngles { joint, degrees } => {
+                let j = h.joints.get(joint)?;
+                if joint >= self.pose.rotation_offsets.len() || !degrees.iter().all(|d| d.is_finite()) {
+                    return None;
+                }
+                let mut angles = degrees.map(f32::to_radians);
+                if !state.ignore_limits {
+                    angles = limits::clamp_angles(angles, &limits::limit_intervals(&j.llimit, &j.ulimit));
+                }
+                let target = limits::rotation_from_limit_angles(angles, j.limit_orientation);
+                let base = self.pose.rotations.get(joint).copied().unwrap_or(j.rest.rotation);
+                self.history.begin(EditKey::JointRotation(joint), &self.pose);
+                self.pose.rotation_offsets[joint] = limits::offset_for_target(base, target);
+                self.revision += 1;
+            }
+            UiCommand::SetJointTranslation { joint, translation } => {
+                if joint >= self.pose.translation_offsets.len() || !translation.is_finite() {
+                    return None;
+                }
+                let base = self.pose.translations.get(joint).copied().unwrap_or(Vec3::ZERO);
+                self.history.begin(EditKey::JointTranslation(joint), &self.pose);
+                self.pose.translation_offsets[joint] = translation - base;
+                self.revision += 1;
+            }
+            UiCommand::ResetJoint(joint) => {
+                if joint >= self.pose.rotation_offsets.len() {
+                    return None;
+                }
+                self.history.begin(EditKey::Reset, &self.pose);
+                self.pose.rotation_offsets[joint] = Quat::IDENTITY;
+                if let Some(t) = self.pose.translation_offsets.get_mut(joint) {
+                    *t = Vec3::ZERO;
+                }
+                self.revision += 1;
+            }
+            UiCommand::ResetAllJoints => {
+                self.history.begin(EditKey::Reset, &self.pose);
+                self.pose.rotation_offsets.iter_mut().for_each(|q| *q = Quat::IDENTITY);
+                self.pose.translation_offsets.iter_mut().for_each(|t| *t = Vec3::ZERO);
+                self.revision += 1;
+            }
+            UiCommand::SetDisplacerWeight { displacer, weight } => {
+                if displacer >= self.pose.displacer_weights.len() || !weight.is_finite() {
+                    return None;
+                }
+                self.history.begin(EditKey::Displacer(displacer), &self.pose);
+                self.pose.displacer_weights[displacer] = weight;
+                self.revision += 1;
+            }
+            UiCommand::ResetDisplacers => {
+                self.history.begin(EditKey::Reset, &self.pose);
+                for (w, d) in self.pose.displacer_weights.iter_mut().zip(&h.displacers) {
+                    *w = d.weight;
+                }
+                self.revision += 1;
+            }
+            UiCommand::EndEdit => self.history.open = None,
+            UiCommand::Undo => {
+                if let Some(previous) = self.history.undo.pop() {
+                    self.history.redo.push(PoseEdits::of(&self.pose));
+                    previous.restore(&mut self.pose);
+                    self.history.open = None;
+                    self.revision += 1;
+                }
+            }
+            UiCommand::Redo => {
+                if let Some(next) = self.history.redo.pop() {
+                    self.history.undo.push(PoseEdits::of(&self.pose));
+                    next.restore(&mut self.pose);
+                    self.history.open = None;
+                    self.revision += 1;
+                }
+            }
+            UiCommand::SelectView(view) => {
+                state.active_view = Some(view);
+                return Some(UiCommand::SelectView(view));
+            }
+            other => return Some(other),
+        }
+        None
+    }
+}

@@ -1,0 +1,343 @@
+//! The viewer's UI: plain-data state ([`UiState`]), a summary of the loaded humanoid
+//! ([`SceneSummary`]), panels that return [`UiCommand`]s, and the pose editor with undo/redo. Nothing
+//! here touches wgpu or the window; [`crate::app`] applies the commands and draws the 3D view into the
+//! rectangle [`app_ui`] leaves for it.
+
+pub mod command;
+pub mod edit;
+pub mod limits;
+pub mod panels;
+pub mod scene;
+pub mod state;
+
+use std::path::Path;
+
+pub use command::UiCommand;
+pub use edit::PoseEditor;
+pub use scene::{SceneSummary, StandardView, ViewEntry, ViewSource};
+pub use state::UiState;
+
+use crate::pose::Pose;
+
+/// What the status bar, toasts and dialogs show this frame.
+#[derive(Debug, Clone, Default)]
+pub struct FrameInfo<'a> {
+    pub file: Option<&'a Path>,
+    pub adapter: &'a str,
+    pub fps: f32,
+    /// Time between the last frames (frames are drawn on demand: input, animation, script).
+    pub frame_ms: f32,
+    /// CPU time to build and submit a frame.
+    pub work_ms: f32,
+    pub triangles: u32,
+    /// A file being loaded in the background.
+    pub loading: Option<&'a Path>,
+    /// The last load error (shown in a window until dismissed).
+    pub error: Option<&'a str>,
+    /// Short messages shown at the bottom right of the view (newest last).
+    pub toasts: &'a [String],
+    pub can_undo: bool,
+    pub can_redo: bool,
+}
+
+/// Mouse input on the 3D view that egui did not give to a panel, in points.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ViewportInput {
+    /// The 3D view's rectangle.
+    pub rect: egui::Rect,
+    /// Primary-button drag: orbit.
+    pub orbit: egui::Vec2,
+    /// Secondary/middle-button drag (or shift + primary): pan.
+    pub pan: egui::Vec2,
+    /// Wheel / pinch: positive zooms in.
+    pub zoom: f32,
+    /// A click (not a drag), relative to `rect.min`.
+    pub click: Option<egui::Vec2>,
+}
+
+impl Default for ViewportInput {
+    fn default() -> Self {
+        Self { rect: egui::Rect::NOTHING, orbit: egui::Vec2::ZERO, pan: egui::Vec2::ZERO, zoom: 0.0, click: None }
+    }
+}
+
+/// Keyboard shortcuts, listed in the Help window.
+pub const SHORTCUTS: &[(&str, &str)] = &[
+    ("Ctrl+O", "Open a file"),
+    ("F5", "Reload the file"),
+    ("F12", "Save a screenshot of the 3D view"),
+    ("Ctrl+Z / Ctrl+Shift+Z", "Undo / redo pose and displacer edits"),
+    ("1 – 9", "Switch to viewpoint 1–9"),
+    ("F", "Fit the humanoid in the view"),
+    ("J", "Frame the selected joint"),
+    ("G / K", "Toggle grid / skeleton"),
+    ("F1", "This help"),
+    ("Left drag", "Orbit"),
+    ("Right or middle drag, Shift+left drag", "Pan"),
+    ("Wheel", "Zoom"),
+    ("Click near a joint", "Select it"),
+    ("Ctrl+Q", "Quit"),
+];
+
+/// Keyboard shortcuts, when no text field has the keyboard.
+pub fn shortcuts_ui(ui: &mut egui::Ui, state: &mut UiState) -> Vec<UiCommand> {
+    let mut commands = Vec::new();
+    if ui.ctx().egui_wants_keyboard_input() {
+        return commands;
+    }
+    use egui::{Key, KeyboardShortcut, Modifiers};
+    let shortcut = |m, k| KeyboardShortcut::new(m, k);
+    ui.input_mut(|i| {
+        // The longer combination first, so Ctrl+Shift+Z is not taken as Ctrl+Z.
+        if i.consume_shortcut(&shortcut(Modifiers::COMMAND | Modifiers::SHIFT, Key::Z)) {
+            commands.push(UiCommand::Redo);
+        }
+        if i.consume_shortcut(&shortcut(Modifiers::COMMAND, Key::Z)) {
+            commands.push(UiCommand::Undo);
+        }
+        if i.consume_shortcut(&shortcut(Modifiers::COMMAND, Key::O)) {
+            commands.push(UiCommand::OpenDialog);
+        }
+        if i.consume_shortcut(&shortcut(Modifiers::COMMAND, Key::Q)) {
+            commands.push(UiCommand::Quit);
+        }
+        let plain = |i: &mut egui::InputState, k| i.consume_key(Modifiers::NONE, k);
+        if plain(i, Key::F5) {
+            commands.push(UiCommand::Reload);
+        }
+        if plain(i, Key::F12) {
+            commands.push(UiCommand::Screenshot(None));
+        }
+        if plain(i, Key::F) {
+            commands.push(UiCommand::FitView);
+        }
+        if plain(i, Key::J) {
+            commands.push(UiCommand::FrameSelected);
+        }
+        if plain(i, Key::G) {
+            state.show_grid = !state.show_grid;
+        }
+        if plain(i, Key::K) {
+            state.show_skeleton = !state.show_skeleton;
+        }
+        if plain(i, Key::F1) {
+            state.show_help = !state.show_help;
+        }
+        let digits =
+            [Key::Num1, Key::Num2, Key::Num3, Key::Num4, Key::Num5, Key::Num6, Key::Num7, Key::Num8, Key::Num9];
+        for (n, key) in digits.into_iter().enumerate() {
+            if plain(i, key) {
+                commands.push(UiCommand::SelectView(n));
+            }
+        }
+    });
+    commands
+}
+
+fn menu_ui(ui: &mut egui::Ui, state: &mut UiState, info: &FrameInfo) -> Vec<UiCommand> {
+    let mut commands = Vec::new();
+    egui::MenuBar::new().ui(ui, |ui| {
+        ui.menu_button("File", |ui| {
+            if ui.button("Open…  (Ctrl+O)").clicked() {
+                commands.push(UiCommand::OpenDialog);
+            }
+            ui.menu_button("Open recent", |ui| {
+                if state.recent_files.is_empty() {
+                    ui.weak("none yet");
+                }
+                for path in &state.recent_files {
+                    if ui.button(path.display().to_string()).clicked() {
+                        commands.push(UiCommand::Open(path.clone()));
+                    }
+                }
+            });
+            if ui.add_enabled(info.file.is_some(), egui::Button::new("Reload  (F5)")).clicked() {
+                commands.push(UiCommand::Reload);
+            }
+            if ui.button("Screenshot  (F12)").clicked() {
+                commands.push(UiCommand::Screenshot(None));
+            }
+            if ui.button("Quit  (Ctrl+Q)").clicked() {
+                commands.push(UiCommand::Quit);
+            }
+        });
+        ui.menu_button("Edit", |ui| {
+            if ui.add_enabled(info.can_undo, egui::Button::new("Undo  (Ctrl+Z)")).clicked() {
+                commands.push(UiCommand::Undo);
+            }
+            if ui.add_enabled(info.can_redo, egui::Button::new("Redo  (Ctrl+Shift+Z)")).clicked() {
+                commands.push(UiCommand::Redo);
+            }
+            if ui.button("Reset all joints").clicked() {
+                commands.push(UiCommand::ResetAllJoints);
+            }
+            if ui.button("Reset all displacers").clicked() {
+                commands.push(UiCommand::ResetDisplacers);
+            }
+        });
+        ui.menu_button("View", |ui| {
+            ui.checkbox(&mut state.show_grid, "Ground grid  (G)");
+            ui.checkbox(&mut state.show_axes, "Axes");
+            ui.checkbox(&mut state.show_skeleton, "Skeleton  (K)");
+            ui.checkbox(&mut state.show_joints_panel, "Joints panel");
+            ui.checkbox(&mut state.show_side_panel, "Displacers and viewpoints panel");
+            if ui.button("Fit humanoid  (F)").clicked() {
+                commands.push(UiCommand::FitView);
+            }
+            if ui.button("Frame selected joint  (J)").clicked() {
+                commands.push(UiCommand::FrameSelected);
+            }
+        });
+        ui.menu_button("Help", |ui| {
+            if ui.button("Shortcuts  (F1)").clicked() {
+                state.show_help = true;
+            }
+        });
+        if ui.button("Screenshot").clicked() {
+            commands.push(UiCommand::Screenshot(None));
+        }
+    });
+    commands
+}
+
+fn status_ui(ui: &mut egui::Ui, info: &FrameInfo) {
+    ui.horizontal(|ui| {
+        ui.label(format!("{:5.1} fps", info.fps));
+        ui.separator();
+        ui.label(format!("{:6.1} ms/frame", info.frame_ms))
+            .on_hover_text("time between the last frames; frames are drawn on input, animation or script");
+        ui.separator();
+        ui.label(format!("{:5.1} ms CPU", info.work_ms)).on_hover_text("CPU time to build and submit a frame");
+        ui.separator();
+        ui.label(format!("{} triangles", info.triangles));
+        ui.separator();
+        ui.label(info.adapter);
+        if let Some(path) = info.loading {
+            ui.separator();
+            ui.spinner();
+            ui.label(format!("loading {}", path.display()));
+        } else if let Some(path) = info.file {
+            ui.separator();
+            ui.label(path.display().to_string());
+        }
+    });
+}
+
+fn help_ui(ui: &mut egui::Ui, state: &mut UiState) {
+    let mut open = state.show_help;
+    egui::Window::new("Help").open(&mut open).resizable(false).collapsible(false).show(ui.ctx(), |ui| {
+        egui::Grid::new("shortcuts").striped(true).show(ui, |ui| {
+            for (keys, what) in SHORTCUTS {
+                ui.strong(*keys);
+                ui.label(*what);
+                ui.end_row();
+            }
+        });
+    });
+    state.show_help = open;
+}
+
+fn error_ui(ui: &mut egui::Ui, error: &str, commands: &mut Vec<UiCommand>) {
+    egui::Window::new("Could not open the file").collapsible(false).resizable(true).show(ui.ctx(), |ui| {
+        ui.label(egui::RichText::new(error).monospace());
+        ui.label("The previous humanoid stays loaded.");
+        if ui.button("Close").clicked() {
+            commands.push(UiCommand::DismissError);
+        }
+    });
+}
+
+/// The whole window's UI: menu, status bar, Joints panel (left), Displacers and Viewpoints (right) and
+/// the central 3D view showing `viewport_texture`. Returns the commands of this frame and the mouse input
+/// on the 3D view.
+pub fn app_ui(
+    ui: &mut egui::Ui,
+    state: &mut UiState,
+    scene: Option<(&SceneSummary, &Pose)>,
+    info: &FrameInfo,
+    viewport_texture: Option<egui::TextureId>,
+) -> (Vec<UiCommand>, ViewportInput) {
+    let mut commands = shortcuts_ui(ui, state);
+    egui::Panel::top("menu").show(ui, |ui| commands.extend(menu_ui(ui, state, info)));
+    egui::Panel::bottom("status").show(ui, |ui| status_ui(ui, info));
+    if let Some((summary, pose)) = scene {
+        if state.show_joints_panel {
+            egui::Panel::left("joints").resizable(true).default_size(260.0).show(ui, |ui| {
+                ui.heading("Joints");
+                commands.extend(panels::joints_ui(ui, state, summary, pose));
+            });
+        }
+        if state.show_side_panel {
+            egui::Panel::right("side").resizable(true).default_size(240.0).show(ui, |ui| {
+                egui::ScrollArea::vertical().id_salt("side_scroll").show(ui, |ui| {
+                    egui::CollapsingHeader::new("Viewpoints").default_open(true).show(ui, |ui| {
+                        commands.extend(panels::viewpoints_ui(ui, state, summary));
+                    });
+                    egui::CollapsingHeader::new("Displacers").default_open(true).show(ui, |ui| {
+                        commands.extend(panels::displacers_ui(ui, summary, pose));
+                    });
+                });
+            });
+        }
+    }
+    let mut input = ViewportInput::default();
+    egui::CentralPanel::default().frame(egui::Frame::NONE).show(ui, |ui| {
+        let rect = ui.max_rect();
+        input.rect = rect;
+        let response = ui.allocate_rect(rect, egui::Sense::click_and_drag());
+        if let Some(texture) = viewport_texture {
+            ui.painter().image(
+                texture,
+                rect,
+                egui::Rect::from_min_max(egui::pos2(0.0, 0.0), egui::pos2(1.0, 1.0)),
+                egui::Color32::WHITE,
+            );
+        }
+        if scene.is_none() && info.loading.is_none() {
+            ui.painter().text(
+                rect.center(),
+                egui::Align2::CENTER_CENTER,
+                "No humanoid loaded.\nFile ▸ Open (Ctrl+O) or drop an .x3d file here.",
+                egui::FontId::proportional(18.0),
+                ui.visuals().weak_text_color(),
+            );
+        }
+        let shift = ui.input(|i| i.modifiers.shift);
+        let delta = response.drag_delta();
+        if response.dragged_by(egui::PointerButton::Primary) && !shift {
+            input.orbit = delta;
+        } else if response.dragged_by(egui::PointerButton::Secondary)
+            || response.dragged_by(egui::PointerButton::Middle)
+            || response.dragged_by(egui::PointerButton::Primary)
+        {
+            input.pan = delta;
+        }
+        if response.hovered() {
+            let (scroll, zoom) = ui.input(|i| (i.smooth_scroll_delta.y, i.zoom_delta()));
+            input.zoom = scroll / 200.0 + (zoom - 1.0);
+        }
+        if response.clicked()
+            && let Some(pos) = response.interact_pointer_pos()
+        {
+            input.click = Some(pos - rect.min);
+        }
+        if !info.toasts.is_empty() {
+            let painter = ui.painter();
+            let mut y = rect.max.y - 12.0;
+            for toast in info.toasts.iter().rev() {
+                let galley =
+                    painter.layout_no_wrap(toast.clone(), egui::FontId::proportional(14.0), egui::Color32::WHITE);
+                let size = galley.size() + egui::vec2(16.0, 8.0);
+                let r = egui::Rect::from_min_size(egui::pos2(rect.max.x - size.x - 12.0, y - size.y), size);
+                painter.rect_filled(r, 4.0, egui::Color32::from_black_alpha(190));
+                painter.galley(r.min + egui::vec2(8.0, 4.0), galley, egui::Color32::WHITE);
+                y -= size.y + 6.0;
+            }
+        }
+    });
+    help_ui(ui, state);
+    if let Some(error) = info.error {
+        error_ui(ui, error, &mut commands);
+    }
+    (commands, input)
+}

@@ -1,0 +1,40 @@
+//! Displacers panel: one weight slider per displacer, grouped by the joint or segment that holds it.
+
+use crate::pose::Pose;
+use crate::ui::command::UiCommand;
+use crate::ui::scene::SceneSummary;
+
+pub fn displacers_ui(ui: &mut egui::Ui, scene: &SceneSummary, pose: &Pose) -> Vec<UiCommand> {
+    let mut commands = Vec::new();
+    if scene.displacers.is_empty() {
+        ui.weak("This humanoid has no displacers.");
+        return commands;
+    }
+    // Owners in first-appearance order.
+    let mut owners: Vec<&str> = Vec::new();
+    for d in &scene.displacers {
+        if !owners.contains(&d.owner.as_str()) {
+            owners.push(&d.owner);
+        }
+    }
+    for owner in owners {
+        egui::CollapsingHeader::new(owner).id_salt(("displacers", owner)).default_open(true).show(ui, |ui| {
+            for (i, d) in scene.displacers.iter().enumerate().filter(|(_, d)| d.owner == owner) {
+                let mut weight = pose.displacer_weights.get(i).copied().unwrap_or(d.rest_weight);
+                let r = ui.add(
+                    egui::Slider::new(&mut weight, 0.0..=1.0).text(&d.label).clamping(egui::SliderClamping::Never),
+                );
+                if r.changed() {
+                    commands.push(UiCommand::SetDisplacerWeight { displacer: i, weight });
+                }
+                if r.drag_stopped() || r.lost_focus() {
+                    commands.push(UiCommand::EndEdit);
+                }
+            }
+        });
+    }
+    if ui.button("Reset all displacers").clicked() {
+        commands.push(UiCommand::ResetDisplacers);
+    }
+    commands
+}

@@ -1,0 +1,162 @@
+//! Joints panel: hierarchy tree with search, selection, three limit-frame angle sliders, root
+//! translation, resets.
+
+use glam::Vec3;
+
+use crate::pose::Pose;
+use crate::ui::command::UiCommand;
+use crate::ui::limits;
+use crate::ui::scene::SceneSummary;
+use crate::ui::state::UiState;
+
+/// Tree levels open by default.
+const OPEN_DEPTH: usize = 3;
+
+/// The limit-frame angles (degrees) of `joint`'s effective rotation `r_base·Δ` in `pose`.
+pub fn joint_degrees(scene: &SceneSummary, pose: &Pose, joint: usize) -> [f32; 3] {
+    let Some(j) = scene.joints.get(joint) else { return [0.0; 3] };
+    let base = pose.rotations.get(joint).copied().unwrap_or_default();
+    let offset = pose.rotation_offsets.get(joint).copied().unwrap_or_default();
+    limits::limit_angles_from_rotation(base * offset, j.limit_orientation).map(f32::to_degrees)
+}
+
+pub fn joints_ui(ui: &mut egui::Ui, state: &mut UiState, scene: &SceneSummary, pose: &Pose) -> Vec<UiCommand> {
+    let mut commands = Vec::new();
+    ui.horizontal(|ui| {
+        ui.label("Search");
+        ui.add(egui::TextEdit::singleline(&mut state.joint_search).hint_text("joint name").desired_width(140.0));
+        if !state.joint_search.is_empty() && ui.small_button("×").clicked() {
+            state.joint_search.clear();
+        }
+    });
+    egui::ScrollArea::vertical().id_salt("joint_tree").max_height(ui.available_height() * 0.55).show(ui, |ui| {
+        if state.joint_search.trim().is_empty() {
+            for &root in &scene.roots {
+                joint_tree_ui(ui, state, scene, root, &mut commands);
+            }
+        } else {
+            let hits = scene.search_joints(&state.joint_search);
+            if hits.is_empty() {
+                ui.weak("no joint matches");
+            }
+            for j in hits {
+                let selected = state.selected_joint == Some(j);
+                if ui.selectable_label(selected, &scene.joints[j].name).clicked() {
+                    commands.push(UiCommand::SelectJoint(Some(j)));
+                }
+            }
+        }
+    });
+    ui.separator();
+    match state.selected_joint.filter(|&j| j < scene.joints.len()) {
+        Some(j) => commands.extend(selected_joint_ui(ui, state, scene, pose, j)),
+        None => {
+            ui.weak("Select a joint in the tree or click near one in the view.");
+        }
+    }
+    ui.separator();
+    ui.checkbox(&mut state.ignore_limits, "Ignore joint limits");
+    if ui.button("Reset all joints").clicked() {
+        commands.push(UiCommand::ResetAllJoints);
+    }
+    commands
+}
+
+fn joint_tree_ui(ui: &mut egui::Ui, state: &UiState, scene: &SceneSummary, joint: usize, out: &mut Vec<UiCommand>) {
+    let Some(j) = scene.joints.get(joint) else { return };
+    let selected = state.selected_joint == Some(joint);
+    if j.children.is_empty() {
+        ui.horizontal(|ui| {
+            ui.add_space(ui.spacing().indent);
+            if ui.selectable_label(selected, &j.name).clicked() {
+                out.push(UiCommand::SelectJoint(Some(joint)));
+            }
+        });
+        return;
+    }
+    let id = ui.make_persistent_id(("joint_tree", joint));
+    egui::collapsing_header::CollapsingState::load_with_default_open(ui.ctx(), id, j.depth < OPEN_DEPTH)
+        .show_header(ui, |ui| {
+            if ui.selectable_label(selected, &j.name).clicked() {
+                out.push(UiCommand::SelectJoint(Some(joint)));
+            }
+        })
+        .body(|ui| {
+            for &child in &j.children {
+                joint_tree_ui(ui, state, scene, child, out);
+            }
+        });
+}
+
+fn selected_joint_ui(
+    ui: &mut egui::Ui,
+    state: &UiState,
+    scene: &SceneSummary,
+    pose: &Pose,
+    joint: usize,
+) -> Vec<UiCommand> {
+    let mut commands = Vec::new();
+    let j = &scene.joints[joint];
+    ui.strong(&j.name);
+    let intervals = limits::limit_intervals(&j.llimit, &j.ulimit);
+    let mut degrees = joint_degrees(scene, pose, joint);
+    let mut changed = false;
+    let mut ended = false;
+    for (axis, name) in ["X rotation", "Y rotation", "Z rotation"].iter().enumerate() {
+        let range = match intervals[axis] {
+            Some((l, u)) if !state.ignore_limits => l.to_degrees()..=u.to_degrees(),
+            _ => -180.0..=180.0,
+        };
+        let limited = intervals[axis].is_some() && !state.ignore_limits;
+        let response = ui.add(
+            egui::Slider::new(&mut degrees[axis], range)
+                .text(*name)
+                .suffix("°")
+                .fixed_decimals(1)
+                .clamping(if limited { egui::SliderClamping::Always } else { egui::SliderClamping::Never }),
+        );
+        changed |= response.changed();
+        ended |= response.drag_stopped() || response.lost_focus();
+    }
+    if intervals.iter().any(Option::is_some) {
+        ui.weak(if state.ignore_limits { "limits ignored" } else { "clamped to llimit/ulimit" });
+    } else {
+        ui.weak("no limits in the file");
+    }
+    if changed {
+        commands.push(UiCommand::SetJointAngles { joint, degrees });
+    }
+    if ended {
+        commands.push(UiCommand::EndEdit);
+    }
+    if j.parent.is_none() {
+        let base = pose.translations.get(joint).copied().unwrap_or(Vec3::ZERO);
+        let offset = pose.translation_offsets.get(joint).copied().unwrap_or(Vec3::ZERO);
+        let mut t = base + offset;
+        let mut moved = false;
+        let mut stopped = false;
+        ui.horizontal(|ui| {
+            ui.label("Translation");
+            for (i, c) in ["x", "y", "z"].iter().enumerate() {
+                let r = ui.add(egui::DragValue::new(&mut t[i]).speed(0.01).prefix(format!("{c} ")).fixed_decimals(3));
+                moved |= r.changed();
+                stopped |= r.drag_stopped() || r.lost_focus();
+            }
+        });
+        if moved {
+            commands.push(UiCommand::SetJointTranslation { joint, translation: t });
+        }
+        if stopped {
+            commands.push(UiCommand::EndEdit);
+        }
+    }
+    ui.horizontal(|ui| {
+        if ui.button("Reset joint").clicked() {
+            commands.push(UiCommand::ResetJoint(joint));
+        }
+        if ui.button("Frame joint").clicked() {
+            commands.push(UiCommand::FrameSelected);
+        }
+    });
+    commands
+}

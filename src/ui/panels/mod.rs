@@ -1,0 +1,9 @@
+//! One file per panel; each returns the commands its controls produced.
+
+pub mod displacers;
+pub mod joints;
+pub mod viewpoints;
+
+pub use displacers::displacers_ui;
+pub use joints::{joint_degrees, joints_ui};
+pub use viewpoints::viewpoints_ui;

@@ -1,0 +1,90 @@
+//! The UI's plain-data state: what is selected, shown and toggled. No GPU types.
+
+use std::path::PathBuf;
+
+/// Most recent files kept in [`UiState::recent_files`].
+pub const MAX_RECENT_FILES: usize = 10;
+
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(default)]
+pub struct UiState {
+    #[serde(skip)]
+    pub selected_joint: Option<usize>,
+    #[serde(skip)]
+    pub joint_search: String,
+    /// Sliders move freely instead of clamping to llimit/ulimit.
+    pub ignore_limits: bool,
+    pub show_grid: bool,
+    pub show_axes: bool,
+    pub show_skeleton: bool,
+    pub show_joints_panel: bool,
+    pub show_side_panel: bool,
+    #[serde(skip)]
+    pub show_help: bool,
+    /// The view last switched to (index into the summary's views).
+    #[serde(skip)]
+    pub active_view: Option<usize>,
+    pub recent_files: Vec<PathBuf>,
+    pub last_folder: Option<PathBuf>,
+    /// Where screenshots go (the current directory when unset).
+    pub screenshot_folder: Option<PathBuf>,
+    #[serde(skip)]
+    pub show_about_file: bool,
+}
+
+impl Default for UiState {
+    fn default() -> Self {
+        Self {
+            selected_joint: None,
+            joint_search: String::new(),
+            ignore_limits: false,
+            show_grid: true,
+            show_axes: true,
+            show_skeleton: true,
+            show_joints_panel: true,
+            show_side_panel: true,
+            show_help: false,
+            active_view: None,
+            recent_files: Vec::new(),
+            last_folder: None,
+            screenshot_folder: None,
+            show_about_file: false,
+        }
+    }
+}
+
+impl UiState {
+    /// Puts `path` first in the recent files and remembers its folder.
+    pub fn remember_file(&mut self, path: &std::path::Path) {
+        let path = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
+        self.recent_files.retain(|p| p != &path);
+        self.recent_files.insert(0, path.clone());
+        self.recent_files.truncate(MAX_RECENT_FILES);
+        self.last_folder = path.parent().map(|p| p.to_path_buf());
+    }
+
+    /// What a new humanoid resets: selection, search, active view.
+    pub fn forget_humanoid(&mut self) {
+        self.selected_joint = None;
+        self.joint_search.clear();
+        self.active_view = None;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn recent_files_are_unique_newest_first_and_bounded() {
+        let mut s = UiState::default();
+        for i in 0..12 {
+            s.remember_file(std::path::Path::new(&format!("/tmp/f{i}.x3d")));
+        }
+        s.remember_file(std::path::Path::new("/tmp/f5.x3d"));
+        assert_eq!(s.recent_files.len(), MAX_RECENT_FILES);
+        assert_eq!(s.recent_files[0], PathBuf::from("/tmp/f5.x3d"));
+        assert_eq!(s.recent_files.iter().filter(|p| p.ends_with("f5.x3d")).count(), 1);
+        assert_eq!(s.last_folder, Some(PathBuf::from("/tmp")));
+    }
+}

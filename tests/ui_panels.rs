@@ -1,0 +1,147 @@
+//! egui panels driven by simulated input (egui_kittest): the joint tree, a rotation slider, a displacer
+//! slider, the viewpoint list and keyboard shortcuts; the commands they return change the pose.
+
+use std::path::Path;
+
+use egui::accesskit::Role;
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable;
+use glam::Quat;
+use hanim_viewer::hanim::{self, Document};
+use hanim_viewer::ui::{self, FrameInfo, PoseEditor, SceneSummary, UiCommand, UiState};
+
+const FIXTURE: &str = include_str!("ui_fixture.x3d");
+
+struct Panels {
+    doc: Document,
+    summary: SceneSummary,
+    editor: PoseEditor,
+    ui: UiState,
+    /// Commands the app would handle (views, files, screenshots).
+    passed_on: Vec<UiCommand>,
+}
+
+impl Panels {
+    fn new() -> Self {
+        let doc = hanim::load_str(FIXTURE, Path::new("ui_fixture.x3d")).expect("fixture loads");
+        let summary = SceneSummary::new(&doc, &doc.humanoids[0]);
+        let editor = PoseEditor::new(&doc.humanoids[0]);
+        Self { doc, summary, editor, ui: UiState::default(), passed_on: Vec::new() }
+    }
+
+    fn joint(&self, name: &str) -> usize {
+        self.summary.joints.iter().position(|j| j.name == name).expect(name)
+    }
+
+    fn apply(&mut self, commands: Vec<UiCommand>) {
+        let h = &self.doc.humanoids[0];
+        for c in commands {
+            if let Some(rest) = self.editor.apply(h, &mut self.ui, c) {
+                self.passed_on.push(rest);
+            }
+        }
+    }
+}
+
+/// The whole window UI, as the app lays it out (without a 3D texture).
+fn whole_ui(ui: &mut egui::Ui, p: &mut Panels) {
+    let info = FrameInfo { adapter: "test", ..Default::default() };
+    let (commands, _) = ui::app_ui(ui, &mut p.ui, Some((&p.summary, &p.editor.pose)), &info, None);
+    p.apply(commands);
+}
+
+fn harness() -> Harness<'static, Panels> {
+    Harness::builder().with_size(egui::vec2(1200.0, 800.0)).build_ui_state(whole_ui, Panels::new())
+}
+
+#[test]
+fn clicking_a_joint_in_the_tree_selects_it_and_the_slider_poses_it() {
+    let mut h = harness();
+    h.run();
+    h.get_by_label("l_elbow").click();
+    h.run();
+    let elbow = h.state().joint("l_elbow");
+    assert_eq!(h.state().ui.selected_joint, Some(elbow));
+
+    // Drag the X rotation slider (0..150°, clamped) to the right with the mouse.
+    let slider = h.get_by_role_and_label(Role::Slider, "X rotation");
+    let rect = slider.rect();
+    let start = egui::pos2(rect.left() + 2.0, rect.center().y);
+    h.hover_at(start);
+    h.drag_at(start);
+    h.run();
+    h.hover_at(egui::pos2(rect.center().x, rect.center().y));
+    h.run();
+    h.drop_at(egui::pos2(rect.center().x, rect.center().y));
+    h.run();
+    let p = h.state();
+    let q = p.editor.pose.rotation_offsets[elbow];
+    assert!(q.angle_between(Quat::IDENTITY) > 0.2, "the elbow turned: {q:?}");
+    let degrees = ui::panels::joint_degrees(&p.summary, &p.editor.pose, elbow);
+    assert!(degrees[0] > 10.0 && degrees[0] <= 150.0, "{degrees:?}");
+    assert!(p.editor.history.can_undo());
+}
+
+#[test]
+fn slider_values_set_by_accessibility_are_clamped_and_undone_with_ctrl_z() {
+    let mut h = harness();
+    h.run();
+    h.get_by_label("l_elbow").click();
+    h.run();
+    let elbow = h.state().joint("l_elbow");
+    h.get_by_role_and_label(Role::Slider, "X rotation").set_value_accesskit(90.0);
+    h.run();
+    let d = ui::panels::joint_degrees(&h.state().summary, &h.state().editor.pose, elbow);
+    assert!((d[0] - 90.0).abs() < 0.1, "{d:?}");
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Z);
+    h.run();
+    assert_eq!(h.state().editor.pose.rotation_offsets[elbow], Quat::IDENTITY, "Ctrl+Z undid the edit");
+    h.key_press_modifiers(egui::Modifiers::COMMAND | egui::Modifiers::SHIFT, egui::Key::Z);
+    h.run();
+    let d = ui::panels::joint_degrees(&h.state().summary, &h.state().editor.pose, elbow);
+    assert!((d[0] - 90.0).abs() < 0.1, "Ctrl+Shift+Z redid it: {d:?}");
+}
+
+#[test]
+fn searching_filters_the_tree() {
+    let mut h = harness();
+    h.run();
+    h.get_by_role(Role::TextInput).click();
+    h.run();
+    h.get_by_role(Role::TextInput).type_text("skull");
+    h.run();
+    assert_eq!(h.state().ui.joint_search, "skull");
+    assert!(h.query_by_label("l_elbow").is_none());
+    h.get_by_label("skullbase").click();
+    h.run();
+    assert_eq!(h.state().ui.selected_joint, Some(h.state().joint("skullbase")));
+}
+
+#[test]
+fn displacer_slider_changes_the_weight_and_reset_restores_it() {
+    let mut h = harness();
+    h.run();
+    h.get_by_role_and_label(Role::Slider, "l_shoulder_bulge_action").set_value_accesskit(0.6);
+    h.run();
+    assert!((h.state().editor.pose.displacer_weights[0] - 0.6).abs() < 1e-6);
+    h.get_by_label("Reset all displacers").click();
+    h.run();
+    assert_eq!(h.state().editor.pose.displacer_weights[0], 0.0);
+}
+
+#[test]
+fn viewpoints_switch_by_click_and_by_number_key() {
+    let mut h = harness();
+    h.run();
+    h.get_by_label_contains("Left eye").click();
+    h.run();
+    assert_eq!(h.state().ui.active_view, Some(0));
+    h.key_press(egui::Key::Num3);
+    h.run();
+    assert_eq!(h.state().ui.active_view, Some(2));
+    assert_eq!(h.state().passed_on, vec![UiCommand::SelectView(0), UiCommand::SelectView(2)]);
+    h.key_press(egui::Key::F);
+    h.key_press(egui::Key::F12);
+    h.run();
+    assert!(h.state().passed_on.ends_with(&[UiCommand::FitView, UiCommand::Screenshot(None)]));
+}

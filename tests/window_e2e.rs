@@ -1,0 +1,182 @@
+//! End-to-end: the real binary opens a window under Xvfb (`xvfb-run -a`), runs a `--script` on
+//! JoeKick.x3d (rest screenshot, raise the left arm, screenshot, top view, screenshot, quit), and the
+//! screenshots differ where the pose and the view say they should.
+//!
+//! Needs `xvfb-run` (package `xvfb`) and a Vulkan adapter (lavapipe). Under `CI=true` a missing display
+//! or adapter fails the test; elsewhere it skips with a loud message.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// Generous: lavapipe on two busy cores draws a frame in ~0.2 s, and the script needs ~15 frames.
+const TIMEOUT: Duration = Duration::from_secs(180);
+
+fn in_ci() -> bool {
+    std::env::var("CI").as_deref() == Ok("true")
+}
+
+fn skip_or_fail(why: &str) {
+    if in_ci() {
+        panic!("CI=true but the window test cannot run: {why}");
+    }
+    eprintln!("SKIP window_e2e: {why} -- this test did not run");
+}
+
+fn has_program(name: &str) -> bool {
+    Command::new("sh")
+        .arg("-c")
+        .arg(format!("command -v {name}"))
+        .stdout(Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success())
+}
+
+struct Image {
+    width: u32,
+    height: u32,
+    rgba: Vec<u8>,
+}
+
+impl Image {
+    fn read(path: &Path) -> Image {
+        let file = std::fs::File::open(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let mut reader = png::Decoder::new(std::io::BufReader::new(file)).read_info().unwrap();
+        let mut buf = vec![0; reader.output_buffer_size().unwrap()];
+        let info = reader.next_frame(&mut buf).unwrap();
+        assert_eq!(info.color_type, png::ColorType::Rgba);
+        buf.truncate(info.buffer_size());
+        Image { width: info.width, height: info.height, rgba: buf }
+    }
+
+    fn pixel(&self, x: u32, y: u32) -> [u8; 4] {
+        let i = ((y * self.width + x) * 4) as usize;
+        [self.rgba[i], self.rgba[i + 1], self.rgba[i + 2], self.rgba[i + 3]]
+    }
+}
+
+/// Pixels whose colour differs by more than `threshold` in some channel.
+fn changed(a: &Image, b: &Image, threshold: u8) -> Vec<(u32, u32)> {
+    assert_eq!((a.width, a.height), (b.width, b.height), "screenshots have the same size");
+    let mut out = Vec::new();
+    for y in 0..a.height {
+        for x in 0..a.width {
+            let (p, q) = (a.pixel(x, y), b.pixel(x, y));
+            if p.iter().zip(q).any(|(u, v)| u.abs_diff(v) > threshold) {
+                out.push((x, y));
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn scripted_session_poses_an_arm_and_switches_views() {
+    let display_runner = if has_program("xvfb-run") {
+        vec!["xvfb-run".to_string(), "-a".into(), "-s".into(), "-screen 0 1280x1024x24".into()]
+    } else if std::env::var_os("DISPLAY").is_some() {
+        Vec::new()
+    } else {
+        return skip_or_fail("neither xvfb-run (package xvfb) nor DISPLAY is available");
+    };
+    let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/x3d/JoeKick.x3d");
+    assert!(file.exists(), "corpus file {} is missing", file.display());
+    let dir = tempfile::tempdir().unwrap();
+    let shot = |name: &str| -> PathBuf { dir.path().join(name) };
+    let script = dir.path().join("session.txt");
+    std::fs::write(
+        &script,
+        format!(
+            "# rest pose from the front, then raise the left arm outwards\n\
+             view front\n\
+             screenshot {rest}\n\
+             select l_shoulder\n\
+             rotate l_shoulder 0 0 80\n\
+             screenshot {posed}\n\
+             view top\n\
+             screenshot {top}\n\
+             quit\n",
+            rest = shot("rest.png").display(),
+            posed = shot("posed.png").display(),
+            top = shot("top.png").display(),
+        ),
+    )
+    .unwrap();
+
+    let exe = env!("CARGO_BIN_EXE_hanim-viewer");
+    let mut command = match display_runner.split_first() {
+        Some((runner, args)) => {
+            let mut c = Command::new(runner);
+            c.args(args).arg(exe);
+            c
+        }
+        None => Command::new(exe),
+    };
+    command
+        .arg(&file)
+        .arg("--script")
+        .arg(&script)
+        .arg("--size")
+        .arg("900x640")
+        .env("HANIM_VIEWER_CONFIG_DIR", dir.path())
+        .env("RUST_LOG", "info")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    let mut child = command.spawn().expect("the viewer starts");
+    let started = Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if started.elapsed() > TIMEOUT {
+            let _ = child.kill();
+            let out = child.wait_with_output().unwrap();
+            panic!("the viewer did not quit within {TIMEOUT:?}\n{}", String::from_utf8_lossy(&out.stderr));
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    };
+    let output = child.wait_with_output().unwrap();
+    let log = String::from_utf8_lossy(&output.stderr).into_owned();
+    if !status.success() {
+        let lower = log.to_lowercase();
+        let environment =
+            ["no gpu adapter", "opening the display", "surface", "xvfb"].iter().any(|w| lower.contains(w));
+        if environment && !in_ci() {
+            return skip_or_fail(&format!("the viewer could not open a window or adapter here:\n{log}"));
+        }
+        panic!("the viewer exited with {status}\n{log}");
+    }
+    for name in ["rest.png", "posed.png", "top.png"] {
+        assert!(shot(name).exists(), "{name} was not written\n{log}");
+    }
+    let rest = Image::read(&shot("rest.png"));
+    let posed = Image::read(&shot("posed.png"));
+    let top = Image::read(&shot("top.png"));
+    let (w, h) = (rest.width, rest.height);
+    assert!(w > 200 && h > 200, "the 3D view is {w}x{h}");
+
+    // The rest view shows the figure: many pixels differ from the background in the centre column.
+    let background = rest.pixel(2, 2);
+    let figure = (0..h).filter(|&y| rest.pixel(w / 2, y) != background).count();
+    assert!(figure > (h / 4) as usize, "the figure covers the middle column ({figure} of {h} pixels)");
+
+    // Raising the left arm (on the image's right, seen from the front) changes pixels there, above the
+    // hips, and nothing in the legs or on the image's left third.
+    let diff = changed(&rest, &posed, 24);
+    assert!(diff.len() > 200, "the pose changed {} pixels", diff.len());
+    let right_upper = diff.iter().filter(|&&(x, y)| x > w / 2 && y < h * 6 / 10).count();
+    assert!(
+        right_upper * 10 >= diff.len() * 9,
+        "{right_upper} of {} changed pixels are in the upper right (the raised left arm)",
+        diff.len()
+    );
+    let left_third = diff.iter().filter(|&&(x, _)| x < w / 3).count();
+    assert!(left_third * 100 <= diff.len(), "{left_third} changed pixels on the left third");
+    let legs = diff.iter().filter(|&&(_, y)| y > h * 3 / 4).count();
+    assert!(legs * 100 <= diff.len(), "{legs} changed pixels in the legs");
+
+    // The top view is a different picture altogether.
+    let view_diff = changed(&posed, &top, 24);
+    assert!(view_diff.len() > (w * h / 20) as usize, "the top view changed only {} pixels", view_diff.len());
+    eprintln!("rest {w}x{h}: pose changed {} pixels, top view {}", diff.len(), view_diff.len());
+}
