@@ -72,6 +72,8 @@ pub enum Command {
         #[arg(long, default_value_t = 8)]
         gpu_poses: usize,
     },
+    /// Render the humanoids offscreen on the GPU and write a PNG (pose joints and displacers, pick a view).
+    Render(crate::headless::RenderArgs),
 }
 
 fn load(path: &Path) -> Result<hanim::Document> {
@@ -146,6 +148,10 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
                 print(&report.render_text())?;
             }
             Ok(if report.is_clean() { ExitCode::SUCCESS } else { ExitCode::from(1) })
+        }
+        Command::Render(args) => {
+            crate::headless::run(&args)?;
+            Ok(ExitCode::SUCCESS)
         }
     }
 }

@@ -5,9 +5,12 @@ pub mod agreement;
 pub mod context;
 pub mod error;
 pub mod layout;
+pub mod overlay;
 pub mod readback;
+pub mod render_pass;
 pub mod shaders;
 pub mod skin_pass;
+pub mod target;
 
 pub use context::{AdapterSummary, GpuContext};
 pub use error::GpuError;

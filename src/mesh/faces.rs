@@ -38,20 +38,6 @@ impl Faces {
     }
 }
 
-/// The node types this module reads.
-pub fn is_supported(type_name: &str) -> bool {
-    matches!(
-        type_name,
-        "IndexedFaceSet"
-            | "IndexedTriangleSet"
-            | "TriangleSet"
-            | "IndexedTriangleStripSet"
-            | "IndexedTriangleFanSet"
-            | "TriangleStripSet"
-            | "TriangleFanSet"
-    )
-}
-
 /// The faces of `geometry` over a coordinate list of `point_count` points; `None` for a node type that is
 /// not a face set.
 pub fn faces_of(scene: &Scene, geometry: NodeId, point_count: usize) -> Result<Option<Faces>, X3dError> {

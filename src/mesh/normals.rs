@@ -23,7 +23,12 @@ pub fn face_normals(points: &[Vec3], faces: &[Vec<FaceCorner>], ccw: bool) -> Ve
 /// average of the normals of `f` and of every other face sharing `c`'s point whose normal makes an angle
 /// smaller than `crease_angle` with `f`'s (0 → faceted; ≥ π → smooth everywhere). Faces without area
 /// take part in nothing. Result: one list per face, parallel to its corners.
-pub fn crease_normals(point_count: usize, faces: &[Vec<FaceCorner>], face_normals: &[Vec3], crease_angle: f32) -> Vec<Vec<Vec3>> {
+pub fn crease_normals(
+    point_count: usize,
+    faces: &[Vec<FaceCorner>],
+    face_normals: &[Vec3],
+    crease_angle: f32,
+) -> Vec<Vec<Vec3>> {
     if crease_angle <= 0.0 {
         return faces.iter().zip(face_normals).map(|(face, &n)| vec![n; face.len()]).collect();
     }

@@ -1,0 +1,116 @@
+// The skinned humanoid: vertex + fragment shaders of the render pass (`src/gpu/render_pass.rs`).
+//
+// Positions are gathered, not streamed: each corner carries the index of the skin point it draws
+// (`source_point`), and the vertex shader reads that point from the skin pass's output buffer
+// (`points`, one vec4 per skin point, humanoid space). The corner's skinned normal arrives as a vertex
+// attribute straight from the skin pass's per-corner normal buffer. `Placement` moves both to world
+// space (H = W_parent·L(humanoid), semantics note §1.2).
+//
+// Lighting is X3D's Phong model in linear RGB (colours are converted from the file's sRGB values on the
+// CPU; the target is an sRGB format, so the output is encoded back by the hardware): emissive, plus an
+// ambient term, plus a headlight along the view direction and a soft key light from the upper left.
+//
+// Structs are mirrored by `GpuFrame`, `GpuPlacement`, `GpuMaterial` in `src/gpu/render_pass.rs` (sizes
+// and offsets checked by a test there).
+
+struct Frame {
+    clip_from_world: mat4x4<f32>,
+    // xyz: camera position in world space.
+    camera_position: vec4<f32>,
+    // xyz: unit direction towards the headlight (the camera's backward axis); w: its intensity.
+    headlight: vec4<f32>,
+    // xyz: unit direction towards the key light; w: its intensity.
+    key_light: vec4<f32>,
+    // rgb: ambient light colour (scaled by each material's ambientIntensity); w: unused.
+    ambient: vec4<f32>,
+}
+
+struct Placement {
+    world_from_humanoid: mat4x4<f32>,
+    // (H[3×3])⁻ᵀ as three columns (w unused).
+    normal_from_humanoid: array<vec4<f32>, 3>,
+}
+
+struct Material {
+    // rgb: linear diffuse colour; a: opacity (1 − transparency).
+    diffuse: vec4<f32>,
+    // rgb: linear specular colour; w: specular exponent (128·shininess).
+    specular: vec4<f32>,
+    // rgb: linear emissive colour; w: ambientIntensity.
+    emissive: vec4<f32>,
+    // x: lit (1) or unlit (0); y: vertex colours replace the diffuse/emissive colour; z: two-sided lighting.
+    flags: vec4<u32>,
+}
+
+@group(0) @binding(0) var<uniform> frame: Frame;
+@group(1) @binding(0) var<uniform> placement: Placement;
+@group(1) @binding(1) var<storage, read> points: array<vec4<f32>>;
+@group(2) @binding(0) var<uniform> material: Material;
+
+struct CornerIn {
+    // Skinned normal of this corner, humanoid space (w = 0).
+    @location(0) normal: vec4<f32>,
+    @location(1) source_point: u32,
+    // Linear RGBA of this corner (white without a colour node).
+    @location(2) color: vec4<f32>,
+}
+
+struct VertexOut {
+    @builtin(position) clip_position: vec4<f32>,
+    @location(0) world_position: vec3<f32>,
+    @location(1) world_normal: vec3<f32>,
+    @location(2) color: vec4<f32>,
+}
+
+@vertex
+fn vs_main(corner: CornerIn) -> VertexOut {
+    let p = points[corner.source_point];
+    let world = placement.world_from_humanoid * vec4<f32>(p.xyz, 1.0);
+    let n = placement.normal_from_humanoid;
+    let normal = mat3x3<f32>(n[0].xyz, n[1].xyz, n[2].xyz) * corner.normal.xyz;
+    var out: VertexOut;
+    out.clip_position = frame.clip_from_world * world;
+    out.world_position = world.xyz;
+    out.world_normal = normal;
+    out.color = corner.color;
+    return out;
+}
+
+// Diffuse + Blinn-Phong specular of one directional light (X3D lighting equation, no attenuation).
+fn light(n: vec3<f32>, v: vec3<f32>, l: vec3<f32>, intensity: f32, base: vec3<f32>) -> vec3<f32> {
+    let n_dot_l = dot(n, l);
+    if n_dot_l <= 0.0 {
+        return vec3<f32>(0.0);
+    }
+    let h = normalize(l + v);
+    let spec = pow(max(dot(n, h), 0.0), max(material.specular.w, 1.0));
+    return intensity * (base * n_dot_l + material.specular.rgb * spec);
+}
+
+@fragment
+fn fs_main(in: VertexOut, @builtin(front_facing) front_facing: bool) -> @location(0) vec4<f32> {
+    let vertex_colors = material.flags.y != 0u;
+    let alpha = material.diffuse.a * in.color.a;
+    if material.flags.x == 0u {
+        // Unlit (no Material, or UnlitMaterial): the colour as given.
+        let unlit = select(material.emissive.rgb, in.color.rgb, vertex_colors);
+        return vec4<f32>(unlit, alpha);
+    }
+    var n = in.world_normal;
+    let length_n = length(n);
+    let v = normalize(frame.camera_position.xyz - in.world_position);
+    if length_n > 0.0 {
+        n = n / length_n;
+    } else {
+        // No normal could be had (degenerate input): light it as if it faced the viewer.
+        n = v;
+    }
+    if !front_facing && material.flags.z != 0u {
+        n = -n;
+    }
+    let base = select(material.diffuse.rgb, in.color.rgb, vertex_colors);
+    var color = material.emissive.rgb + frame.ambient.rgb * material.emissive.w * base;
+    color += light(n, v, frame.headlight.xyz, frame.headlight.w, base);
+    color += light(n, v, frame.key_light.xyz, frame.key_light.w, base);
+    return vec4<f32>(min(color, vec3<f32>(1.0)), alpha);
+}

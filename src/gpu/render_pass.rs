@@ -1,0 +1,635 @@
+//! The humanoid render pass: draws a [`SkinMesh`] whose positions come from the skin pass's point
+//! buffer ([`GpuSkin::points`], gathered in the vertex shader through each corner's `source_point`) and
+//! whose normals come from its per-corner normal buffer ([`GpuSkin::normals`], a vertex attribute).
+//!
+//! Long-lived objects ([`HumanoidRenderer`]: shader, layouts, pipelines for one [`TargetFormats`]) are
+//! kept apart from what changes: per view the camera uniform ([`FrameUniform`]), per humanoid the static
+//! corner/index buffers and materials plus its world placement ([`MeshDraw`]). The pass renders into
+//! whatever [`FrameViews`] it is given, so the window and headless share it. Shader:
+//! `shaders/humanoid.wgsl`, whose structs the `Gpu*` types here mirror.
+
+use std::ops::Range;
+
+use bytemuck::{Pod, Zeroable};
+use glam::{Mat3, Mat4, Vec3};
+use wgpu::util::DeviceExt;
+
+use super::error::GpuError;
+use super::shaders;
+use super::skin_pass::GpuSkin;
+use super::target::{FrameViews, TargetFormats};
+use crate::mesh::{MaterialParams, SkinMesh};
+use crate::pose::normal_from_skin;
+
+/// Per-view uniform (`Frame` in `humanoid.wgsl` and `lines.wgsl`).
+#[repr(C)]
+#[derive(Debug, Clone, Copy, Pod, Zeroable, PartialEq)]
+pub struct GpuFrame {
+    pub clip_from_world: [f32; 16],
+    /// xyz: camera position in world space; w unused.
+    pub camera_position: [f32; 4],
+    /// xyz: unit direction towards the headlight; w: its intensity.
+    pub headlight: [f32; 4],
+    /// xyz: unit direction towards the key light; w: its intensity.
+    pub key_light: [f32; 4],
+    /// rgb: ambient light (scaled by each material's ambientIntensity); w unused.
+    pub ambient: [f32; 4],
+}
+const _: () = assert!(size_of::<GpuFrame>() == 128);
+
+/// Per-humanoid placement (`Placement`): `H` and its normal matrix `(H[3×3])⁻ᵀ` as three columns.
+#[repr(C)]
+#[derive(Debug, Clone, Copy, Pod, Zeroable, PartialEq)]
+pub struct GpuPlacement {
+    pub world_from_humanoid: [f32; 16],
+    pub normal_from_humanoid: [[f32; 4]; 3],
+}
+const _: () = assert!(size_of::<GpuPlacement>() == 112);
+
+/// Per-part material (`Material`), colours in linear RGB.
+#[repr(C)]
+#[derive(Debug, Clone, Copy, Pod, Zeroable, PartialEq)]
+pub struct GpuMaterial {
+    /// rgb: diffuse; a: opacity (1 − transparency).
+    pub diffuse: [f32; 4],
+    /// rgb: specular; w: exponent (128·shininess).
+    pub specular: [f32; 4],
+    /// rgb: emissive; w: ambientIntensity.
+    pub emissive: [f32; 4],
+    /// x: lit; y: vertex colours; z: two-sided lighting; w unused.
+    pub flags: [u32; 4],
+}
+const _: () = assert!(size_of::<GpuMaterial>() == 64);
+
+/// Per-corner vertex attributes other than the normal (vertex buffer slot 1): linear RGBA colour and the
+/// skin point the corner draws.
+#[repr(C)]
+#[derive(Debug, Clone, Copy, Pod, Zeroable, PartialEq)]
+pub struct GpuCornerVertex {
+    pub color: [f32; 4],
+    pub source_point: u32,
+}
+const _: () = assert!(size_of::<GpuCornerVertex>() == 20);
+
+/// One sRGB-encoded channel value (as X3D files write colours) to linear light.
+pub fn linear_from_srgb(c: f32) -> f32 {
+    let c = c.clamp(0.0, 1.0);
+    if c <= 0.04045 { c / 12.92 } else { ((c + 0.055) / 1.055).powf(2.4) }
+}
+
+/// An sRGB colour to linear, per channel.
+pub fn linear_from_srgb3(c: [f32; 3]) -> [f32; 3] {
+    c.map(linear_from_srgb)
+}
+
+impl GpuMaterial {
+    pub fn from_params(m: &MaterialParams, vertex_colors: bool, two_sided: bool) -> Self {
+        let [dr, dg, db] = linear_from_srgb3(m.diffuse);
+        let [sr, sg, sb] = linear_from_srgb3(m.specular);
+        let [er, eg, eb] = linear_from_srgb3(m.emissive);
+        Self {
+            diffuse: [dr, dg, db, 1.0 - m.transparency.clamp(0.0, 1.0)],
+            specular: [sr, sg, sb, 128.0 * m.shininess.clamp(0.0, 1.0)],
+            emissive: [er, eg, eb, m.ambient_intensity],
+            flags: [u32::from(m.lit), u32::from(vertex_colors), u32::from(two_sided), 0],
+        }
+    }
+}
+
+/// A perspective camera: X3D Viewpoint semantics (looks down its −Z, +Y up; `field_of_view` spans the
+/// smaller side of the image).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Camera {
+    pub world_from_camera: Mat4,
+    pub field_of_view: f32,
+    pub near: f32,
+    pub far: f32,
+}
+
+impl Camera {
+    /// The vertical field of view for an image of `aspect = width / height`.
+    pub fn fov_y(&self, aspect: f32) -> f32 {
+        if aspect >= 1.0 { self.field_of_view } else { 2.0 * ((self.field_of_view * 0.5).tan() / aspect).atan() }
+    }
+
+    pub fn clip_from_world(&self, aspect: f32) -> Mat4 {
+        glam::camera::rh::proj::directx::perspective(self.fov_y(aspect), aspect, self.near, self.far)
+            * self.world_from_camera.inverse()
+    }
+
+    pub fn position(&self) -> Vec3 {
+        self.world_from_camera.transform_point3(Vec3::ZERO)
+    }
+
+    /// Unit view direction (the camera's −Z in world space).
+    pub fn forward(&self) -> Vec3 {
+        self.world_from_camera.transform_vector3(-Vec3::Z).normalize_or_zero()
+    }
+
+    pub fn up(&self) -> Vec3 {
+        self.world_from_camera.transform_vector3(Vec3::Y).normalize_or_zero()
+    }
+
+    pub fn right(&self) -> Vec3 {
+        self.world_from_camera.transform_vector3(Vec3::X).normalize_or_zero()
+    }
+
+    /// Pixel coordinates (x right, y down, origin at the top-left corner) of world point `p` in a
+    /// `width × height` image, or `None` when it lies behind the camera.
+    pub fn project_to_pixel(&self, p: Vec3, width: u32, height: u32) -> Option<(f32, f32)> {
+        let aspect = width as f32 / height as f32;
+        let clip = self.clip_from_world(aspect) * p.extend(1.0);
+        if clip.w <= 0.0 {
+            return None;
+        }
+        let ndc = clip.truncate() / clip.w;
+        Some(((ndc.x + 1.0) * 0.5 * width as f32, (1.0 - ndc.y) * 0.5 * height as f32))
+    }
+
+    /// The per-view uniform: camera matrix and the viewer's lights (a headlight along the view, as X3D's
+    /// NavigationInfo headlight, plus a soft key light from the upper left), for an image of `aspect`.
+    pub fn frame_uniform(&self, aspect: f32) -> GpuFrame {
+        let backward = -self.forward();
+        let key = (backward * 0.6 + self.up() * 0.65 - self.right() * 0.45).normalize_or_zero();
+        GpuFrame {
+            clip_from_world: self.clip_from_world(aspect).to_cols_array(),
+            camera_position: self.position().extend(1.0).to_array(),
+            headlight: backward.extend(HEADLIGHT_INTENSITY).to_array(),
+            key_light: key.extend(KEY_LIGHT_INTENSITY).to_array(),
+            ambient: [AMBIENT_LIGHT, AMBIENT_LIGHT, AMBIENT_LIGHT, 0.0],
+        }
+    }
+}
+
+/// Headlight intensity: X3D's headlight is 1; slightly less leaves room for the key light.
+const HEADLIGHT_INTENSITY: f32 = 0.75;
+/// A soft key light, so that surfaces facing the viewer are not uniformly flat.
+const KEY_LIGHT_INTENSITY: f32 = 0.35;
+/// Ambient light, multiplied by each material's ambientIntensity (X3D default 0.2).
+const AMBIENT_LIGHT: f32 = 1.0;
+
+/// The camera uniform of one view: created once, written every frame.
+pub struct FrameUniform {
+    pub buffer: wgpu::Buffer,
+    pub bind_group: wgpu::BindGroup,
+}
+
+impl FrameUniform {
+    pub fn write(&self, queue: &wgpu::Queue, frame: &GpuFrame) {
+        queue.write_buffer(&self.buffer, 0, bytemuck::bytes_of(frame));
+    }
+}
+
+/// Pipeline variants: back faces culled or drawn (two-sided), opaque or alpha-blended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Variant {
+    two_sided: bool,
+    blended: bool,
+}
+
+impl Variant {
+    fn index(self) -> usize {
+        usize::from(self.two_sided) + 2 * usize::from(self.blended)
+    }
+}
+
+/// Shader, bind group layouts and pipelines for one target format; long-lived.
+pub struct HumanoidRenderer {
+    pub formats: TargetFormats,
+    frame_layout: wgpu::BindGroupLayout,
+    placement_layout: wgpu::BindGroupLayout,
+    material_layout: wgpu::BindGroupLayout,
+    /// Indexed by [`Variant::index`].
+    pipelines: [wgpu::RenderPipeline; 4],
+}
+
+fn uniform_entry(binding: u32, visibility: wgpu::ShaderStages, size: usize) -> wgpu::BindGroupLayoutEntry {
+    wgpu::BindGroupLayoutEntry {
+        binding,
+        visibility,
+        ty: wgpu::BindingType::Buffer {
+            ty: wgpu::BufferBindingType::Uniform,
+            has_dynamic_offset: false,
+            min_binding_size: wgpu::BufferSize::new(size as u64),
+        },
+        count: None,
+    }
+}
+
+/// Depth state of the scene passes (shared with the overlay).
+pub(crate) fn depth_state(
+    formats: TargetFormats,
+    write: bool,
+    compare: wgpu::CompareFunction,
+) -> wgpu::DepthStencilState {
+    wgpu::DepthStencilState {
+        format: formats.depth,
+        depth_write_enabled: Some(write),
+        depth_compare: Some(compare),
+        stencil: wgpu::StencilState::default(),
+        bias: wgpu::DepthBiasState::default(),
+    }
+}
+
+impl HumanoidRenderer {
+    pub fn new(device: &wgpu::Device, formats: TargetFormats) -> Result<Self, GpuError> {
+        let module = shaders::create_module(device, "humanoid::shader", shaders::HUMANOID)?;
+        let scope = device.push_error_scope(wgpu::ErrorFilter::Validation);
+        let stages = wgpu::ShaderStages::VERTEX | wgpu::ShaderStages::FRAGMENT;
+        let frame_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+            label: Some("humanoid::frame_layout"),
+            entries: &[uniform_entry(0, stages, size_of::<GpuFrame>())],
+        });
+        let placement_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+            label: Some("humanoid::placement_layout"),
+            entries: &[
+                uniform_entry(0, wgpu::ShaderStages::VERTEX, size_of::<GpuPlacement>()),
+                wgpu::BindGroupLayoutEntry {
+                    binding: 1,
+                    visibility: wgpu::ShaderStages::VERTEX,
+                    ty: wgpu::BindingType::Buffer {
+                        ty: wgpu::BufferBindingType::Storage { read_only: true },
+                        has_dynamic_offset: false,
+                        min_binding_size: wgpu::BufferSize::new(16),
+                    },
+                    count: None,
+                },
+            ],
+        });
+        let material_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+            label: Some("humanoid::material_layout"),
+            entries: &[uniform_entry(0, wgpu::ShaderStages::FRAGMENT, size_of::<GpuMaterial>())],
+        });
+        let layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+            label: Some("humanoid::pipeline_layout"),
+            bind_group_layouts: &[Some(&frame_layout), Some(&placement_layout), Some(&material_layout)],
+            immediate_size: 0,
+        });
+        let normal_attributes = wgpu::vertex_attr_array![0 => Float32x4];
+        let corner_attributes = [
+            wgpu::VertexAttribute {
+                format: wgpu::VertexFormat::Uint32,
+                offset: std::mem::offset_of!(GpuCornerVertex, source_point) as u64,
+                shader_location: 1,
+            },
+            wgpu::VertexAttribute {
+                format: wgpu::VertexFormat::Float32x4,
+                offset: std::mem::offset_of!(GpuCornerVertex, color) as u64,
+                shader_location: 2,
+            },
+        ];
+        let buffers = [
+            Some(wgpu::VertexBufferLayout {
+                array_stride: 16,
+                step_mode: wgpu::VertexStepMode::Vertex,
+                attributes: &normal_attributes,
+            }),
+            Some(wgpu::VertexBufferLayout {
+                array_stride: size_of::<GpuCornerVertex>() as u64,
+                step_mode: wgpu::VertexStepMode::Vertex,
+                attributes: &corner_attributes,
+            }),
+        ];
+        let make = |variant: Variant| {
+            let label = match (variant.two_sided, variant.blended) {
+                (false, false) => "humanoid::pipeline_opaque",
+                (true, false) => "humanoid::pipeline_opaque_two_sided",
+                (false, true) => "humanoid::pipeline_blended",
+                (true, true) => "humanoid::pipeline_blended_two_sided",
+            };
+            device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+                label: Some(label),
+                layout: Some(&layout),
+                vertex: wgpu::VertexState {
+                    module: &module,
+                    entry_point: Some("vs_main"),
+                    compilation_options: Default::default(),
+                    buffers: &buffers,
+                },
+                primitive: wgpu::PrimitiveState {
+                    topology: wgpu::PrimitiveTopology::TriangleList,
+                    front_face: wgpu::FrontFace::Ccw,
+                    cull_mode: if variant.two_sided { None } else { Some(wgpu::Face::Back) },
+                    ..Default::default()
+                },
+                depth_stencil: Some(depth_state(formats, !variant.blended, wgpu::CompareFunction::Less)),
+                multisample: wgpu::MultisampleState { count: formats.sample_count, ..Default::default() },
+                fragment: Some(wgpu::FragmentState {
+                    module: &module,
+                    entry_point: Some("fs_main"),
+                    compilation_options: Default::default(),
+                    targets: &[Some(wgpu::ColorTargetState {
+                        format: formats.color,
+                        blend: variant.blended.then_some(wgpu::BlendState::ALPHA_BLENDING),
+                        write_mask: wgpu::ColorWrites::ALL,
+                    })],
+                }),
+                multiview_mask: None,
+                cache: None,
+            })
+        };
+        let pipelines = [
+            make(Variant { two_sided: false, blended: false }),
+            make(Variant { two_sided: true, blended: false }),
+            make(Variant { two_sided: false, blended: true }),
+            make(Variant { two_sided: true, blended: true }),
+        ];
+        match pollster::block_on(scope.pop()) {
+            Some(error) => {
+                Err(GpuError::Validation { context: "humanoid pipelines".into(), message: error.to_string() })
+            }
+            None => Ok(Self { formats, frame_layout, placement_layout, material_layout, pipelines }),
+        }
+    }
+
+    /// The per-view bind group layout (group 0), shared with the overlay.
+    pub fn frame_layout(&self) -> &wgpu::BindGroupLayout {
+        &self.frame_layout
+    }
+
+    /// A camera uniform for one view.
+    pub fn create_frame(&self, device: &wgpu::Device) -> FrameUniform {
+        let buffer = device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("humanoid::frame_uniform"),
+            size: size_of::<GpuFrame>() as u64,
+            usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: false,
+        });
+        let bind_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some("humanoid::frame_bind_group"),
+            layout: &self.frame_layout,
+            entries: &[wgpu::BindGroupEntry { binding: 0, resource: buffer.as_entire_binding() }],
+        });
+        FrameUniform { buffer, bind_group }
+    }
+
+    /// Uploads the static draw data of one humanoid's skin mesh, bound to that humanoid's `skin` buffers.
+    /// `mesh`'s concatenated corners must be the corners `skin` was created with.
+    pub fn create_mesh(&self, device: &wgpu::Device, mesh: &SkinMesh, skin: &GpuSkin) -> Result<MeshDraw, GpuError> {
+        let corner_count = mesh.corner_count();
+        if corner_count as u32 != skin.corner_count {
+            return Err(GpuError::Validation {
+                context: "humanoid::create_mesh".into(),
+                message: format!("the mesh has {corner_count} corners but the skin pass skins {}", skin.corner_count),
+            });
+        }
+        let scope = device.push_error_scope(wgpu::ErrorFilter::Validation);
+        let mut vertices = Vec::with_capacity(corner_count.max(1));
+        let mut indices = Vec::new();
+        let mut parts = Vec::new();
+        for (part, offset) in mesh.parts.iter().zip(mesh.corner_offsets()) {
+            for (&source_point, color) in part.source_point.iter().zip(&part.colors) {
+                let [r, g, b] = linear_from_srgb3([color[0], color[1], color[2]]);
+                vertices.push(GpuCornerVertex { color: [r, g, b, color[3].clamp(0.0, 1.0)], source_point });
+            }
+            let start = indices.len() as u32;
+            indices.extend(part.indices.iter().map(|&i| i + offset));
+            let material = GpuMaterial::from_params(&part.material, part.vertex_colors, part.two_sided);
+            let buffer = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+                label: Some("humanoid::material"),
+                contents: bytemuck::bytes_of(&material),
+                usage: wgpu::BufferUsages::UNIFORM,
+            });
+            let bind_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
+                label: Some("humanoid::material_bind_group"),
+                layout: &self.material_layout,
+                entries: &[wgpu::BindGroupEntry { binding: 0, resource: buffer.as_entire_binding() }],
+            });
+            let blended = material.diffuse[3] < 1.0 || part.colors.iter().any(|c| c[3] < 1.0);
+            parts.push(PartDraw {
+                indices: start..indices.len() as u32,
+                bind_group,
+                variant: Variant { two_sided: part.two_sided, blended },
+            });
+        }
+        if vertices.is_empty() {
+            vertices.push(GpuCornerVertex::zeroed());
+        }
+        if indices.is_empty() {
+            indices.push(0);
+        }
+        let corner_vertices = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+            label: Some("humanoid::corner_vertices"),
+            contents: bytemuck::cast_slice(&vertices),
+            usage: wgpu::BufferUsages::VERTEX,
+        });
+        let index_buffer = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+            label: Some("humanoid::indices"),
+            contents: bytemuck::cast_slice(&indices),
+            usage: wgpu::BufferUsages::INDEX,
+        });
+        let placement = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+            label: Some("humanoid::placement"),
+            contents: bytemuck::bytes_of(&placement_of(Mat4::IDENTITY)),
+            usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+        });
+        let placement_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some("humanoid::placement_bind_group"),
+            layout: &self.placement_layout,
+            entries: &[
+                wgpu::BindGroupEntry { binding: 0, resource: placement.as_entire_binding() },
+                wgpu::BindGroupEntry { binding: 1, resource: skin.points.as_entire_binding() },
+            ],
+        });
+        let draw = MeshDraw {
+            corner_vertices,
+            indices: index_buffer,
+            normals: skin.normals.clone(),
+            placement,
+            placement_group,
+            parts,
+        };
+        match pollster::block_on(scope.pop()) {
+            Some(error) => {
+                Err(GpuError::Validation { context: "humanoid mesh buffers".into(), message: error.to_string() })
+            }
+            None => Ok(draw),
+        }
+    }
+
+    /// Records the draws of `meshes` into `pass`: every opaque part first, then the blended ones.
+    pub fn draw(&self, pass: &mut wgpu::RenderPass<'_>, frame: &FrameUniform, meshes: &[&MeshDraw]) {
+        pass.push_debug_group("humanoid::draw");
+        pass.set_bind_group(0, &frame.bind_group, &[]);
+        for blended in [false, true] {
+            for mesh in meshes {
+                if !mesh.parts.iter().any(|p| p.variant.blended == blended && !p.indices.is_empty()) {
+                    continue;
+                }
+                pass.set_bind_group(1, &mesh.placement_group, &[]);
+                pass.set_vertex_buffer(0, mesh.normals.slice(..));
+                pass.set_vertex_buffer(1, mesh.corner_vertices.slice(..));
+                pass.set_index_buffer(mesh.indices.slice(..), wgpu::IndexFormat::Uint32);
+                for part in mesh.parts.iter().filter(|p| p.variant.blended == blended && !p.indices.is_empty()) {
+                    pass.set_pipeline(&self.pipelines[part.variant.index()]);
+                    pass.set_bind_group(2, &part.bind_group, &[]);
+                    pass.draw_indexed(part.indices.clone(), 0, 0..1);
+                }
+            }
+        }
+        pass.pop_debug_group();
+    }
+}
+
+fn placement_of(world_from_humanoid: Mat4) -> GpuPlacement {
+    let n = normal_from_skin(Mat3::from_mat4(world_from_humanoid));
+    GpuPlacement {
+        world_from_humanoid: world_from_humanoid.to_cols_array(),
+        normal_from_humanoid: [n.x_axis.extend(0.0).into(), n.y_axis.extend(0.0).into(), n.z_axis.extend(0.0).into()],
+    }
+}
+
+struct PartDraw {
+    indices: Range<u32>,
+    bind_group: wgpu::BindGroup,
+    variant: Variant,
+}
+
+/// The draw data of one humanoid's skin: static corner attributes and triangles, materials, and the
+/// placement uniform (`H`), which changes when the humanoid moves in the world.
+pub struct MeshDraw {
+    corner_vertices: wgpu::Buffer,
+    indices: wgpu::Buffer,
+    /// The skin pass's per-corner normals (shares the GPU buffer).
+    normals: wgpu::Buffer,
+    placement: wgpu::Buffer,
+    placement_group: wgpu::BindGroup,
+    parts: Vec<PartDraw>,
+}
+
+impl MeshDraw {
+    /// Sets `H` (humanoid space → world) for the next frames.
+    pub fn set_world_from_humanoid(&self, queue: &wgpu::Queue, world_from_humanoid: Mat4) {
+        queue.write_buffer(&self.placement, 0, bytemuck::bytes_of(&placement_of(world_from_humanoid)));
+    }
+
+    pub fn triangle_count(&self) -> u32 {
+        self.parts.iter().map(|p| p.indices.len() as u32 / 3).sum()
+    }
+}
+
+/// Begins the scene pass on `views`: colour cleared to `clear` (linear), depth cleared to 1.
+pub fn begin_scene_pass<'e>(
+    encoder: &'e mut wgpu::CommandEncoder,
+    views: FrameViews<'_>,
+    clear: wgpu::Color,
+) -> wgpu::RenderPass<'e> {
+    encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+        label: Some("scene::pass"),
+        color_attachments: &[Some(wgpu::RenderPassColorAttachment {
+            view: views.color,
+            depth_slice: None,
+            resolve_target: views.resolve,
+            ops: wgpu::Operations {
+                load: wgpu::LoadOp::Clear(clear),
+                // The multisampled image is only needed until it is resolved.
+                store: if views.resolve.is_some() { wgpu::StoreOp::Discard } else { wgpu::StoreOp::Store },
+            },
+        })],
+        depth_stencil_attachment: Some(wgpu::RenderPassDepthStencilAttachment {
+            view: views.depth,
+            depth_ops: Some(wgpu::Operations { load: wgpu::LoadOp::Clear(1.0), store: wgpu::StoreOp::Discard }),
+            stencil_ops: None,
+        }),
+        timestamp_writes: None,
+        occlusion_query_set: None,
+        multiview_mask: None,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use std::mem::offset_of;
+
+    use super::*;
+
+    fn validate(name: &str, source: &str) -> naga::Module {
+        let module =
+            naga::front::wgsl::parse_str(source).unwrap_or_else(|e| panic!("{name}: {}", e.emit_to_string(source)));
+        naga::valid::Validator::new(naga::valid::ValidationFlags::all(), naga::valid::Capabilities::all())
+            .validate(&module)
+            .unwrap_or_else(|e| panic!("{name}: {}", e.emit_to_string(source)));
+        module
+    }
+
+    fn layout_of(module: &naga::Module, name: &str) -> (u32, Vec<(String, u32)>) {
+        let mut layouter = naga::proc::Layouter::default();
+        layouter.update(module.to_ctx()).unwrap();
+        for (_, ty) in module.types.iter() {
+            if ty.name.as_deref() == Some(name)
+                && let naga::TypeInner::Struct { members, span } = &ty.inner
+            {
+                return (*span, members.iter().map(|m| (m.name.clone().unwrap_or_default(), m.offset)).collect());
+            }
+        }
+        panic!("struct {name} not found");
+    }
+
+    fn check(module: &naga::Module, name: &str, size: usize, offsets: &[(&str, usize)]) {
+        let (wgsl_size, members) = layout_of(module, name);
+        assert_eq!(wgsl_size as usize, size, "{name} size");
+        let members: Vec<(&str, usize)> = members.iter().map(|(n, o)| (n.as_str(), *o as usize)).collect();
+        assert_eq!(members, offsets, "{name} members");
+    }
+
+    #[test]
+    fn render_structs_match_the_wgsl_layout() {
+        let frame_offsets = [
+            ("clip_from_world", offset_of!(GpuFrame, clip_from_world)),
+            ("camera_position", offset_of!(GpuFrame, camera_position)),
+            ("headlight", offset_of!(GpuFrame, headlight)),
+            ("key_light", offset_of!(GpuFrame, key_light)),
+            ("ambient", offset_of!(GpuFrame, ambient)),
+        ];
+        let humanoid = validate("humanoid.wgsl", shaders::HUMANOID);
+        check(&humanoid, "Frame", size_of::<GpuFrame>(), &frame_offsets);
+        check(
+            &humanoid,
+            "Placement",
+            size_of::<GpuPlacement>(),
+            &[
+                ("world_from_humanoid", offset_of!(GpuPlacement, world_from_humanoid)),
+                ("normal_from_humanoid", offset_of!(GpuPlacement, normal_from_humanoid)),
+            ],
+        );
+        check(
+            &humanoid,
+            "Material",
+            size_of::<GpuMaterial>(),
+            &[
+                ("diffuse", offset_of!(GpuMaterial, diffuse)),
+                ("specular", offset_of!(GpuMaterial, specular)),
+                ("emissive", offset_of!(GpuMaterial, emissive)),
+                ("flags", offset_of!(GpuMaterial, flags)),
+            ],
+        );
+        let lines = validate("lines.wgsl", shaders::LINES);
+        check(&lines, "Frame", size_of::<GpuFrame>(), &frame_offsets);
+    }
+
+    #[test]
+    fn srgb_to_linear_matches_the_standard_curve() {
+        assert_eq!(linear_from_srgb(0.0), 0.0);
+        assert!((linear_from_srgb(1.0) - 1.0).abs() < 1e-6);
+        assert!((linear_from_srgb(0.5) - 0.214_041).abs() < 1e-5);
+    }
+
+    #[test]
+    fn camera_fov_spans_the_smaller_side_and_projects_the_centre_to_the_middle() {
+        let camera = Camera {
+            world_from_camera: Mat4::from_translation(Vec3::new(0.0, 1.0, 5.0)),
+            field_of_view: 0.8,
+            near: 0.1,
+            far: 100.0,
+        };
+        assert_eq!(camera.fov_y(16.0 / 9.0), 0.8);
+        let portrait = camera.fov_y(0.5);
+        assert!(((portrait * 0.5).tan() * 0.5 - 0.4f32.tan()).abs() < 1e-6, "horizontal fov is 0.8");
+        let (x, y) = camera.project_to_pixel(Vec3::new(0.0, 1.0, 0.0), 200, 100).unwrap();
+        assert!((x - 100.0).abs() < 1e-3 && (y - 50.0).abs() < 1e-3);
+        // +X world is to the right, +Y up (smaller pixel y).
+        let (x, y) = camera.project_to_pixel(Vec3::new(0.5, 1.5, 0.0), 200, 100).unwrap();
+        assert!(x > 100.0 && y < 50.0);
+        assert!(camera.project_to_pixel(Vec3::new(0.0, 1.0, 10.0), 200, 100).is_none());
+    }
+}
