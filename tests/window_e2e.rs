@@ -1,5 +1,6 @@
 //! End-to-end: the real binary opens a window under Xvfb (`xvfb-run -a`), runs a `--script` on
-//! JoeKick.x3d (rest screenshot, raise the left arm, screenshot, top view, screenshot, quit), and the
+//! JoeKick.x3d (rest screenshot, raise the left arm, screenshot, top view, screenshot, resize,
+//! screenshot, quit), and the
 //! screenshots differ where the pose and the view say they should.
 //!
 //! Needs `xvfb-run` (package `xvfb`) and a Vulkan adapter (lavapipe). Under `CI=true` a missing display
@@ -95,10 +96,13 @@ fn scripted_session_poses_an_arm_and_switches_views() {
              screenshot {posed}\n\
              view top\n\
              screenshot {top}\n\
+             resize 640 480\n\
+             screenshot {small}\n\
              quit\n",
             rest = shot("rest.png").display(),
             posed = shot("posed.png").display(),
             top = shot("top.png").display(),
+            small = shot("small.png").display(),
         ),
     )
     .unwrap();
@@ -146,7 +150,7 @@ fn scripted_session_poses_an_arm_and_switches_views() {
         }
         panic!("the viewer exited with {status}\n{log}");
     }
-    for name in ["rest.png", "posed.png", "top.png"] {
+    for name in ["rest.png", "posed.png", "top.png", "small.png"] {
         assert!(shot(name).exists(), "{name} was not written\n{log}");
     }
     let rest = Image::read(&shot("rest.png"));
@@ -178,5 +182,8 @@ fn scripted_session_poses_an_arm_and_switches_views() {
     // The top view is a different picture altogether.
     let view_diff = changed(&posed, &top, 24);
     assert!(view_diff.len() > (w * h / 20) as usize, "the top view changed only {} pixels", view_diff.len());
+    // After a resize the 3D view follows the smaller window.
+    let small = Image::read(&shot("small.png"));
+    assert!(small.width < w && small.height < h, "after the resize the view is {}x{}", small.width, small.height);
     eprintln!("rest {w}x{h}: pose changed {} pixels, top view {}", diff.len(), view_diff.len());
 }

@@ -11,6 +11,7 @@
 //! limits on|off             clamp to llimit/ulimit or not
 //! fit | reset | undo | redo
 //! wait N                    let N frames pass
+//! resize W H                resize the window (logical pixels)
 //! screenshot FILE           save the 3D view (waits for a view transition to end)
 //! quit
 //! ```
@@ -37,6 +38,7 @@ pub enum ScriptStep {
     Undo,
     Redo,
     Wait(u32),
+    Resize(u32, u32),
     Screenshot(PathBuf),
     Quit,
 }
@@ -112,6 +114,13 @@ pub fn parse_script(text: &str) -> Result<Vec<ScriptLine>> {
                 let n = one("frame count")?;
                 ScriptStep::Wait(n.parse().with_context(|| format!("line {line}: '{n}' is not a frame count"))?)
             }
+            "resize" => {
+                let [w, h] = numbers::<2>(rest, line)?;
+                if !(w >= 64.0 && h >= 64.0 && w <= 16384.0 && h <= 16384.0) {
+                    bail!("line {line}: 'resize' takes a width and height from 64 to 16384");
+                }
+                ScriptStep::Resize(w as u32, h as u32)
+            }
             "screenshot" => ScriptStep::Screenshot(PathBuf::from(trimmed["screenshot".len()..].trim())),
             other => bail!("line {line}: unknown action '{other}'"),
         };
@@ -182,7 +191,7 @@ pub fn commands_for(step: &ScriptStep, summary: &SceneSummary, line: usize) -> R
         ScriptStep::Redo => vec![UiCommand::Redo],
         ScriptStep::Screenshot(path) => vec![UiCommand::Screenshot(Some(path.clone()))],
         ScriptStep::Quit => vec![UiCommand::Quit],
-        ScriptStep::Limits(_) | ScriptStep::Wait(_) => Vec::new(),
+        ScriptStep::Limits(_) | ScriptStep::Wait(_) | ScriptStep::Resize(..) => Vec::new(),
     })
 }
 

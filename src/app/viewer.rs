@@ -206,7 +206,8 @@ impl Viewer {
     /// animations); otherwise the loop sleeps until input or egui's next repaint time.
     pub fn schedule_redraw(&self, event_loop: &ActiveEventLoop) {
         let now = Instant::now();
-        let busy = self.script.is_some() || self.loading.is_some() || self.camera.in_transition();
+        let busy =
+            self.script.is_some() || self.loading.is_some() || self.camera.in_transition() || self.ui.continuous_redraw;
         let toast_expiry = self.toasts.iter().map(|(_, t)| *t + Duration::from_secs_f64(TOAST_SECONDS)).min();
         let next = [self.next_repaint, toast_expiry].into_iter().flatten().min();
         if busy || next.is_some_and(|t| t <= now) {
@@ -366,6 +367,12 @@ impl Viewer {
             }
             ScriptStep::Limits(on) => {
                 self.ui.ignore_limits = !on;
+                return Vec::new();
+            }
+            ScriptStep::Resize(w, h) => {
+                // The new size arrives as a Resized event; give it a few frames.
+                let _ = self.window.request_inner_size(winit::dpi::LogicalSize::new(*w, *h));
+                runner.wait_frames = 5;
                 return Vec::new();
             }
             _ => {}

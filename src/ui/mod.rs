@@ -181,6 +181,7 @@ fn menu_ui(ui: &mut egui::Ui, state: &mut UiState, info: &FrameInfo) -> Vec<UiCo
             ui.checkbox(&mut state.show_skeleton, "Skeleton  (K)");
             ui.checkbox(&mut state.show_joints_panel, "Joints panel");
             ui.checkbox(&mut state.show_side_panel, "Displacers and viewpoints panel");
+            ui.checkbox(&mut state.continuous_redraw, "Redraw continuously (measure fps)");
             if ui.button("Fit humanoid  (F)").clicked() {
                 commands.push(UiCommand::FitView);
             }

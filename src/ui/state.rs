@@ -28,8 +28,9 @@ pub struct UiState {
     pub last_folder: Option<PathBuf>,
     /// Where screenshots go (the current directory when unset).
     pub screenshot_folder: Option<PathBuf>,
+    /// Draw frames continuously (to measure fps) instead of on input only.
     #[serde(skip)]
-    pub show_about_file: bool,
+    pub continuous_redraw: bool,
 }
 
 impl Default for UiState {
@@ -48,7 +49,7 @@ impl Default for UiState {
             recent_files: Vec::new(),
             last_folder: None,
             screenshot_folder: None,
-            show_about_file: false,
+            continuous_redraw: false,
         }
     }
 }
