@@ -194,3 +194,28 @@ fn script_steps_resolve_against_the_humanoid() {
     let err = commands_for(&ScriptStep::Select("tail".into()), &s, 7).unwrap_err();
     assert!(err.to_string().contains("line 7: no joint named 'tail'"), "{err}");
 }
+
+#[test]
+fn the_built_in_humanoid_loads_with_displacers_limits_and_eye_views() {
+    let doc = hanim::load_str(
+        hanim_viewer::app::viewer::DEFAULT_HUMANOID,
+        Path::new(hanim_viewer::app::viewer::DEFAULT_HUMANOID_NAME),
+    )
+    .expect("the built-in humanoid loads");
+    assert!(doc.warnings.is_empty(), "{:?}", doc.warnings);
+    let h = &doc.humanoids[0];
+    let s = SceneSummary::new(&doc, h);
+    assert_eq!(s.joints.len(), 17);
+    assert!(h.skin.as_ref().is_some_and(|skin| skin.points.len() > 100));
+    let displacers: Vec<&str> = s.displacers.iter().map(|d| d.label.as_str()).collect();
+    assert_eq!(displacers, ["vl5_belly_config", "skullbase_nose_feature"]);
+    let labels: Vec<&str> = s.views.iter().map(|v| v.label.as_str()).collect();
+    assert_eq!(labels[..3], ["Left eye", "Right eye", "Front (site)"]);
+    assert!(s.views[0].follows_joint && !s.views[2].follows_joint);
+    // The elbow's limits clamp: it bends one way only.
+    let elbow = joint(&s, "l_elbow");
+    let mut editor = PoseEditor::new(h);
+    let mut state = UiState::default();
+    let _ = editor.apply(h, &mut state, UiCommand::SetJointAngles { joint: elbow, degrees: [45.0, 0.0, 0.0] });
+    assert!(joint_degrees(&s, &editor.pose, elbow)[0].abs() < 0.01);
+}

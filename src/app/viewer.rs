@@ -3,7 +3,7 @@
 //! surface, all in one command encoder, then present.
 
 use std::collections::VecDeque;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::mpsc::{Receiver, TryRecvError};
 use std::time::{Duration, Instant};
@@ -25,6 +25,11 @@ use crate::gpu::overlay::{OverlayBuffers, OverlayRenderer};
 use crate::gpu::render_pass::{FrameUniform, HumanoidRenderer, begin_scene_pass};
 use crate::hanim::{self, Document};
 use crate::ui::{self, FrameInfo, UiCommand, UiState, ViewportInput};
+
+/// The built-in humanoid shown when no file is given: an original CC0 figure (see the README's credits).
+pub const DEFAULT_HUMANOID: &str = include_str!("../../assets/humanoids/default.x3d");
+/// The name the built-in humanoid is shown and reloaded under.
+pub const DEFAULT_HUMANOID_NAME: &str = "default humanoid (built in)";
 
 /// How long a toast stays.
 const TOAST_SECONDS: f64 = 4.0;
@@ -196,8 +201,9 @@ impl Viewer {
             pending_screenshots: Vec::new(),
             next_repaint: Some(Instant::now()),
         };
-        if let Some(file) = &options.file {
-            viewer.start_loading(file.clone());
+        match &options.file {
+            Some(file) => viewer.start_loading(file.clone()),
+            None => viewer.start_loading_default(),
         }
         Ok(viewer)
     }
@@ -241,10 +247,21 @@ impl Viewer {
     }
 
     fn start_loading(&mut self, path: PathBuf) {
+        self.spawn_loader(path, false);
+    }
+
+    /// Loads the built-in humanoid (`assets/humanoids/default.x3d`, embedded in the binary).
+    fn start_loading_default(&mut self) {
+        self.spawn_loader(PathBuf::from(DEFAULT_HUMANOID_NAME), true);
+    }
+
+    fn spawn_loader(&mut self, path: PathBuf, embedded: bool) {
         let (sender, receiver) = std::sync::mpsc::channel();
         let thread_path = path.clone();
         let spawned = std::thread::Builder::new().name("hanim-load".into()).spawn(move || {
-            let _ = sender.send(hanim::load(&thread_path));
+            let result =
+                if embedded { hanim::load_str(DEFAULT_HUMANOID, &thread_path) } else { hanim::load(&thread_path) };
+            let _ = sender.send(result);
         });
         match spawned {
             Ok(_) => self.loading = Some(Loading { path, receiver }),
@@ -272,7 +289,9 @@ impl Viewer {
         match built {
             Ok(scene) => {
                 let reload = self.scene.as_ref().is_some_and(|s| s.path == scene.path);
-                self.ui.remember_file(&path);
+                if path != Path::new(DEFAULT_HUMANOID_NAME) {
+                    self.ui.remember_file(&path);
+                }
                 if !reload {
                     self.ui.forget_humanoid();
                     self.camera.fit(&scene.rest_bounds, false);
@@ -452,11 +471,11 @@ impl Viewer {
                 }
             }
             UiCommand::Open(path) => self.start_loading(path),
-            UiCommand::Reload => {
-                if let Some(path) = self.scene.as_ref().map(|s| s.path.clone()) {
-                    self.start_loading(path);
-                }
-            }
+            UiCommand::Reload => match self.scene.as_ref().map(|s| s.path.clone()) {
+                Some(path) if path == Path::new(DEFAULT_HUMANOID_NAME) => self.start_loading_default(),
+                Some(path) => self.start_loading(path),
+                None => {}
+            },
             UiCommand::Screenshot(path) => self.pending_screenshots.push(path),
             UiCommand::DismissError => self.error = None,
             UiCommand::Quit => self.quit = true,
