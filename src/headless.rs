@@ -17,7 +17,7 @@ use crate::gpu::target::{RenderTarget, TargetFormats};
 use crate::gpu::{GpuContext, GpuSkin, SkinCorners};
 use crate::hanim::{Document, Humanoid, SiteParent, Viewpoint};
 use crate::inspect::bounds::{Aabb, humanoid_bounds};
-use crate::mesh::skin_mesh_from_humanoid;
+use crate::mesh::{render_mesh_from_rigid_shape, rigid_shapes, skin_mesh_from_humanoid};
 use crate::pose::{self, Pose};
 
 /// `hanim-viewer render` arguments.
@@ -511,8 +511,10 @@ pub fn render_document(ctx: &GpuContext, doc: &Document, request: &SceneRequest)
     Ok(RenderedImage { width, height, rgba, camera, bounds, background })
 }
 
-/// Prepares the skin of `h` (mesh, GPU skin at `pose`, draw data); false when it has nothing to draw, so
-/// that the caller shows its skeleton instead.
+/// Prepares the skin of `h` (mesh, GPU skin at `pose`, draw data) and its rigid geometry (segments,
+/// joint children, sites: one draw per Shape placed with `H · G_j`, morphing segments reading the skin
+/// pass's segment points); false when it has nothing to draw, so that the caller shows its skeleton
+/// instead.
 fn draw_humanoid(
     ctx: &GpuContext,
     doc: &Document,
@@ -522,40 +524,60 @@ fn draw_humanoid(
     skins: &mut Vec<GpuSkin>,
     draws: &mut Vec<MeshDraw>,
 ) -> Result<bool> {
-    let segment_geometry = h.segments.iter().filter(|s| !s.geometry.is_empty()).count();
-    if segment_geometry > 0 {
-        log::warn!(
-            "humanoid '{}': the geometry of {segment_geometry} segment(s) is not drawn yet (segment geometry comes \
-             in a later issue)",
-            h.name
-        );
-    }
-    if h.skin.is_none() {
-        log::warn!("humanoid '{}' has no skin: drawing its skeleton (segment geometry comes in a later issue)", h.name);
-        return Ok(false);
-    }
     let mesh = skin_mesh_from_humanoid(&doc.scene, h).with_context(|| format!("skin of humanoid '{}'", h.name))?;
     for note in &mesh.notes {
         log::warn!("humanoid '{}': {note}", h.name);
     }
-    if mesh.parts.iter().all(|p| p.indices.is_empty()) {
-        log::warn!("humanoid '{}': its skin has no triangles to draw; drawing its skeleton", h.name);
+    let mut notes = Vec::new();
+    let mut rigid = Vec::new();
+    for shape in rigid_shapes(&doc.scene, h).with_context(|| format!("segments of humanoid '{}'", h.name))? {
+        if let Some(built) = render_mesh_from_rigid_shape(&doc.scene, h, &shape, &mut notes)?
+            && !built.0.indices.is_empty()
+        {
+            rigid.push((shape, built));
+        }
+    }
+    for note in &notes {
+        log::warn!("humanoid '{}': {note}", h.name);
+    }
+    let skin_drawn = h.skin.is_some() && mesh.parts.iter().any(|p| !p.indices.is_empty());
+    if !skin_drawn && rigid.is_empty() {
+        log::warn!("humanoid '{}' has no skin or segment geometry to draw: drawing its skeleton", h.name);
         return Ok(false);
     }
-    let (source_point, normals) = mesh.concatenated_corners();
+    let (source_point, normals) = if skin_drawn { mesh.concatenated_corners() } else { (Vec::new(), Vec::new()) };
     let skin = GpuSkin::new(ctx, h, SkinCorners { source_point: &source_point, normals: &normals })?;
     skin.update(&ctx.queue, h, pose);
-    let draw = renderer.create_mesh(&ctx.device, &mesh, &skin)?;
-    draw.set_world_from_humanoid(&ctx.queue, h.world_from_humanoid());
+    let world_from_humanoid = h.world_from_humanoid();
+    let mut triangles = 0;
+    if skin_drawn {
+        let draw = renderer.create_mesh(&ctx.device, &mesh, &skin)?;
+        draw.set_world_from_humanoid(&ctx.queue, world_from_humanoid);
+        triangles += draw.triangle_count();
+        draws.push(draw);
+    }
+    let humanoid_from_joint = pose::humanoid_from_joint(h, pose);
+    for (shape, (part, points)) in &rigid {
+        let draw = match shape.morph_segment {
+            Some(s) => renderer.create_rigid_mesh(&ctx.device, part, &skin.segment_points, skin.segment_offsets[s])?,
+            None => {
+                let buffer = renderer.create_points(&ctx.device, points);
+                renderer.create_rigid_mesh(&ctx.device, part, &buffer, 0)?
+            }
+        };
+        let joint = shape.joint.map_or(Mat4::IDENTITY, |j| humanoid_from_joint[j]);
+        draw.set_world_from_humanoid(&ctx.queue, world_from_humanoid * joint);
+        triangles += draw.triangle_count();
+        draws.push(draw);
+    }
     log::info!(
-        "humanoid '{}': {} skin points, {} corners, {} triangles",
+        "humanoid '{}': {} skin points, {} corners, {} rigid shapes, {triangles} triangles",
         h.name,
         skin.point_count,
         skin.corner_count,
-        draw.triangle_count()
+        rigid.len()
     );
     skins.push(skin);
-    draws.push(draw);
     Ok(true)
 }
 

@@ -18,7 +18,7 @@ use super::error::GpuError;
 use super::shaders;
 use super::skin_pass::GpuSkin;
 use super::target::{FrameViews, TargetFormats};
-use crate::mesh::{MaterialParams, SkinMesh};
+use crate::mesh::{MaterialParams, RenderMesh, SkinMesh};
 use crate::pose::normal_from_skin;
 
 /// Per-view uniform (`Frame` in `humanoid.wgsl` and `lines.wgsl`).
@@ -373,14 +373,66 @@ impl HumanoidRenderer {
                 message: format!("the mesh has {corner_count} corners but the skin pass skins {}", skin.corner_count),
             });
         }
+        self.build_draw(device, &mesh.parts, &mesh.corner_offsets(), 0, &skin.points, skin.normals.clone())
+    }
+
+    /// Uploads one rigid shape (segment, joint or site geometry, see [`crate::mesh::rigid_shapes`]): its
+    /// corners index `points` from `first_point` on (a static buffer of its rest points, or the skin
+    /// pass's [`GpuSkin::segment_points`] for a morphing segment). Each frame the caller places it with
+    /// [`MeshDraw::set_world_from_humanoid`]`(H · G_j)`; the vertices are never touched on the CPU.
+    pub fn create_rigid_mesh(
+        &self,
+        device: &wgpu::Device,
+        mesh: &RenderMesh,
+        points: &wgpu::Buffer,
+        first_point: u32,
+    ) -> Result<MeshDraw, GpuError> {
+        let mut normals: Vec<[f32; 4]> = mesh.normals.iter().map(|n| n.extend(0.0).to_array()).collect();
+        if normals.is_empty() {
+            normals.push([0.0; 4]);
+        }
+        let normals = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+            label: Some("humanoid::rigid_normals"),
+            contents: bytemuck::cast_slice(&normals),
+            usage: wgpu::BufferUsages::VERTEX,
+        });
+        self.build_draw(device, std::slice::from_ref(mesh), &[0], first_point, points, normals)
+    }
+
+    /// A static storage buffer of points (one vec4 each) for [`Self::create_rigid_mesh`].
+    pub fn create_points(&self, device: &wgpu::Device, points: &[Vec3]) -> wgpu::Buffer {
+        let mut data: Vec<[f32; 4]> = points.iter().map(|p| p.extend(1.0).to_array()).collect();
+        if data.is_empty() {
+            data.push([0.0; 4]);
+        }
+        device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+            label: Some("humanoid::rigid_points"),
+            contents: bytemuck::cast_slice(&data),
+            usage: wgpu::BufferUsages::STORAGE,
+        })
+    }
+
+    fn build_draw(
+        &self,
+        device: &wgpu::Device,
+        meshes: &[RenderMesh],
+        corner_offsets: &[u32],
+        first_point: u32,
+        points: &wgpu::Buffer,
+        normals: wgpu::Buffer,
+    ) -> Result<MeshDraw, GpuError> {
+        let corner_count: usize = meshes.iter().map(RenderMesh::corner_count).sum();
         let scope = device.push_error_scope(wgpu::ErrorFilter::Validation);
         let mut vertices = Vec::with_capacity(corner_count.max(1));
         let mut indices = Vec::new();
         let mut parts = Vec::new();
-        for (part, offset) in mesh.parts.iter().zip(mesh.corner_offsets()) {
+        for (part, &offset) in meshes.iter().zip(corner_offsets) {
             for (&source_point, color) in part.source_point.iter().zip(&part.colors) {
                 let [r, g, b] = linear_from_srgb3([color[0], color[1], color[2]]);
-                vertices.push(GpuCornerVertex { color: [r, g, b, color[3].clamp(0.0, 1.0)], source_point });
+                vertices.push(GpuCornerVertex {
+                    color: [r, g, b, color[3].clamp(0.0, 1.0)],
+                    source_point: source_point + first_point,
+                });
             }
             let start = indices.len() as u32;
             indices.extend(part.indices.iter().map(|&i| i + offset));
@@ -428,17 +480,10 @@ impl HumanoidRenderer {
             layout: &self.placement_layout,
             entries: &[
                 wgpu::BindGroupEntry { binding: 0, resource: placement.as_entire_binding() },
-                wgpu::BindGroupEntry { binding: 1, resource: skin.points.as_entire_binding() },
+                wgpu::BindGroupEntry { binding: 1, resource: points.as_entire_binding() },
             ],
         });
-        let draw = MeshDraw {
-            corner_vertices,
-            indices: index_buffer,
-            normals: skin.normals.clone(),
-            placement,
-            placement_group,
-            parts,
-        };
+        let draw = MeshDraw { corner_vertices, indices: index_buffer, normals, placement, placement_group, parts };
         match pollster::block_on(scope.pop()) {
             Some(error) => {
                 Err(GpuError::Validation { context: "humanoid mesh buffers".into(), message: error.to_string() })

@@ -15,6 +15,7 @@
 mod appearance;
 mod faces;
 mod normals;
+mod segments;
 mod triangulate;
 
 use std::collections::HashMap;
@@ -24,6 +25,7 @@ use glam::Vec3;
 pub use appearance::{MaterialParams, ShapeAppearance, appearance_of};
 pub use faces::{FaceCorner, Faces, faces_of};
 pub use normals::{crease_normals, face_normals};
+pub use segments::{RigidShape, render_mesh_from_rigid_shape, rigid_shapes};
 pub use triangulate::{newell_normal, triangulate_polygon};
 
 use crate::hanim::{Humanoid, Skin, SkinShape};

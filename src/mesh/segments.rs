@@ -1,0 +1,159 @@
+//! Rigid geometry of a humanoid: the Shapes under its segments, under joints (`extra_children`) and under
+//! sites, each drawn with its joint's matrix `H · G_j` (semantics note §6). Grouping nodes between the
+//! holder and a Shape (Transform, Group, Switch, LOD, Billboard, Collision, Anchor) are flattened once
+//! into a static offset; nothing here changes per frame.
+
+use glam::{Mat4, Vec3};
+
+use super::{RenderMesh, render_mesh_from_skin_shape};
+use crate::hanim::{Humanoid, Influences, Skin, SkinShape};
+use crate::x3d::{NodeId, Scene, X3dError};
+
+/// One Shape reached from a segment, joint or site.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RigidShape {
+    pub shape: NodeId,
+    /// The joint whose matrix places it (`None`: humanoid transform only).
+    pub joint: Option<usize>,
+    /// The segment whose `coord` node its geometry uses (its points are the segment's morphed points).
+    pub morph_segment: Option<usize>,
+    /// Grouping transforms between the holder and the Shape (humanoid space at rest).
+    pub offset: Mat4,
+}
+
+/// Every Shape drawn rigidly with a joint, in skeleton order: segment geometry, joint extra children,
+/// site geometry.
+pub fn rigid_shapes(scene: &Scene, h: &Humanoid) -> Result<Vec<RigidShape>, X3dError> {
+    let mut found = Vec::new();
+    for segment in &h.segments {
+        for &node in &segment.geometry {
+            collect(scene, node, Mat4::IDENTITY, segment.joint, &mut found, 0)?;
+        }
+    }
+    for (j, joint) in h.joints.iter().enumerate() {
+        for &node in &joint.extra_children {
+            collect(scene, node, Mat4::IDENTITY, Some(j), &mut found, 0)?;
+        }
+    }
+    for site in &h.sites {
+        let joint = match site.parent {
+            crate::hanim::SiteParent::Segment(s) => h.segments[s].joint,
+            crate::hanim::SiteParent::Joint(j) => Some(j),
+            crate::hanim::SiteParent::Humanoid => None,
+        };
+        let offset = site.offset * site.transform.matrix();
+        for &node in &site.geometry {
+            collect(scene, node, offset, joint, &mut found, 0)?;
+        }
+    }
+    for shape in &mut found {
+        shape.morph_segment = morph_segment_of(scene, h, shape.shape);
+    }
+    Ok(found)
+}
+
+/// The segment whose `coord` node is the coord of `shape`'s geometry.
+fn morph_segment_of(scene: &Scene, h: &Humanoid, shape: NodeId) -> Option<usize> {
+    let geometry = scene.node(shape).children_in("geometry").next()?;
+    let coord = scene.node(geometry).children_in("coord").next()?;
+    h.segments.iter().position(|s| s.coord == Some(coord))
+}
+
+/// Deep enough for any real file; stops USE cycles the loader let through.
+const MAX_DEPTH: usize = 64;
+
+fn collect(
+    scene: &Scene,
+    node: NodeId,
+    offset: Mat4,
+    joint: Option<usize>,
+    out: &mut Vec<RigidShape>,
+    depth: usize,
+) -> Result<(), X3dError> {
+    if depth > MAX_DEPTH {
+        return Ok(());
+    }
+    let n = scene.node(node);
+    let children = |field: &'static str| -> Vec<NodeId> { n.children_in(field).collect() };
+    match n.type_name.as_str() {
+        "Shape" => out.push(RigidShape { shape: node, joint, morph_segment: None, offset }),
+        "Transform" => {
+            let mut warnings = Vec::new();
+            let local = crate::hanim::build::transform_fields(scene, node, &mut warnings)?.matrix();
+            for child in children("children") {
+                collect(scene, child, offset * local, joint, out, depth + 1)?;
+            }
+        }
+        "Group" | "StaticGroup" | "Billboard" | "Collision" | "Anchor" => {
+            for child in children("children") {
+                collect(scene, child, offset, joint, out, depth + 1)?;
+            }
+        }
+        "Switch" => {
+            let which = scene.sf_int32(node, "whichChoice", -1)?;
+            let mut list = children("children");
+            list.extend(n.children_in("choice"));
+            if let Some(&child) = usize::try_from(which).ok().and_then(|w| list.get(w)) {
+                collect(scene, child, offset, joint, out, depth + 1)?;
+            }
+        }
+        "LOD" => {
+            let mut list = children("children");
+            list.extend(n.children_in("level"));
+            if let Some(&child) = list.first() {
+                collect(scene, child, offset, joint, out, depth + 1)?;
+            }
+        }
+        _ => {}
+    }
+    Ok(())
+}
+
+/// The points of a geometry's `coord` Coordinate node.
+fn coord_points(scene: &Scene, geometry: NodeId) -> Result<Vec<Vec3>, X3dError> {
+    let Some(coord) = scene.node(geometry).children_in("coord").next() else { return Ok(Vec::new()) };
+    Ok(scene.mf_length3(coord, "point")?.into_iter().map(Vec3::from).collect())
+}
+
+/// A rigid shape's render mesh plus the points its corners index (humanoid space at rest, offset applied),
+/// or `None` (with a note) for geometry that cannot be drawn.
+pub fn render_mesh_from_rigid_shape(
+    scene: &Scene,
+    h: &Humanoid,
+    rigid: &RigidShape,
+    notes: &mut Vec<String>,
+) -> Result<Option<(RenderMesh, Vec<Vec3>)>, X3dError> {
+    let Some(geometry) = scene.node(rigid.shape).children_in("geometry").next() else { return Ok(None) };
+    let geometry_type = scene.node(geometry).type_name.clone();
+    let points: Vec<Vec3> = match rigid.morph_segment {
+        Some(s) => h.segments[s].coord_points.clone(),
+        None => coord_points(scene, geometry)?,
+    };
+    let skin = Skin {
+        shapes: Vec::new(),
+        coord_node: None,
+        normal_node: None,
+        points: points.clone(),
+        normals: Vec::new(),
+        influences: Influences::default(),
+        unweighted_points: 0,
+    };
+    let shape =
+        SkinShape { shape: rigid.shape, geometry: Some(geometry), geometry_type, deforms: true, indices: Vec::new() };
+    let mut mesh = match render_mesh_from_skin_shape(scene, &skin, &shape, notes)? {
+        Some(mesh) => mesh,
+        None => return Ok(None),
+    };
+    // Normals (given or generated) are in the shape's own frame: turn them with the offset.
+    let normal_from_offset = crate::pose::normal_from_skin(glam::Mat3::from_mat4(rigid.offset));
+    for n in &mut mesh.normals {
+        *n = (normal_from_offset * *n).normalize_or_zero();
+    }
+    if rigid.offset.determinant() < 0.0 {
+        for t in mesh.indices.chunks_exact_mut(3) {
+            t.swap(1, 2);
+        }
+    }
+    let points = points.iter().map(|&p| rigid.offset.transform_point3(p)).collect();
+    Ok(Some((mesh, points)))
+}
