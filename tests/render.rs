@@ -160,13 +160,15 @@ fn rotating_the_left_shoulder_changes_only_the_image_right_side() {
     }
 }
 
+/// DiamondManLOA1 has no skin: its segments hold small diamonds at the joint centres, drawn rigidly; at this
+/// size each is a few pixels, so the count is small but must stay inside the figure's projected box.
 #[test]
-fn a_humanoid_without_skin_shows_its_skeleton() {
+fn a_humanoid_without_skin_draws_its_segments_inside_its_box() {
     let Some(ctx) = common::gpu_or_skip() else { return };
     let doc = load("DiamondManLOA1.x3d");
     assert!(doc.humanoids[0].skin.is_none());
     let image = render(&ctx, &doc, &SceneRequest::new(SIZE, SIZE));
-    save(&image, "DiamondManLOA1.skeleton.png");
+    save(&image, "DiamondManLOA1.segments.png");
     let (x0, y0, x1, y1) = projected_box(&image);
     let mut foreground = 0;
     for y in 0..SIZE {
@@ -178,7 +180,7 @@ fn a_humanoid_without_skin_shows_its_skeleton() {
             }
         }
     }
-    assert!(foreground > 100, "the skeleton overlay drew {foreground} pixels");
+    assert!(foreground > 40, "the segment geometry drew only {foreground} pixels");
 }
 
 #[test]
