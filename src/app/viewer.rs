@@ -57,6 +57,9 @@ struct FrameStats {
     fps: f32,
     /// Smoothed CPU time spent building and submitting a frame.
     work_ms: f32,
+    /// Frames drawn and their total CPU time, for the summary logged on exit.
+    frames: u64,
+    total_work: Duration,
 }
 
 impl FrameStats {
@@ -166,8 +169,9 @@ impl Viewer {
             Some(gpu.device.limits().max_texture_dimension_2d as usize),
         );
         let egui_renderer = egui_wgpu::Renderer::new(&gpu.device, format, egui_wgpu::RendererOptions::default());
-        let renderer = HumanoidRenderer::new(&gpu.device, ViewportTarget::FORMATS)?;
-        let overlay = OverlayRenderer::new(&gpu.device, ViewportTarget::FORMATS, renderer.frame_layout())?;
+        let formats = ViewportTarget::formats_for(&gpu.adapter_info);
+        let renderer = HumanoidRenderer::new(&gpu.device, formats)?;
+        let overlay = OverlayRenderer::new(&gpu.device, formats, renderer.frame_layout())?;
         let frame_uniform = renderer.create_frame(&gpu.device);
         let overlay_buffers = OverlayBuffers::new(&gpu.device);
         let persist = script.is_none();
@@ -349,6 +353,15 @@ impl Viewer {
             return Err(e);
         }
         if self.quit {
+            let s = &self.stats;
+            log::info!(
+                "{} frames on {}: {:.1} ms CPU per frame on average, last {:.1} ms between frames ({:.1} fps)",
+                s.frames,
+                self.gpu.summary.name,
+                s.total_work.as_secs_f64() * 1000.0 / s.frames.max(1) as f64,
+                s.frame_ms,
+                s.fps
+            );
             event_loop.exit();
         }
         Ok(())
@@ -544,7 +557,7 @@ impl Viewer {
         match &mut self.viewport {
             Some((target, id)) if target.width == width && target.height == height => *id,
             Some((target, id)) => {
-                *target = ViewportTarget::new(&self.gpu.device, width, height);
+                *target = ViewportTarget::new(&self.gpu.device, self.renderer.formats, width, height);
                 self.egui_renderer.update_egui_texture_from_wgpu_texture(
                     &self.gpu.device,
                     target.egui_view(),
@@ -554,7 +567,7 @@ impl Viewer {
                 *id
             }
             None => {
-                let target = ViewportTarget::new(&self.gpu.device, width, height);
+                let target = ViewportTarget::new(&self.gpu.device, self.renderer.formats, width, height);
                 let id = self.egui_renderer.register_native_texture(
                     &self.gpu.device,
                     target.egui_view(),
@@ -652,7 +665,9 @@ impl Viewer {
         }
         let paint_jobs = self.egui_ctx.tessellate(full_output.shapes, pixels_per_point);
 
+        let t_ui = started.elapsed();
         let state = self.surface.get_current_texture();
+        let t_acquire = started.elapsed();
         let frame = match surface::action_for(&state) {
             SurfaceAction::Draw { reconfigure_after } => {
                 self.reconfigure |= reconfigure_after;
@@ -722,10 +737,18 @@ impl Viewer {
             self.egui_renderer.render(&mut pass, &paint_jobs, &screen);
         }
         self.gpu.queue.submit(extra.into_iter().chain([encoder.finish()]));
+        let t_submit = started.elapsed();
         if let Some(frame) = frame {
             self.window.pre_present_notify();
             self.gpu.queue.present(frame);
         }
+        log::debug!(
+            "frame: ui {:.1} ms, acquire {:.1} ms, encode+submit {:.1} ms, present {:.1} ms",
+            t_ui.as_secs_f64() * 1e3,
+            (t_acquire - t_ui).as_secs_f64() * 1e3,
+            (t_submit - t_acquire).as_secs_f64() * 1e3,
+            (started.elapsed() - t_submit).as_secs_f64() * 1e3
+        );
         for id in &full_output.textures_delta.free {
             self.egui_renderer.free_texture(id);
         }
@@ -733,7 +756,10 @@ impl Viewer {
             self.reconfigure = false;
             self.surface.configure(&self.gpu.device, &self.config);
         }
-        self.stats.work_ms = self.stats.work_ms * 0.9 + started.elapsed().as_secs_f32() * 1000.0 * 0.1;
+        let work = started.elapsed();
+        self.stats.work_ms = self.stats.work_ms * 0.9 + work.as_secs_f32() * 1000.0 * 0.1;
+        self.stats.frames += 1;
+        self.stats.total_work += work;
         self.take_screenshots();
         if let Err(e) = self.gpu.check_health() {
             log::error!("{e}");

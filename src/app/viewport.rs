@@ -7,6 +7,7 @@ use crate::gpu::target::{FrameViews, TargetFormats, padded_bytes_per_row, strip_
 use crate::gpu::{GpuContext, GpuError, readback};
 
 pub struct ViewportTarget {
+    pub formats: TargetFormats,
     pub width: u32,
     pub height: u32,
     color: wgpu::Texture,
@@ -18,12 +19,20 @@ pub struct ViewportTarget {
 }
 
 impl ViewportTarget {
-    pub const FORMATS: TargetFormats = TargetFormats::HEADLESS;
+    /// The window's formats: headless's, with 4× MSAA on hardware and none on a CPU adapter (lavapipe
+    /// spends most of a frame on the extra samples); `HANIM_VIEWER_MSAA=1|4` overrides.
+    pub fn formats_for(adapter: &wgpu::AdapterInfo) -> TargetFormats {
+        let default = if adapter.device_type == wgpu::DeviceType::Cpu { 1 } else { 4 };
+        let sample_count = match std::env::var("HANIM_VIEWER_MSAA").ok().and_then(|v| v.trim().parse::<u32>().ok()) {
+            Some(n @ (1 | 4)) => n,
+            _ => default,
+        };
+        TargetFormats { sample_count, ..TargetFormats::HEADLESS }
+    }
 
-    pub fn new(device: &wgpu::Device, width: u32, height: u32) -> Self {
+    pub fn new(device: &wgpu::Device, formats: TargetFormats, width: u32, height: u32) -> Self {
         let limit = device.limits().max_texture_dimension_2d;
         let (width, height) = (width.clamp(1, limit), height.clamp(1, limit));
-        let formats = Self::FORMATS;
         let size = wgpu::Extent3d { width, height, depth_or_array_layers: 1 };
         let texture = |label: &str, format, samples, usage, view_formats: &[wgpu::TextureFormat]| {
             device.create_texture(&wgpu::TextureDescriptor {
@@ -63,6 +72,7 @@ impl ViewportTarget {
             ..Default::default()
         });
         Self {
+            formats,
             width,
             height,
             color_view: view(&color),

@@ -238,10 +238,12 @@ fn help_ui(ui: &mut egui::Ui, state: &mut UiState) {
     state.show_help = open;
 }
 
-fn error_ui(ui: &mut egui::Ui, error: &str, commands: &mut Vec<UiCommand>) {
+fn error_ui(ui: &mut egui::Ui, error: &str, has_humanoid: bool, commands: &mut Vec<UiCommand>) {
     egui::Window::new("Could not open the file").collapsible(false).resizable(true).show(ui.ctx(), |ui| {
         ui.label(egui::RichText::new(error).monospace());
-        ui.label("The previous humanoid stays loaded.");
+        if has_humanoid {
+            ui.label("The previous humanoid stays loaded.");
+        }
         if ui.button("Close").clicked() {
             commands.push(UiCommand::DismissError);
         }
@@ -298,7 +300,7 @@ pub fn app_ui(
             ui.painter().text(
                 rect.center(),
                 egui::Align2::CENTER_CENTER,
-                "No humanoid loaded.\nFile ▸ Open (Ctrl+O) or drop an .x3d file here.",
+                "No humanoid loaded.\nFile > Open (Ctrl+O) or drop an .x3d file here.",
                 egui::FontId::proportional(18.0),
                 ui.visuals().weak_text_color(),
             );
@@ -338,7 +340,7 @@ pub fn app_ui(
     });
     help_ui(ui, state);
     if let Some(error) = info.error {
-        error_ui(ui, error, &mut commands);
+        error_ui(ui, error, scene.is_some(), &mut commands);
     }
     (commands, input)
 }
