@@ -4,9 +4,7 @@
 //! Camera: a file Viewpoint (by description or DEF) or a standard view (semantics note §5) framing the
 //! humanoids' bounding box at the rendered pose. Background: the file's Background colour, else grey.
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, Ordering};
 
 use anyhow::{Context, Result, anyhow, bail};
 use glam::{Mat4, Quat, Vec3};
@@ -581,52 +579,9 @@ fn draw_humanoid(
     Ok(true)
 }
 
-/// A process-wide counter so concurrent writers in one process never share a temporary name.
-static TEMP_COUNTER: AtomicU64 = AtomicU64::new(0);
-
-/// Writes an RGBA8 image as PNG to `path` atomically: the bytes go to a temporary file in the same
-/// folder, which is synced and then renamed over `path`. On failure the temporary file is removed and
-/// `path` is untouched.
+/// Writes an RGBA8 image as PNG to `path` atomically (see [`crate::output`]).
 pub fn write_png_atomically(path: &Path, width: u32, height: u32, rgba: &[u8]) -> Result<()> {
-    if rgba.len() != (width as usize) * (height as usize) * 4 {
-        bail!("internal: {} bytes for a {width}x{height} RGBA image", rgba.len());
-    }
-    let mut bytes = Vec::new();
-    {
-        let mut encoder = png::Encoder::new(&mut bytes, width, height);
-        encoder.set_color(png::ColorType::Rgba);
-        encoder.set_depth(png::BitDepth::Eight);
-        encoder.set_source_srgb(png::SrgbRenderingIntent::Perceptual);
-        let mut writer = encoder.write_header().context("encoding the PNG")?;
-        writer.write_image_data(rgba).context("encoding the PNG")?;
-        writer.finish().context("encoding the PNG")?;
-    }
-    let file_name = path.file_name().ok_or_else(|| anyhow!("'{}' is not a file path", path.display()))?;
-    let dir = match path.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
-    let temp = dir.join(format!(
-        ".{}.{}-{}.tmp",
-        file_name.to_string_lossy(),
-        std::process::id(),
-        TEMP_COUNTER.fetch_add(1, Ordering::Relaxed)
-    ));
-    let result = (|| -> Result<()> {
-        let mut file = std::fs::OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .open(&temp)
-            .with_context(|| format!("creating {}", temp.display()))?;
-        file.write_all(&bytes).with_context(|| format!("writing {}", temp.display()))?;
-        file.sync_all().with_context(|| format!("writing {}", temp.display()))?;
-        drop(file);
-        std::fs::rename(&temp, path).with_context(|| format!("renaming {} to {}", temp.display(), path.display()))
-    })();
-    if result.is_err() {
-        let _ = std::fs::remove_file(&temp);
-    }
-    result
+    crate::output::write_png_atomically(path, width, height, rgba)
 }
 
 /// `hanim-viewer render`: load, render, write the PNG.
@@ -702,23 +657,5 @@ mod tests {
             let fill = ((max_x - min_x) / 300.0).max((max_y - min_y) / 200.0);
             assert!(fill > 0.85 && fill < 0.95, "{view:?} fills {fill}");
         }
-    }
-
-    #[test]
-    fn png_is_written_atomically() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("shot.png");
-        let rgba: Vec<u8> = (0..2 * 3 * 4).map(|i| i as u8).collect();
-        write_png_atomically(&path, 2, 3, &rgba).unwrap();
-        let entries: Vec<_> = std::fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name()).collect();
-        assert_eq!(entries, vec![std::ffi::OsString::from("shot.png")]);
-        let decoder = png::Decoder::new(std::io::BufReader::new(std::fs::File::open(&path).unwrap()));
-        let mut reader = decoder.read_info().unwrap();
-        let mut buf = vec![0; reader.output_buffer_size().unwrap()];
-        let info = reader.next_frame(&mut buf).unwrap();
-        assert_eq!((info.width, info.height), (2, 3));
-        assert_eq!(&buf[..info.buffer_size()], &rgba[..]);
-        // A folder that does not exist: an error, and nothing left behind.
-        assert!(write_png_atomically(&dir.path().join("missing/shot.png"), 2, 3, &rgba).is_err());
     }
 }

@@ -98,11 +98,28 @@ fn scripted_session_poses_an_arm_and_switches_views() {
              screenshot {top}\n\
              resize 640 480\n\
              screenshot {small}\n\
+             screenshot-size 320 200\n\
+             screenshot {sized}\n\
+             screenshot-size view\n\
+             # the built-in humanoid: a displacer slider and an eye view\n\
+             resize 900 640\n\
+             open {default}\n\
+             view side\n\
+             screenshot {default_rest}\n\
+             displacer hanim_vl5_belly_config 1\n\
+             screenshot {belly}\n\
+             view left eye\n\
+             screenshot {eye}\n\
              quit\n",
             rest = shot("rest.png").display(),
             posed = shot("posed.png").display(),
             top = shot("top.png").display(),
             small = shot("small.png").display(),
+            sized = shot("sized.png").display(),
+            default = Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/humanoids/default.x3d").display(),
+            default_rest = shot("default_rest.png").display(),
+            belly = shot("belly.png").display(),
+            eye = shot("eye.png").display(),
         ),
     )
     .unwrap();
@@ -150,7 +167,9 @@ fn scripted_session_poses_an_arm_and_switches_views() {
         }
         panic!("the viewer exited with {status}\n{log}");
     }
-    for name in ["rest.png", "posed.png", "top.png", "small.png"] {
+    for name in
+        ["rest.png", "posed.png", "top.png", "small.png", "sized.png", "default_rest.png", "belly.png", "eye.png"]
+    {
         assert!(shot(name).exists(), "{name} was not written\n{log}");
     }
     let rest = Image::read(&shot("rest.png"));
@@ -185,5 +204,36 @@ fn scripted_session_poses_an_arm_and_switches_views() {
     // After a resize the 3D view follows the smaller window.
     let small = Image::read(&shot("small.png"));
     assert!(small.width < w && small.height < h, "after the resize the view is {}x{}", small.width, small.height);
-    eprintln!("rest {w}x{h}: pose changed {} pixels, top view {}", diff.len(), view_diff.len());
+    // A chosen screenshot size renders the same view offscreen at that size.
+    let sized = Image::read(&shot("sized.png"));
+    assert_eq!((sized.width, sized.height), (320, 200));
+    let sized_figure = (0..sized.width * sized.height)
+        .filter(|&i| sized.pixel(i % sized.width, i / sized.width) != sized.pixel(2, 2))
+        .count();
+    assert!(sized_figure > 320 * 200 / 50, "the sized screenshot shows the figure ({sized_figure} pixels)");
+
+    // The belly displacer pushes the belly forward (seen from the side): pixels change, only in the middle
+    // band of the figure.
+    let default_rest = Image::read(&shot("default_rest.png"));
+    let belly = Image::read(&shot("belly.png"));
+    let (dw, dh) = (default_rest.width, default_rest.height);
+    let belly_diff = changed(&default_rest, &belly, 8);
+    assert!(belly_diff.len() > 20, "the displacer changed {} pixels", belly_diff.len());
+    let outside = belly_diff.iter().filter(|&&(_, y)| y < dh / 5 || y > dh * 4 / 5).count();
+    assert!(
+        outside * 20 <= belly_diff.len(),
+        "{outside} of {} changed pixels are far from the belly",
+        belly_diff.len()
+    );
+    // The eye view looks out of the head, forwards: the figure seen from the side is gone.
+    let eye = Image::read(&shot("eye.png"));
+    let eye_diff = changed(&belly, &eye, 24);
+    assert!(eye_diff.len() > (dw * dh / 50) as usize, "the eye view changed only {} pixels", eye_diff.len());
+    eprintln!(
+        "rest {w}x{h}: pose changed {} pixels, top view {}; displacer {} pixels, eye view {}",
+        diff.len(),
+        view_diff.len(),
+        belly_diff.len(),
+        eye_diff.len()
+    );
 }

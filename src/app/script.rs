@@ -13,6 +13,7 @@
 //! wait N                    let N frames pass
 //! resize W H                resize the window (logical pixels)
 //! screenshot FILE           save the 3D view (waits for a view transition to end)
+//! screenshot-size W H|view  later screenshots at W×H pixels, or at the 3D view's size
 //! quit
 //! ```
 
@@ -40,6 +41,8 @@ pub enum ScriptStep {
     Wait(u32),
     Resize(u32, u32),
     Screenshot(PathBuf),
+    /// Screenshot size in pixels; `None`: the 3D view's size.
+    ScreenshotSize(Option<[u32; 2]>),
     Quit,
 }
 
@@ -121,6 +124,19 @@ pub fn parse_script(text: &str) -> Result<Vec<ScriptLine>> {
                 }
                 ScriptStep::Resize(w as u32, h as u32)
             }
+            "screenshot-size" => match rest {
+                ["view"] => ScriptStep::ScreenshotSize(None),
+                _ => {
+                    let [w, h] = numbers::<2>(rest, line)?;
+                    if !(w >= 16.0 && h >= 16.0 && w <= 16384.0 && h <= 16384.0 && w.fract() == 0.0 && h.fract() == 0.0)
+                    {
+                        bail!(
+                            "line {line}: 'screenshot-size' takes 'view' or a whole width and height from 16 to 16384"
+                        );
+                    }
+                    ScriptStep::ScreenshotSize(Some([w as u32, h as u32]))
+                }
+            },
             "screenshot" => ScriptStep::Screenshot(PathBuf::from(trimmed["screenshot".len()..].trim())),
             other => bail!("line {line}: unknown action '{other}'"),
         };
@@ -191,7 +207,9 @@ pub fn commands_for(step: &ScriptStep, summary: &SceneSummary, line: usize) -> R
         ScriptStep::Redo => vec![UiCommand::Redo],
         ScriptStep::Screenshot(path) => vec![UiCommand::Screenshot(Some(path.clone()))],
         ScriptStep::Quit => vec![UiCommand::Quit],
-        ScriptStep::Limits(_) | ScriptStep::Wait(_) | ScriptStep::Resize(..) => Vec::new(),
+        ScriptStep::Limits(_) | ScriptStep::Wait(_) | ScriptStep::Resize(..) | ScriptStep::ScreenshotSize(_) => {
+            Vec::new()
+        }
     })
 }
 
@@ -212,5 +230,13 @@ mod tests {
         assert!(parse_script("rotate l_knee 1 2").unwrap_err().to_string().contains("line 1"));
         assert!(parse_script("\njump").unwrap_err().to_string().contains("line 2: unknown action 'jump'"));
         assert!(parse_script("screenshot").is_err());
+        assert_eq!(
+            parse_script("screenshot-size 320 200").unwrap()[0].step,
+            ScriptStep::ScreenshotSize(Some([320, 200]))
+        );
+        assert_eq!(parse_script("screenshot-size view").unwrap()[0].step, ScriptStep::ScreenshotSize(None));
+        assert!(parse_script("screenshot-size 320").is_err());
+        assert!(parse_script("screenshot-size 0 200").is_err());
+        assert!(parse_script("screenshot-size 320.5 200").is_err());
     }
 }

@@ -22,7 +22,7 @@ use super::surface::{self, SurfaceAction};
 use super::viewport::ViewportTarget;
 use crate::gpu::GpuContext;
 use crate::gpu::overlay::{OverlayBuffers, OverlayRenderer};
-use crate::gpu::render_pass::{FrameUniform, HumanoidRenderer, begin_scene_pass};
+use crate::gpu::render_pass::{Camera, FrameUniform, HumanoidRenderer, begin_scene_pass};
 use crate::hanim::{self, Document};
 use crate::ui::{self, FrameInfo, UiCommand, UiState, ViewportInput};
 
@@ -111,6 +111,8 @@ pub struct Viewer {
     pending_screenshots: Vec<Option<PathBuf>>,
     /// When egui wants the next frame (animations, tooltips); `None`: only on input.
     next_repaint: Option<Instant>,
+    /// The camera of the last frame drawn (screenshots at another size render with it).
+    last_camera: Option<Camera>,
 }
 
 fn config_path() -> Option<PathBuf> {
@@ -203,6 +205,7 @@ impl Viewer {
             exit_failure: None,
             quit: false,
             pending_screenshots: Vec::new(),
+            last_camera: None,
             next_repaint: Some(Instant::now()),
         };
         match &options.file {
@@ -235,13 +238,11 @@ impl Viewer {
             return;
         }
         let Some(path) = config_path() else { return };
-        let result = path
-            .parent()
-            .map_or(Ok(()), std::fs::create_dir_all)
-            .and_then(|_| serde_json::to_string_pretty(&self.ui).map_err(std::io::Error::other))
-            .and_then(|text| std::fs::write(&path, text));
+        let result = serde_json::to_string_pretty(&self.ui)
+            .map_err(anyhow::Error::from)
+            .and_then(|text| crate::output::write_atomically(&path, text.as_bytes()));
         if let Err(e) = result {
-            log::warn!("could not save the UI state to {}: {e}", path.display());
+            log::warn!("could not save the UI state to {}: {e:#}", path.display());
         }
     }
 
@@ -401,6 +402,10 @@ impl Viewer {
                 self.ui.ignore_limits = !on;
                 return Vec::new();
             }
+            ScriptStep::ScreenshotSize(size) => {
+                self.ui.screenshot_size = *size;
+                return Vec::new();
+            }
             ScriptStep::Resize(w, h) => {
                 // The new size arrives as a Resized event; give it a few frames.
                 let _ = self.window.request_inner_size(winit::dpi::LogicalSize::new(*w, *h));
@@ -490,6 +495,15 @@ impl Viewer {
                 None => {}
             },
             UiCommand::Screenshot(path) => self.pending_screenshots.push(path),
+            UiCommand::ChooseScreenshotFolder => {
+                let mut dialog = rfd::FileDialog::new().set_title("Folder for screenshots");
+                if let Some(folder) = self.ui.screenshot_folder.as_ref().or(self.ui.last_folder.as_ref()) {
+                    dialog = dialog.set_directory(folder);
+                }
+                if let Some(folder) = dialog.pick_folder() {
+                    self.ui.screenshot_folder = Some(folder);
+                }
+            }
             UiCommand::DismissError => self.error = None,
             UiCommand::Quit => self.quit = true,
             other => log::debug!("unhandled command {other:?}"),
@@ -520,14 +534,44 @@ impl Viewer {
         }
     }
 
+    /// Draws the deformed humanoid and the overlay into `target` as `camera` sees it (the skin pass of
+    /// this frame must already be encoded or submitted).
+    fn encode_3d_view(&self, encoder: &mut wgpu::CommandEncoder, target: &ViewportTarget, camera: &Camera) {
+        let aspect = target.width as f32 / target.height as f32;
+        self.frame_uniform.write(&self.gpu.queue, &camera.frame_uniform(aspect));
+        let mut pass = begin_scene_pass(encoder, target.views(), BACKGROUND);
+        if let Some(scene) = &self.scene {
+            self.renderer.draw(&mut pass, &self.frame_uniform, &[&scene.mesh]);
+        }
+        self.overlay.draw(&mut pass, &self.frame_uniform, &self.overlay_buffers);
+    }
+
+    /// The 3D view's pixels for a screenshot: the view itself, or a fresh offscreen render at the chosen
+    /// screenshot size (same camera, the aspect of the chosen size).
+    fn screenshot_pixels(&self) -> Option<(u32, u32, Result<Vec<u8>, crate::gpu::GpuError>)> {
+        let (target, _) = self.viewport.as_ref()?;
+        match self.ui.screenshot_size {
+            Some([w, h]) if [w, h] != [target.width, target.height] => {
+                let camera = self.last_camera?;
+                let offscreen = ViewportTarget::new(&self.gpu.device, self.renderer.formats, w, h);
+                let mut encoder = self
+                    .gpu
+                    .device
+                    .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("viewer::screenshot") });
+                self.encode_3d_view(&mut encoder, &offscreen, &camera);
+                self.gpu.queue.submit([encoder.finish()]);
+                Some((offscreen.width, offscreen.height, offscreen.read_rgba8(&self.gpu)))
+            }
+            _ => Some((target.width, target.height, target.read_rgba8(&self.gpu))),
+        }
+    }
+
     fn take_screenshots(&mut self) {
         let requests = std::mem::take(&mut self.pending_screenshots);
         if requests.is_empty() {
             return;
         }
-        let Some((target, _)) = &self.viewport else { return };
-        let pixels = target.read_rgba8(&self.gpu);
-        let (width, height) = (target.width, target.height);
+        let Some((width, height, pixels)) = self.screenshot_pixels() else { return };
         for request in requests {
             let path = request.unwrap_or_else(|| {
                 let folder = self.ui.screenshot_folder.clone().unwrap_or_else(|| PathBuf::from("."));
@@ -536,7 +580,7 @@ impl Viewer {
             let result = pixels
                 .as_ref()
                 .map_err(|e| anyhow!("{e}"))
-                .and_then(|p| screenshot::write_png_atomic(&path, width, height, p));
+                .and_then(|p| crate::output::write_png_atomically(&path, width, height, p));
             match result {
                 Ok(()) => self.toast(format!("saved {}", path.display())),
                 Err(e) => {
@@ -689,9 +733,7 @@ impl Viewer {
 
         let mut encoder =
             self.gpu.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("viewer::frame") });
-        if let Some((target, _)) = &self.viewport {
-            let aspect = target.width as f32 / target.height as f32;
-            self.frame_uniform.write(&self.gpu.queue, &camera.frame_uniform(aspect));
+        if self.viewport.is_some() {
             let lines = overlay_lines(
                 self.scene.as_ref(),
                 self.ui.show_grid,
@@ -704,12 +746,11 @@ impl Viewer {
                 scene.skin.update(&self.gpu.queue, scene.humanoid(), &scene.editor.pose);
                 scene.skin.encode(&mut encoder);
             }
-            let mut pass = begin_scene_pass(&mut encoder, target.views(), BACKGROUND);
-            if let Some(scene) = &self.scene {
-                self.renderer.draw(&mut pass, &self.frame_uniform, &[&scene.mesh]);
-            }
-            self.overlay.draw(&mut pass, &self.frame_uniform, &self.overlay_buffers);
         }
+        if let Some((target, _)) = &self.viewport {
+            self.encode_3d_view(&mut encoder, target, &camera);
+        }
+        self.last_camera = Some(camera);
         let screen =
             egui_wgpu::ScreenDescriptor { size_in_pixels: [self.config.width, self.config.height], pixels_per_point };
         let extra =

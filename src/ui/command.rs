@@ -41,6 +41,8 @@ pub enum UiCommand {
     Reload,
     /// Saves the 3D view; `None` picks a name in the screenshot folder.
     Screenshot(Option<PathBuf>),
+    /// Asks for the screenshot folder in a native dialog.
+    ChooseScreenshotFolder,
     /// Closes the load-error window.
     DismissError,
     Quit,

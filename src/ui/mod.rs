@@ -157,6 +157,7 @@ fn menu_ui(ui: &mut egui::Ui, state: &mut UiState, info: &FrameInfo) -> Vec<UiCo
             if ui.button("Screenshot  (F12)").clicked() {
                 commands.push(UiCommand::Screenshot(None));
             }
+            ui.menu_button("Screenshot settings", |ui| screenshot_settings_ui(ui, state, &mut commands));
             if ui.button("Quit  (Ctrl+Q)").clicked() {
                 commands.push(UiCommand::Quit);
             }
@@ -199,6 +200,33 @@ fn menu_ui(ui: &mut egui::Ui, state: &mut UiState, info: &FrameInfo) -> Vec<UiCo
         }
     });
     commands
+}
+
+/// Screenshot sizes offered besides the 3D view's own.
+const SCREENSHOT_SIZES: [[u32; 2]; 4] = [[1280, 720], [1920, 1080], [2048, 2048], [3840, 2160]];
+
+fn screenshot_settings_ui(ui: &mut egui::Ui, state: &mut UiState, commands: &mut Vec<UiCommand>) {
+    ui.label("Size");
+    ui.radio_value(&mut state.screenshot_size, None, "The 3D view's size");
+    for size in SCREENSHOT_SIZES {
+        ui.radio_value(&mut state.screenshot_size, Some(size), format!("{} × {}", size[0], size[1]));
+    }
+    let mut custom = state.screenshot_size.unwrap_or([1600, 1200]);
+    ui.horizontal(|ui| {
+        let w = ui.add(egui::DragValue::new(&mut custom[0]).range(16..=16384).suffix(" px"));
+        ui.label("×");
+        let h = ui.add(egui::DragValue::new(&mut custom[1]).range(16..=16384).suffix(" px"));
+        if w.changed() || h.changed() {
+            state.screenshot_size = Some(custom);
+        }
+    });
+    ui.separator();
+    let folder =
+        state.screenshot_folder.as_ref().map_or_else(|| "current folder".to_owned(), |f| f.display().to_string());
+    ui.label(format!("Folder: {folder}"));
+    if ui.button("Choose folder…").clicked() {
+        commands.push(UiCommand::ChooseScreenshotFolder);
+    }
 }
 
 fn status_ui(ui: &mut egui::Ui, info: &FrameInfo) {
@@ -265,13 +293,16 @@ pub fn app_ui(
     egui::Panel::bottom("status").show(ui, |ui| status_ui(ui, info));
     if let Some((summary, pose)) = scene {
         if state.show_joints_panel {
-            egui::Panel::left("joints").resizable(true).default_size(260.0).show(ui, |ui| {
+            let width = state.joints_panel_width.clamp(120.0, 800.0);
+            let panel = egui::Panel::left("joints").resizable(true).default_size(width).show(ui, |ui| {
                 ui.heading("Joints");
                 commands.extend(panels::joints_ui(ui, state, summary, pose));
             });
+            state.joints_panel_width = panel.response.rect.width();
         }
         if state.show_side_panel {
-            egui::Panel::right("side").resizable(true).default_size(240.0).show(ui, |ui| {
+            let width = state.side_panel_width.clamp(120.0, 800.0);
+            let panel = egui::Panel::right("side").resizable(true).default_size(width).show(ui, |ui| {
                 egui::ScrollArea::vertical().id_salt("side_scroll").show(ui, |ui| {
                     egui::CollapsingHeader::new("Viewpoints").default_open(true).show(ui, |ui| {
                         commands.extend(panels::viewpoints_ui(ui, state, summary));
@@ -281,6 +312,7 @@ pub fn app_ui(
                     });
                 });
             });
+            state.side_panel_width = panel.response.rect.width();
         }
     }
     let mut input = ViewportInput::default();

@@ -28,6 +28,11 @@ pub struct UiState {
     pub last_folder: Option<PathBuf>,
     /// Where screenshots go (the current directory when unset).
     pub screenshot_folder: Option<PathBuf>,
+    /// Screenshot size in pixels (`None`: the 3D view's size).
+    pub screenshot_size: Option<[u32; 2]>,
+    /// Widths of the resizable side panels, in points.
+    pub joints_panel_width: f32,
+    pub side_panel_width: f32,
     /// Draw frames continuously (to measure fps) instead of on input only.
     #[serde(skip)]
     pub continuous_redraw: bool,
@@ -49,6 +54,9 @@ impl Default for UiState {
             recent_files: Vec::new(),
             last_folder: None,
             screenshot_folder: None,
+            screenshot_size: None,
+            joints_panel_width: 260.0,
+            side_panel_width: 240.0,
             continuous_redraw: false,
         }
     }

@@ -1,0 +1,102 @@
+//! Every file the program writes goes through here: the bytes go to a temporary file in the destination
+//! folder, which is synced and then renamed over the destination, so a reader (or a crash) never sees
+//! half a file and a failed write leaves the old file untouched.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use anyhow::{Context, Result, anyhow, bail};
+
+/// A process-wide counter so concurrent writers in one process never share a temporary name.
+static TEMP_COUNTER: AtomicU64 = AtomicU64::new(0);
+
+/// Writes `bytes` to `path` atomically (temporary file + rename), creating the folder if needed.
+pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<()> {
+    let file_name = path.file_name().ok_or_else(|| anyhow!("'{}' is not a file path", path.display()))?;
+    let dir = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    std::fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;
+    let temp = dir.join(format!(
+        ".{}.{}-{}.tmp",
+        file_name.to_string_lossy(),
+        std::process::id(),
+        TEMP_COUNTER.fetch_add(1, Ordering::Relaxed)
+    ));
+    let result = (|| -> Result<()> {
+        let mut file = std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&temp)
+            .with_context(|| format!("creating {}", temp.display()))?;
+        file.write_all(bytes).with_context(|| format!("writing {}", temp.display()))?;
+        file.sync_all().with_context(|| format!("writing {}", temp.display()))?;
+        drop(file);
+        std::fs::rename(&temp, path).with_context(|| format!("renaming {} to {}", temp.display(), path.display()))
+    })();
+    if result.is_err() {
+        let _ = std::fs::remove_file(&temp);
+    }
+    result
+}
+
+/// Encodes an RGBA8 image (`width·height·4` bytes, sRGB, rows top to bottom) as PNG.
+pub fn encode_png(width: u32, height: u32, rgba: &[u8]) -> Result<Vec<u8>> {
+    if rgba.len() != (width as usize) * (height as usize) * 4 {
+        bail!("internal: {} bytes for a {width}x{height} RGBA image", rgba.len());
+    }
+    let mut bytes = Vec::new();
+    {
+        let mut encoder = png::Encoder::new(&mut bytes, width, height);
+        encoder.set_color(png::ColorType::Rgba);
+        encoder.set_depth(png::BitDepth::Eight);
+        encoder.set_source_srgb(png::SrgbRenderingIntent::Perceptual);
+        let mut writer = encoder.write_header().context("encoding the PNG")?;
+        writer.write_image_data(rgba).context("encoding the PNG")?;
+        writer.finish().context("encoding the PNG")?;
+    }
+    Ok(bytes)
+}
+
+/// Writes an RGBA8 image as PNG to `path` atomically.
+pub fn write_png_atomically(path: &Path, width: u32, height: u32, rgba: &[u8]) -> Result<()> {
+    write_atomically(path, &encode_png(width, height, rgba)?)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn png_is_written_atomically_and_reads_back() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("sub").join("shot.png");
+        let rgba: Vec<u8> = (0..4 * 3 * 2).map(|i| i as u8).collect();
+        write_png_atomically(&path, 3, 2, &rgba).unwrap();
+        let decoder = png::Decoder::new(std::io::BufReader::new(std::fs::File::open(&path).unwrap()));
+        let mut reader = decoder.read_info().unwrap();
+        let mut buf = vec![0; reader.output_buffer_size().unwrap()];
+        let info = reader.next_frame(&mut buf).unwrap();
+        assert_eq!((info.width, info.height), (3, 2));
+        assert_eq!(&buf[..info.buffer_size()], &rgba[..]);
+        // A bad image leaves the previous file as it was and no temporary file behind.
+        assert!(write_png_atomically(&path, 4, 4, &rgba).is_err());
+        let names: Vec<_> =
+            std::fs::read_dir(path.parent().unwrap()).unwrap().map(|e| e.unwrap().file_name()).collect();
+        assert_eq!(names, vec![std::ffi::OsString::from("shot.png")]);
+    }
+
+    #[test]
+    fn failed_rename_removes_the_temporary_file() {
+        let dir = tempfile::tempdir().unwrap();
+        // The destination is an existing non-empty folder: the rename fails.
+        let target = dir.path().join("occupied");
+        std::fs::create_dir(&target).unwrap();
+        std::fs::write(target.join("x"), b"x").unwrap();
+        assert!(write_atomically(&target, b"data").is_err());
+        let names: Vec<_> = std::fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name()).collect();
+        assert_eq!(names, vec![std::ffi::OsString::from("occupied")]);
+    }
+}
