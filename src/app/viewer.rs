@@ -582,7 +582,7 @@ impl Viewer {
                 .map_err(|e| anyhow!("{e}"))
                 .and_then(|p| crate::output::write_png_atomically(&path, width, height, p));
             match result {
-                Ok(()) => self.toast(format!("saved {}", path.display())),
+                Ok(()) => self.toast(format!("saved {}", std::path::absolute(&path).unwrap_or(path).display())),
                 Err(e) => {
                     let message = format!("screenshot {} failed: {e:#}", path.display());
                     log::error!("{message}");
