@@ -64,10 +64,16 @@ struct Corner {
 @group(0) @binding(13) var<storage, read> segment_displacements: array<Displacement>;
 @group(0) @binding(14) var<storage, read_write> out_segment_points: array<vec4<f32>>;
 
+// Large skins are dispatched as a 2D grid of workgroups (one dimension is limited to
+// max_compute_workgroups_per_dimension, 65535 by default): rows of groups.x workgroups.
+fn linear_index(id: vec3<u32>, groups: vec3<u32>) -> u32 {
+    return id.x + id.y * groups.x * WORKGROUP_SIZE;
+}
+
 // p' = p + Σ w·(M_j·p − p) + Σ_d weight_d · M_owner[3×3] · δ_d   (§9)
 @compute @workgroup_size(WORKGROUP_SIZE)
-fn skin_points(@builtin(global_invocation_id) id: vec3<u32>) {
-    let i = id.x;
+fn skin_points(@builtin(global_invocation_id) id: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {
+    let i = linear_index(id, groups);
     if i >= params.point_count {
         return;
     }
@@ -95,8 +101,8 @@ fn skin_points(@builtin(global_invocation_id) id: vec3<u32>) {
 
 // n' = normalize(n + Σ w·(N_j·n − n)) per corner, with the influences of the corner's point (§2.5).
 @compute @workgroup_size(WORKGROUP_SIZE)
-fn skin_normals(@builtin(global_invocation_id) id: vec3<u32>) {
-    let c = id.x;
+fn skin_normals(@builtin(global_invocation_id) id: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {
+    let c = linear_index(id, groups);
     if c >= params.corner_count {
         return;
     }
@@ -124,8 +130,8 @@ fn skin_normals(@builtin(global_invocation_id) id: vec3<u32>) {
 
 // Segment displacers, in segment space and not rotated: q' = q + Σ_d weight_d · δ_d   (§3.2)
 @compute @workgroup_size(WORKGROUP_SIZE)
-fn morph_segments(@builtin(global_invocation_id) id: vec3<u32>) {
-    let i = id.x;
+fn morph_segments(@builtin(global_invocation_id) id: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {
+    let i = linear_index(id, groups);
     if i >= params.segment_point_count {
         return;
     }

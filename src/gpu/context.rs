@@ -74,6 +74,23 @@ impl GpuContext {
         adapter_filter: Option<&str>,
         surface: Option<&wgpu::Surface<'_>>,
     ) -> Result<Self, GpuError> {
+        Self::with_limits(instance, adapter_filter, surface, None).await
+    }
+
+    /// A headless context whose device has `limits` instead of the adapter's own (tests use this to
+    /// play a small GPU on a big one).
+    pub fn headless_with_limits(adapter_filter: Option<&str>, limits: wgpu::Limits) -> Result<Self, GpuError> {
+        let instance = wgpu::Instance::new(wgpu::InstanceDescriptor::new_without_display_handle_from_env());
+        pollster::block_on(Self::with_limits(instance, adapter_filter, None, Some(limits)))
+    }
+
+    /// As [`Self::with_instance`], with the device's limits given (`None`: all the adapter offers).
+    pub async fn with_limits(
+        instance: wgpu::Instance,
+        adapter_filter: Option<&str>,
+        surface: Option<&wgpu::Surface<'_>>,
+        limits: Option<wgpu::Limits>,
+    ) -> Result<Self, GpuError> {
         let adapter = match adapter_filter {
             Some(filter) => {
                 let wanted = filter.to_lowercase();
@@ -101,7 +118,7 @@ impl GpuContext {
             .request_device(&wgpu::DeviceDescriptor {
                 label: Some("hanim::device"),
                 required_features: wgpu::Features::empty(),
-                required_limits: adapter.limits(),
+                required_limits: limits.unwrap_or_else(|| adapter.limits()),
                 ..Default::default()
             })
             .await

@@ -14,4 +14,4 @@ pub mod target;
 
 pub use context::{AdapterSummary, GpuContext};
 pub use error::GpuError;
-pub use skin_pass::{GpuSkin, SkinCorners, SkinPipelines};
+pub use skin_pass::{GpuSkin, SkinCorners, SkinPipelines, dispatch_grid};

@@ -190,6 +190,14 @@ pub struct GpuSkin {
     displacers: wgpu::Buffer,
     pipelines: Arc<SkinPipelines>,
     bind_groups: [wgpu::BindGroup; 3],
+    max_groups_per_dimension: u32,
+}
+
+/// Workgroups for `count` invocations as an (x, y) grid with x ≤ `max_per_dimension`; the shaders
+/// linearise the invocation id with the same row length (`linear_index`).
+pub fn dispatch_grid(count: u32, max_per_dimension: u32) -> (u32, u32) {
+    let groups = count.div_ceil(SKIN_WORKGROUP_SIZE);
+    if groups <= max_per_dimension { (groups, 1) } else { (max_per_dimension, groups.div_ceil(max_per_dimension)) }
 }
 
 fn padded_bytes<T: bytemuck::Pod>(items: &[T]) -> Vec<u8> {
@@ -216,7 +224,8 @@ impl GpuSkin {
         let data = SkinData::build(h, corners);
         let frame = FrameData::from_pose(h, &Pose::rest(h));
         let device = &ctx.device;
-        let limit = ctx.max_storage_binding();
+        // A storage binding is limited twice: by the binding size and by the buffer size.
+        let limit = ctx.max_storage_binding().min(device.limits().max_buffer_size);
         let check = |what: &str, bytes: usize| {
             if bytes as u64 > limit {
                 Err(GpuError::TooLarge { what: what.to_string(), needed: bytes as u64, limit })
@@ -230,6 +239,16 @@ impl GpuSkin {
         check("the render corners", data.corners.len() * 16)?;
         check("the segment coords", data.segment_rest_points.len() * 16)?;
         check("the joint matrices", frame.skin_matrices.len() * 64)?;
+        let max_groups_per_dimension = device.limits().max_compute_workgroups_per_dimension.max(1);
+        let largest = data.rest_points.len().max(data.corners.len()).max(data.segment_rest_points.len());
+        let groups = (largest as u64).div_ceil(u64::from(SKIN_WORKGROUP_SIZE));
+        if groups > u64::from(max_groups_per_dimension) * u64::from(max_groups_per_dimension) {
+            return Err(GpuError::TooLarge {
+                what: format!("a dispatch over {largest} vertices ({groups} workgroups)"),
+                needed: groups,
+                limit: u64::from(max_groups_per_dimension).pow(2),
+            });
+        }
 
         let storage = wgpu::BufferUsages::STORAGE;
         let init = |label: &str, bytes: Vec<u8>, usage: wgpu::BufferUsages| {
@@ -332,6 +351,7 @@ impl GpuSkin {
             point_count,
             corner_count,
             segment_point_count,
+            max_groups_per_dimension,
             skin_matrices,
             normal_matrices,
             displacers,
@@ -369,7 +389,8 @@ impl GpuSkin {
             }
             pass.set_pipeline(pipeline);
             pass.set_bind_group(0, bind_group, &[]);
-            pass.dispatch_workgroups(count.div_ceil(SKIN_WORKGROUP_SIZE), 1, 1);
+            let (x, y) = dispatch_grid(count, self.max_groups_per_dimension);
+            pass.dispatch_workgroups(x, y, 1);
         }
     }
 

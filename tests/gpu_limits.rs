@@ -1,0 +1,63 @@
+//! The GPU path checks a skin against the device's limits before creating anything: a skin too large
+//! for one storage binding is a clear `TooLarge` error, never a wgpu validation panic; skins needing more
+//! workgroups than one dispatch dimension allows are dispatched as a 2D grid and still agree with the
+//! CPU reference. A device with small limits is requested on the real adapter to play a small GPU.
+
+mod common;
+
+use hanim_viewer::gpu::{GpuContext, GpuError, GpuSkin, SkinCorners, agreement, dispatch_grid};
+use hanim_viewer::hanim;
+
+fn small_device(limits: wgpu::Limits) -> Option<GpuContext> {
+    // Needs a real adapter; gpu_or_skip fails under CI=true when there is none.
+    common::gpu_or_skip()?;
+    Some(GpuContext::headless_with_limits(None, limits).expect("a device with lower limits than the adapter's"))
+}
+
+#[test]
+fn dispatch_grid_covers_every_invocation_within_the_limit() {
+    for (count, max) in [(0, 65535), (1, 65535), (64, 65535), (65, 65535), (6425, 16), (1 << 28, 65535)] {
+        let (x, y) = dispatch_grid(count, max);
+        assert!(x <= max && y <= max, "{count} on {max}: {x}x{y}");
+        let covered = u64::from(x) * u64::from(y) * 64;
+        assert!(covered >= u64::from(count), "{count}: {x}x{y} groups cover {covered}");
+        // No whole row of workgroups is wasted.
+        assert!(covered < u64::from(count) + u64::from(x) * 64 || count == 0, "{count}: {x}x{y}");
+    }
+}
+
+#[test]
+fn a_skin_wider_than_one_dispatch_row_agrees_with_the_cpu_reference() {
+    // BvhSeamless: 6,425 skin points = 101 workgroups of 64; at most 16 per dimension forces 16 x 7.
+    let limits = wgpu::Limits { max_compute_workgroups_per_dimension: 16, ..wgpu::Limits::default() };
+    let Some(ctx) = small_device(limits) else { return };
+    let doc = hanim::load(&common::corpus("x3d/BvhSeamless3dExport1.x3d")).unwrap();
+    let h = &doc.humanoids[0];
+    assert_eq!(dispatch_grid(6425, 16), (16, 7));
+    let a = agreement::measure(&ctx, h, 3, 7).unwrap();
+    eprintln!("{a:?}");
+    assert!(a.max_point_error <= 1e-5 && a.max_normal_error <= 1e-5, "{a:?}");
+}
+
+#[test]
+fn a_skin_larger_than_a_storage_binding_is_a_clear_error() {
+    // 64 KiB per binding: BvhSeamless's 6,425 points need 102,800 bytes.
+    let limits = wgpu::Limits { max_storage_buffer_binding_size: 64 << 10, ..wgpu::Limits::default() };
+    let Some(ctx) = small_device(limits) else { return };
+    let doc = hanim::load(&common::corpus("x3d/BvhSeamless3dExport1.x3d")).unwrap();
+    let h = &doc.humanoids[0];
+    let n = h.skin.as_ref().unwrap().points.len();
+    let source: Vec<u32> = (0..n as u32).collect();
+    let normals = vec![glam::Vec3::Y; n];
+    let result = GpuSkin::new(&ctx, h, SkinCorners { source_point: &source, normals: &normals });
+    match result {
+        Err(e @ GpuError::TooLarge { .. }) => {
+            let text = e.to_string();
+            assert!(text.contains("the skin points needs 102800 bytes"), "{text}");
+            assert!(text.contains("allows 65536"), "{text}");
+        }
+        Err(e) => panic!("expected TooLarge, got {e}"),
+        Ok(_) => panic!("a 102,800-byte skin was accepted by a 64 KiB binding limit"),
+    }
+    ctx.check_health().expect("nothing reached wgpu validation");
+}
