@@ -101,7 +101,7 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
             let adapter_summary = if gpu {
                 Some(
                     GpuContext::headless(adapter.as_deref())
-                        .map(|ctx| ctx.summary.clone())
+                        .map(|ctx| (ctx.summary.clone(), ctx.skin_capacity()))
                         .map_err(|e| anyhow::anyhow!(e))?,
                 )
             } else {
@@ -119,15 +119,25 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
                     Some(s) => serde_json::to_value(s)?,
                     None => serde_json::json!({}),
                 };
-                if let Some(a) = &adapter_summary {
+                if let Some((a, capacity)) = &adapter_summary {
                     value["gpu_adapter"] = serde_json::to_value(a)?;
+                    value["gpu_capacity"] = serde_json::to_value(capacity)?;
                 }
                 print(&(serde_json::to_string_pretty(&value)? + "\n"))?;
             } else {
-                if let Some(a) = &adapter_summary {
+                if let Some((a, c)) = &adapter_summary {
                     print(&format!(
-                        "GPU adapter: {}\n  backend: {}\n  type: {}\n  driver: {}\n",
-                        a.name, a.backend, a.device_type, a.driver
+                        "GPU adapter: {}\n  backend: {}\n  type: {}\n  driver: {}\n\
+                         largest skin: {} points, {} influences, {} displacements ({} bytes per buffer, {} vertices per dispatch)\n",
+                        a.name,
+                        a.backend,
+                        a.device_type,
+                        a.driver,
+                        c.max_skin_points,
+                        c.max_influences,
+                        c.max_displacements,
+                        c.max_storage_bytes,
+                        c.max_dispatch_vertices
                     ))?;
                 }
                 if let Some(s) = &summary {

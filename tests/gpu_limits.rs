@@ -61,3 +61,18 @@ fn a_skin_larger_than_a_storage_binding_is_a_clear_error() {
     }
     ctx.check_health().expect("nothing reached wgpu validation");
 }
+
+#[test]
+fn the_capacity_follows_the_device_limits() {
+    let limits = wgpu::Limits {
+        max_storage_buffer_binding_size: 1 << 20,
+        max_compute_workgroups_per_dimension: 100,
+        ..wgpu::Limits::default()
+    };
+    let Some(ctx) = small_device(limits) else { return };
+    let c = ctx.skin_capacity();
+    assert_eq!(c.max_storage_bytes, 1 << 20);
+    assert_eq!(c.max_skin_points, (1 << 20) / 16);
+    assert_eq!(c.max_influences, (1 << 20) / 8);
+    assert_eq!(c.max_dispatch_vertices, 100 * 100 * 64);
+}

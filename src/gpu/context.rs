@@ -44,6 +44,22 @@ impl AdapterSummary {
     }
 }
 
+/// The largest skin the GPU path accepts on a device (`info --gpu`): each storage buffer must fit one
+/// binding, each dispatch the workgroup grid.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct SkinCapacity {
+    /// Bytes one storage buffer may hold: min(max_storage_buffer_binding_size, max_buffer_size).
+    pub max_storage_bytes: u64,
+    /// Skin points (16 bytes each on the GPU).
+    pub max_skin_points: u64,
+    /// Joint influences over all points (8 bytes each).
+    pub max_influences: u64,
+    /// Displacements over all displacers (16 bytes each).
+    pub max_displacements: u64,
+    /// Vertices one compute dispatch covers (a 2D grid of 64-wide workgroups).
+    pub max_dispatch_vertices: u64,
+}
+
 /// Errors the device reported outside any error scope, and whether it was lost.
 #[derive(Debug, Default)]
 pub struct DeviceHealth {
@@ -156,6 +172,20 @@ impl GpuContext {
                 Err(GpuError::Validation { context: "an earlier GPU call".into(), message: message.clone() })
             }
             None => Ok(()),
+        }
+    }
+
+    /// What the device's limits allow (see [`SkinCapacity`]).
+    pub fn skin_capacity(&self) -> SkinCapacity {
+        let limits = self.device.limits();
+        let bytes = limits.max_storage_buffer_binding_size.min(limits.max_buffer_size);
+        let groups = u64::from(limits.max_compute_workgroups_per_dimension).pow(2);
+        SkinCapacity {
+            max_storage_bytes: bytes,
+            max_skin_points: (bytes / 16).min(groups * u64::from(crate::gpu::layout::SKIN_WORKGROUP_SIZE)),
+            max_influences: bytes / 8,
+            max_displacements: bytes / 16,
+            max_dispatch_vertices: groups * u64::from(crate::gpu::layout::SKIN_WORKGROUP_SIZE),
         }
     }
 

@@ -12,6 +12,6 @@ pub mod shaders;
 pub mod skin_pass;
 pub mod target;
 
-pub use context::{AdapterSummary, GpuContext};
+pub use context::{AdapterSummary, GpuContext, SkinCapacity};
 pub use error::GpuError;
 pub use skin_pass::{GpuSkin, SkinCorners, SkinPipelines, dispatch_grid};
