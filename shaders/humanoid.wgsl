@@ -38,7 +38,8 @@ struct Material {
     specular: vec4<f32>,
     // rgb: linear emissive colour; w: ambientIntensity.
     emissive: vec4<f32>,
-    // x: lit (1) or unlit (0); y: vertex colours replace the diffuse/emissive colour; z: two-sided lighting.
+    // x: lit (1) or unlit (0); y: vertex colours replace the diffuse/emissive colour; z: two-sided lighting;
+    // w: texture (0 none, 1 its colour replaces the material/vertex colour, 2 intensity modulates it).
     flags: vec4<u32>,
 }
 
@@ -46,6 +47,9 @@ struct Material {
 @group(1) @binding(0) var<uniform> placement: Placement;
 @group(1) @binding(1) var<storage, read> points: array<vec4<f32>>;
 @group(2) @binding(0) var<uniform> material: Material;
+// The shape's ImageTexture (sRGB texels, sampled as linear), or 1×1 white when it has none.
+@group(2) @binding(1) var image: texture_2d<f32>;
+@group(2) @binding(2) var image_sampler: sampler;
 
 struct CornerIn {
     // Skinned normal of this corner, humanoid space (w = 0).
@@ -53,6 +57,8 @@ struct CornerIn {
     @location(1) source_point: u32,
     // Linear RGBA of this corner (white without a colour node).
     @location(2) color: vec4<f32>,
+    // X3D texture coordinate (t grows upwards, image rows downwards).
+    @location(3) uv: vec2<f32>,
 }
 
 struct VertexOut {
@@ -60,6 +66,7 @@ struct VertexOut {
     @location(0) world_position: vec3<f32>,
     @location(1) world_normal: vec3<f32>,
     @location(2) color: vec4<f32>,
+    @location(3) uv: vec2<f32>,
 }
 
 @vertex
@@ -73,6 +80,7 @@ fn vs_main(corner: CornerIn) -> VertexOut {
     out.world_position = world.xyz;
     out.world_normal = normal;
     out.color = corner.color;
+    out.uv = corner.uv;
     return out;
 }
 
@@ -89,11 +97,22 @@ fn light(n: vec3<f32>, v: vec3<f32>, l: vec3<f32>, intensity: f32, base: vec3<f3
 
 @fragment
 fn fs_main(in: VertexOut, @builtin(front_facing) front_facing: bool) -> @location(0) vec4<f32> {
+    // Sampled before any branch: implicit derivatives need uniform control flow.
+    let texel = textureSample(image, image_sampler, vec2<f32>(in.uv.x, 1.0 - in.uv.y));
     let vertex_colors = material.flags.y != 0u;
-    let alpha = material.diffuse.a * in.color.a;
+    let texture_mode = material.flags.w;
+    var alpha = material.diffuse.a * in.color.a;
+    if texture_mode != 0u {
+        alpha *= texel.a;
+    }
     if material.flags.x == 0u {
-        // Unlit (no Material, or UnlitMaterial): the colour as given.
-        let unlit = select(material.emissive.rgb, in.color.rgb, vertex_colors);
+        // Unlit (no Material, UnlitMaterial, lines and points): the colour as given.
+        var unlit = select(material.emissive.rgb, in.color.rgb, vertex_colors);
+        if texture_mode == 1u {
+            unlit = texel.rgb;
+        } else if texture_mode == 2u {
+            unlit *= texel.r;
+        }
         return vec4<f32>(unlit, alpha);
     }
     var n = in.world_normal;
@@ -108,7 +127,13 @@ fn fs_main(in: VertexOut, @builtin(front_facing) front_facing: bool) -> @locatio
     if !front_facing && material.flags.z != 0u {
         n = -n;
     }
-    let base = select(material.diffuse.rgb, in.color.rgb, vertex_colors);
+    var base = select(material.diffuse.rgb, in.color.rgb, vertex_colors);
+    if texture_mode == 1u {
+        // X3D: an RGB(A) texture's colour replaces the diffuse and colour-node colour.
+        base = texel.rgb;
+    } else if texture_mode == 2u {
+        base *= texel.r;
+    }
     var color = material.emissive.rgb + frame.ambient.rgb * material.emissive.w * base;
     color += light(n, v, frame.headlight.xyz, frame.headlight.w, base);
     color += light(n, v, frame.key_light.xyz, frame.key_light.w, base);

@@ -691,7 +691,8 @@ impl Viewer {
             self.gpu.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("viewer::frame") });
         if let Some((target, _)) = &self.viewport {
             let aspect = target.width as f32 / target.height as f32;
-            self.frame_uniform.write(&self.gpu.queue, &camera.frame_uniform(aspect));
+            let headlight = self.scene.as_ref().is_none_or(|s| s.doc.settings.headlight);
+            self.frame_uniform.write(&self.gpu.queue, &camera.frame_uniform_for(aspect, headlight));
             let lines = overlay_lines(
                 self.scene.as_ref(),
                 self.ui.show_grid,
@@ -701,12 +702,15 @@ impl Viewer {
             );
             self.overlay_buffers.update(&self.gpu.device, &self.gpu.queue, &lines);
             if let Some(scene) = &self.scene {
-                scene.skin.update(&self.gpu.queue, scene.humanoid(), &scene.editor.pose);
-                scene.skin.encode(&mut encoder);
+                scene.update_and_encode(&self.gpu.queue, &mut encoder);
             }
-            let mut pass = begin_scene_pass(&mut encoder, target.views(), BACKGROUND);
+            let background = self.scene.as_ref().and_then(|s| s.doc.settings.background).map_or(BACKGROUND, |c| {
+                let [r, g, b] = c.map(|v| f64::from(crate::gpu::render_pass::linear_from_srgb(v)));
+                wgpu::Color { r, g, b, a: 1.0 }
+            });
+            let mut pass = begin_scene_pass(&mut encoder, target.views(), background);
             if let Some(scene) = &self.scene {
-                self.renderer.draw(&mut pass, &self.frame_uniform, &[&scene.mesh]);
+                self.renderer.draw(&mut pass, &self.frame_uniform, &scene.draws.draws(), camera.position());
             }
             self.overlay.draw(&mut pass, &self.frame_uniform, &self.overlay_buffers);
         }
