@@ -95,7 +95,7 @@ pub struct ShapeAppearance {
     pub texture: Option<TextureRef>,
     /// The TextureTransform, applied to texture coordinates (identity without one).
     pub texture_transform: Affine2,
-    /// Appearance features that are not drawn yet, for a log line.
+    /// Appearance features that are not drawn or only approximated, one log line each.
     pub unsupported: Vec<String>,
 }
 
@@ -119,7 +119,7 @@ pub fn appearance_of(scene: &Scene, shape: NodeId) -> Result<ShapeAppearance, X3
             ("texture", "ImageTexture") => out.texture = Some(texture_ref(scene, child.node)?),
             ("textureTransform", "TextureTransform") => out.texture_transform = texture_transform(scene, child.node)?,
             ("texture" | "shaders" | "textureTransform", _) => {
-                out.unsupported.push(format!("{} ({})", scene.describe(child.node), child.field))
+                out.unsupported.push(format!("{} ({}) is not drawn", scene.describe(child.node), child.field))
             }
             _ => {}
         }
@@ -145,20 +145,24 @@ pub fn appearance_of(scene: &Scene, shape: NodeId) -> Result<ShapeAppearance, X3
             m.lit = false;
         }
         "PhysicalMaterial" => {
-            // Approximated with the Phong model: base colour as diffuse, a little specular for smooth
-            // surfaces.
-            m.diffuse = color_or(scene, material, "baseColor", [1.0; 3])?;
-            m.emissive = color_or(scene, material, "emissiveColor", [0.0; 3])?;
+            // Approximated with the Phong model: metals reflect their base colour specularly and have
+            // no diffuse part; dielectrics are diffuse with a faint white highlight (4 %, the usual
+            // Fresnel reflectance at normal incidence); smoother surfaces get stronger, tighter ones.
+            let base = color_or(scene, material, "baseColor", [1.0; 3])?;
+            let metallic = scene.sf_float(material, "metallic", 1.0)?.clamp(0.0, 1.0);
             let roughness = scene.sf_float(material, "roughness", 1.0)?.clamp(0.0, 1.0);
-            m.specular = [0.5 * (1.0 - roughness); 3];
-            m.shininess = 1.0 - roughness;
+            let smooth = 1.0 - roughness;
+            m.diffuse = base.map(|c| c * (1.0 - metallic));
+            m.specular = base.map(|c| (0.04 * (1.0 - metallic) + c * metallic) * (0.25 + 0.75 * smooth));
+            m.emissive = color_or(scene, material, "emissiveColor", [0.0; 3])?;
+            m.shininess = smooth * smooth;
             m.transparency = scene.sf_float(material, "transparency", 0.0)?.clamp(0.0, 1.0);
             m.lit = true;
-            out.unsupported.push(format!("{} (approximated by Phong lighting)", scene.describe(material)));
+            out.unsupported.push(format!("{} is approximated by Phong lighting", scene.describe(material)));
         }
         _ => {
             out.material = defaults;
-            out.unsupported.push(format!("{} (drawn with the default Material)", scene.describe(material)));
+            out.unsupported.push(format!("{} is drawn with the default Material", scene.describe(material)));
         }
     }
     Ok(out)
@@ -244,6 +248,33 @@ mod tests {
             t.local_candidates(),
             vec![PathBuf::from("/data/files/images/a.png"), PathBuf::from("/tmp/b.jpg"), PathBuf::from("/abs/c.png")]
         );
+    }
+
+    fn appearance(material: &str) -> ShapeAppearance {
+        let text =
+            format!("<X3D><Scene><Shape DEF='s'><Appearance>{material}</Appearance><Box/></Shape></Scene></X3D>");
+        let scene = crate::x3d::load_str(&text, std::path::Path::new("a.x3d"), &Default::default())
+            .unwrap_or_else(|e| panic!("{e}"));
+        appearance_of(&scene, scene.defs["s"]).unwrap()
+    }
+
+    #[test]
+    fn physical_material_is_approximated_metal_or_dielectric() {
+        let plastic = appearance("<PhysicalMaterial baseColor='1 0 0' metallic='0' roughness='0.2'/>");
+        let m = plastic.material;
+        assert!(m.lit && m.diffuse == [1.0, 0.0, 0.0]);
+        assert!(m.specular[0] == m.specular[1] && m.specular[0] > 0.0 && m.specular[0] < 0.05, "white 4 %");
+        let gold = appearance("<PhysicalMaterial baseColor='1 0.8 0.3' roughness='0'/>").material;
+        assert_eq!(gold.diffuse, [0.0; 3], "metallic defaults to 1: no diffuse part");
+        assert_eq!(gold.specular, [1.0, 0.8, 0.3]);
+        assert_eq!(gold.shininess, 1.0);
+        assert!(plastic.unsupported[0].contains("approximated"));
+        let textured = appearance("<Material/><ImageTexture url='\"a.png\" \"b.jpg\"' repeatS='false'/>");
+        let t = textured.texture.expect("an ImageTexture");
+        assert_eq!((t.urls.len(), t.repeat_s, t.repeat_t), (2, false, true));
+        assert!(textured.unsupported.is_empty());
+        let pixel = appearance("<Material/><PixelTexture/>");
+        assert!(pixel.texture.is_none() && pixel.unsupported[0].contains("PixelTexture"));
     }
 
     #[test]

@@ -160,7 +160,7 @@ pub fn render_mesh_from_skin_shape(
     };
     if faces.dropped > 0 {
         notes.push(format!(
-            "{}: {} face(s) with fewer than 3 distinct points or an index outside the {} skin points skipped",
+            "{}: {} face(s) with fewer than 3 distinct points or an index outside the {} points skipped",
             scene.describe(geometry),
             faces.dropped,
             points.len()
@@ -171,7 +171,7 @@ pub fn render_mesh_from_skin_shape(
     let solid = scene.sf_bool(geometry, "solid", true)?;
     let appearance = appearance_of(scene, shape.shape)?;
     for what in &appearance.unsupported {
-        notes.push(format!("{}: {what} is not drawn yet", scene.describe(shape.shape)));
+        notes.push(format!("{}: {what}", scene.describe(shape.shape)));
     }
 
     // Normals.
@@ -214,8 +214,14 @@ pub fn render_mesh_from_skin_shape(
     let colors = appearance::colors_of(scene, geometry)?;
     let color_per_vertex = scene.sf_bool(geometry, "colorPerVertex", true)?;
     let color_index = if is_face_set { scene.mf_int32(geometry, "colorIndex")? } else { Vec::new() };
-    let uvs = appearance::uvs_of(scene, geometry)?;
-    let tex_index = if is_face_set { scene.mf_int32(geometry, "texCoordIndex")? } else { Vec::new() };
+    let uvs = match appearance::uvs_of(scene, geometry)? {
+        // X3D's default mapping for a textured face set without texture coordinates (indexed like the
+        // coordinates: the index list is ignored).
+        None if appearance.texture.is_some() => Some(default_tex_coords(points)),
+        given => given,
+    };
+    let has_tex_coord = scene.node(geometry).children_in("texCoord").next().is_some();
+    let tex_index = if is_face_set && has_tex_coord { scene.mf_int32(geometry, "texCoordIndex")? } else { Vec::new() };
 
     let mut missing = MissingCounts::default();
     let mut builder = CornerBuilder::default();
@@ -279,12 +285,6 @@ pub fn render_mesh_from_skin_shape(
             ));
         }
     }
-    if appearance.texture.is_some() && uvs.is_none() {
-        notes.push(format!(
-            "{}: textured without a TextureCoordinate; the texture is drawn at coordinate (0, 0) everywhere",
-            scene.describe(geometry)
-        ));
-    }
     let CornerBuilder { source_point, normals, colors: corner_colors, uvs: corner_uvs, .. } = builder;
     Ok(Some(RenderMesh {
         shape: shape.shape,
@@ -299,6 +299,21 @@ pub fn render_mesh_from_skin_shape(
         vertex_colors: colors.is_some(),
         two_sided: !solid || appearance.two_sided_material,
     }))
+}
+
+/// X3D's default texture coordinates (ISO/IEC 19775-1, 13.3.6): S runs 0..1 along the longest side of
+/// the points' bounding box, T along the second longest (ties: X, then Y, then Z), scaled alike so that
+/// the texture is not stretched.
+pub fn default_tex_coords(points: &[Vec3]) -> Vec<[f32; 2]> {
+    let lo = points.iter().copied().fold(Vec3::splat(f32::MAX), Vec3::min);
+    let hi = points.iter().copied().fold(Vec3::splat(f32::MIN), Vec3::max);
+    let size = (hi - lo).max(Vec3::ZERO);
+    let mut axes = [0usize, 1, 2];
+    // Stable sort: equal sides keep X, Y, Z order.
+    axes.sort_by(|&a, &b| size[b].total_cmp(&size[a]));
+    let (s, t) = (axes[0], axes[1]);
+    let longest = if size[s] > 0.0 { size[s] } else { 1.0 };
+    points.iter().map(|p| [(p[s] - lo[s]) / longest, (p[t] - lo[t]) / longest]).collect()
 }
 
 #[derive(Default)]
@@ -482,6 +497,17 @@ mod tests {
         let doc = hanim::load_str(text, std::path::Path::new("n.x3d")).unwrap_or_else(|e| panic!("{e}"));
         let part = &mesh_of(&doc).parts[0];
         assert_eq!(part.normals, vec![Vec3::Z, Vec3::Y, Vec3::X]);
+    }
+
+    #[test]
+    fn default_texture_coordinates_follow_the_two_longest_sides() {
+        // 4 long in Z, 2 in X, 1 in Y: S along Z, T along X up to 2/4.
+        let points = [Vec3::new(0.0, 0.0, 0.0), Vec3::new(2.0, 1.0, 4.0), Vec3::new(1.0, 0.5, 1.0)];
+        let uv = default_tex_coords(&points);
+        assert_eq!(uv, vec![[0.0, 0.0], [1.0, 0.5], [0.25, 0.25]]);
+        // A tie between X and Y: X wins for S.
+        let square = default_tex_coords(&[Vec3::ZERO, Vec3::new(2.0, 2.0, 0.0)]);
+        assert_eq!(square, vec![[0.0, 0.0], [1.0, 1.0]]);
     }
 
     #[test]

@@ -100,15 +100,31 @@ fn collect(
             }
         }
         "LOD" => {
+            // The most detailed level that draws anything: files put an empty level first to hide a
+            // marker when the viewer is very close (HAnim2SpecificationLOA3Illustrated's viewpoint
+            // diamonds), which is never the case at a normal viewing distance.
             let mut list = children("children");
             list.extend(n.children_in("level"));
-            if let Some(&child) = list.first() {
+            if let Some(&child) = list.iter().find(|&&c| contains_shape(scene, c, depth + 1)) {
                 collect(scene, child, offset, joint, out, depth + 1)?;
             }
         }
         _ => {}
     }
     Ok(())
+}
+
+/// Whether a Shape lies somewhere under `node` (through any grouping field).
+fn contains_shape(scene: &Scene, node: NodeId, depth: usize) -> bool {
+    if depth > MAX_DEPTH {
+        return false;
+    }
+    let n = scene.node(node);
+    n.type_name == "Shape"
+        || n.children
+            .iter()
+            .filter(|c| matches!(c.field.as_str(), "children" | "choice" | "level"))
+            .any(|c| contains_shape(scene, c.node, depth + 1))
 }
 
 /// The points of a geometry's `coord` Coordinate node.
@@ -217,6 +233,6 @@ pub fn render_mesh_from_shape(
 
 fn note_unsupported(scene: &Scene, shape: NodeId, appearance: &ShapeAppearance, notes: &mut Vec<String>) {
     for what in &appearance.unsupported {
-        notes.push(format!("{}: {what} is not drawn", scene.describe(shape)));
+        notes.push(format!("{}: {what}", scene.describe(shape)));
     }
 }
