@@ -18,7 +18,8 @@ use crate::pose::{self, Pose};
 
 /// One humanoid's draws.
 pub struct HumanoidDraws {
-    pub skin: GpuSkin,
+    /// The skin/morph pass (`None` for a humanoid with nothing to draw, e.g. without joints).
+    pub skin: Option<GpuSkin>,
     skin_draw: Option<MeshDraw>,
     /// Rigid shapes with the joint that places them (`None`: the humanoid transform only).
     rigid: Vec<(Option<usize>, MeshDraw)>,
@@ -140,6 +141,9 @@ impl SceneDraw {
         self.note_all(&whose, notes);
 
         let skin_drawn = h.skin.is_some() && mesh.parts.iter().any(|p| !p.indices.is_empty());
+        if !skin_drawn && built.is_empty() {
+            return Ok(HumanoidDraws { skin: None, skin_draw: None, rigid: Vec::new() });
+        }
         let (source_point, normals) = if skin_drawn { mesh.concatenated_corners() } else { (Vec::new(), Vec::new()) };
         let skin = GpuSkin::new(ctx, h, SkinCorners { source_point: &source_point, normals: &normals })?;
         self.load_textures(ctx, &mesh.parts);
@@ -179,14 +183,15 @@ impl SceneDraw {
             skin.corner_count,
             rigid.len()
         );
-        Ok(HumanoidDraws { skin, skin_draw, rigid })
+        Ok(HumanoidDraws { skin: Some(skin), skin_draw, rigid })
     }
 
     /// Writes humanoid `index`'s frame data for `pose`: the skin pass's joint matrices and displacer
     /// weights, and every rigid shape's placement `H · G_j`.
     pub fn update_humanoid(&self, queue: &wgpu::Queue, index: usize, h: &Humanoid, pose: &Pose) {
         let Some(draws) = self.humanoids.get(index) else { return };
-        draws.skin.update(queue, h, pose);
+        let Some(skin) = &draws.skin else { return };
+        skin.update(queue, h, pose);
         let world_from_humanoid = h.world_from_humanoid();
         if let Some(draw) = &draws.skin_draw {
             draw.set_world_from_humanoid(queue, world_from_humanoid);
@@ -200,8 +205,8 @@ impl SceneDraw {
 
     /// Records every humanoid's skin/morph compute pass.
     pub fn encode(&self, encoder: &mut wgpu::CommandEncoder) {
-        for h in &self.humanoids {
-            h.skin.encode(encoder);
+        for skin in self.humanoids.iter().filter_map(|h| h.skin.as_ref()) {
+            skin.encode(encoder);
         }
     }
 
