@@ -483,7 +483,7 @@ pub fn render_document(ctx: &GpuContext, doc: &Document, request: &SceneRequest)
     let overlay_renderer = OverlayRenderer::new(&ctx.device, formats, renderer.frame_layout())?;
     let target = RenderTarget::new(ctx, width, height, formats)?;
     let frame = renderer.create_frame(&ctx.device);
-    frame.write(&ctx.queue, &camera.frame_uniform_for(aspect, doc.settings.headlight));
+    frame.write(&ctx.queue, &camera.frame_uniform_for(aspect, &doc.settings));
 
     let mut lines = OverlayLines::default();
     let cross = usable_box(&bounds).size().max_element() * 0.012;

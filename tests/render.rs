@@ -368,3 +368,51 @@ fn scene_shapes_are_drawn_and_the_headlight_setting_is_respected() {
     eprintln!("red Box brightness: headlight off {off}, on {on}");
     assert!(on > off * 1.3, "the headlight adds light: off {off}, on {on}");
 }
+
+/// Scene light nodes light the figure: JoeKick's PointLight is read (its SpotLight, with a zero direction,
+/// is dropped with a warning); with the headlight off, a DirectionalLight shining along −Z lights the front
+/// of the fixture's Box, one shining along +Z (from behind) does not, and a PointLight whose radius ends
+/// before the Box adds nothing.
+#[test]
+fn scene_lights_light_what_they_reach() {
+    use hanim_viewer::hanim::{LightKind, SceneLight};
+    let joe = load("JoeKick.x3d");
+    let kinds: Vec<&LightKind> = joe.settings.lights.iter().map(|l| &l.kind).collect();
+    assert!(matches!(kinds[..], [LightKind::Point { .. }]), "{kinds:?}");
+    assert!(joe.warnings.iter().any(|w| w.message.contains("zero direction")), "the SpotLight is reported");
+
+    let Some(ctx) = common::gpu_or_skip() else { return };
+    let mut doc = load_path(&common::test_data("primitives_humanoid.x3d"));
+    doc.settings.headlight = false;
+    let mut request = SceneRequest::new(160, 120);
+    let base = render(&ctx, &doc, &request);
+    request.view = ViewRequest::Camera(base.camera);
+    let box_front = |image: &RenderedImage| mean_around(image, Vec3::new(-1.5, 1.0, 0.4), 2)[0];
+    let light = |kind| SceneLight {
+        node: hanim_viewer::x3d::NodeId(0),
+        kind,
+        color: [1.0, 1.0, 1.0],
+        intensity: 1.0,
+        ambient_intensity: 0.0,
+    };
+    // With a light in the file, headlight off also turns the viewer's key light off.
+    // An intensity-0 light: only the ambient term is left.
+    doc.settings.lights = vec![SceneLight { intensity: 0.0, ..light(LightKind::Directional { direction: -Vec3::Z }) }];
+    let ambient = box_front(&render(&ctx, &doc, &request));
+    let mut brightness = Vec::new();
+    for kind in [
+        LightKind::Directional { direction: -Vec3::Z },
+        LightKind::Directional { direction: Vec3::Z },
+        LightKind::Point { location: Vec3::new(-1.5, 1.0, 5.0), radius: 2.0, attenuation: Vec3::X },
+    ] {
+        doc.settings.lights = vec![light(kind)];
+        brightness.push(box_front(&render(&ctx, &doc, &request)));
+    }
+    eprintln!("Box red channel: key light only {}, ambient only {ambient}, lights {brightness:?}", box_front(&base));
+    let [front, behind, out_of_reach] = brightness[..] else { unreachable!() };
+    assert!(box_front(&base) > ambient + 20.0, "without file lights the key light stays");
+    assert!(front > ambient + 60.0, "a light from the front lights the Box: {front} (ambient {ambient})");
+    for (what, value) in [("from behind", behind), ("out of reach", out_of_reach)] {
+        assert!((value - ambient).abs() <= 2.0, "{what}: {value}, ambient only {ambient}");
+    }
+}

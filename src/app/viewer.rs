@@ -691,8 +691,11 @@ impl Viewer {
             self.gpu.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("viewer::frame") });
         if let Some((target, _)) = &self.viewport {
             let aspect = target.width as f32 / target.height as f32;
-            let headlight = self.scene.as_ref().is_none_or(|s| s.doc.settings.headlight);
-            self.frame_uniform.write(&self.gpu.queue, &camera.frame_uniform_for(aspect, headlight));
+            let frame = match &self.scene {
+                Some(scene) => camera.frame_uniform_for(aspect, &scene.doc.settings),
+                None => camera.frame_uniform(aspect),
+            };
+            self.frame_uniform.write(&self.gpu.queue, &frame);
             let lines = overlay_lines(
                 self.scene.as_ref(),
                 self.ui.show_grid,

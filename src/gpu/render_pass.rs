@@ -36,8 +36,61 @@ pub struct GpuFrame {
     pub key_light: [f32; 4],
     /// rgb: ambient light (scaled by each material's ambientIntensity); w unused.
     pub ambient: [f32; 4],
+    /// x: how many of `lights` are used.
+    pub light_count: [u32; 4],
+    /// The file's light nodes (DirectionalLight, PointLight, SpotLight), world space.
+    pub lights: [GpuLight; MAX_SCENE_LIGHTS],
 }
-const _: () = assert!(size_of::<GpuFrame>() == 128);
+const _: () = assert!(size_of::<GpuFrame>() == 144 + 80 * MAX_SCENE_LIGHTS);
+
+/// How many scene light nodes are drawn (the first ones in the file).
+pub const MAX_SCENE_LIGHTS: usize = 8;
+
+/// One scene light (`Light` in the shaders), X3D lighting model (ISO/IEC 19775-1, 17.2.2.4).
+#[repr(C)]
+#[derive(Debug, Clone, Copy, Pod, Zeroable, PartialEq)]
+pub struct GpuLight {
+    /// xyz: position (point, spot) or the direction the light travels (directional); w: 0 directional,
+    /// 1 point, 2 spot.
+    pub position: [f32; 4],
+    /// rgb: linear colour × intensity; w: ambientIntensity.
+    pub color: [f32; 4],
+    /// xyz: unit direction of a spot light; w unused.
+    pub direction: [f32; 4],
+    /// xyz: attenuation (constant, linear, quadratic); w: radius.
+    pub attenuation: [f32; 4],
+    /// x: beamWidth, y: cutOffAngle (radians); zw unused.
+    pub cone: [f32; 4],
+}
+const _: () = assert!(size_of::<GpuLight>() == 80);
+
+impl GpuLight {
+    pub fn from_scene(light: &crate::hanim::SceneLight) -> Self {
+        use crate::hanim::LightKind;
+        let [r, g, b] = linear_from_srgb3(light.color).map(|c| c * light.intensity);
+        let mut out = GpuLight {
+            position: [0.0; 4],
+            color: [r, g, b, light.ambient_intensity],
+            direction: [0.0; 4],
+            attenuation: [1.0, 0.0, 0.0, f32::MAX],
+            cone: [0.0; 4],
+        };
+        match light.kind {
+            LightKind::Directional { direction } => out.position = direction.extend(0.0).to_array(),
+            LightKind::Point { location, radius, attenuation } => {
+                out.position = location.extend(1.0).to_array();
+                out.attenuation = attenuation.extend(radius).to_array();
+            }
+            LightKind::Spot { location, direction, radius, attenuation, beam_width, cut_off_angle } => {
+                out.position = location.extend(2.0).to_array();
+                out.direction = direction.extend(0.0).to_array();
+                out.attenuation = attenuation.extend(radius).to_array();
+                out.cone = [beam_width, cut_off_angle, 0.0, 0.0];
+            }
+        }
+        out
+    }
+}
 
 /// Per-humanoid placement (`Placement`): `H` and its normal matrix `(H[3×3])⁻ᵀ` as three columns.
 #[repr(C)]
@@ -166,19 +219,30 @@ impl Camera {
             headlight: backward.extend(HEADLIGHT_INTENSITY).to_array(),
             key_light: key.extend(KEY_LIGHT_INTENSITY).to_array(),
             ambient: [AMBIENT_LIGHT, AMBIENT_LIGHT, AMBIENT_LIGHT, 0.0],
+            light_count: [0; 4],
+            lights: [GpuLight::zeroed(); MAX_SCENE_LIGHTS],
         }
     }
 }
 
 impl Camera {
-    /// [`Self::frame_uniform`] with the file's NavigationInfo `headlight` respected: off, only the
-    /// viewer's soft key light and the ambient term remain (scene light nodes are not modelled; the key
-    /// light stands in for them so that such figures stay visible).
-    pub fn frame_uniform_for(&self, aspect: f32, headlight: bool) -> GpuFrame {
+    /// [`Self::frame_uniform`] with the file's lighting: its light nodes (the first
+    /// [`MAX_SCENE_LIGHTS`]) added, and NavigationInfo `headlight='false'` respected. With the headlight
+    /// off the viewer's soft key light goes too when the file has lights of its own; a file with no light
+    /// at all keeps it, so that its figures stay visible.
+    pub fn frame_uniform_for(&self, aspect: f32, settings: &crate::hanim::SceneSettings) -> GpuFrame {
         let mut frame = self.frame_uniform(aspect);
-        if !headlight {
+        if !settings.headlight {
             frame.headlight[3] = 0.0;
+            if !settings.lights.is_empty() {
+                frame.key_light[3] = 0.0;
+            }
         }
+        let count = settings.lights.len().min(MAX_SCENE_LIGHTS);
+        for (slot, light) in frame.lights.iter_mut().zip(&settings.lights) {
+            *slot = GpuLight::from_scene(light);
+        }
+        frame.light_count[0] = count as u32;
         frame
     }
 }
@@ -784,6 +848,8 @@ mod tests {
             ("headlight", offset_of!(GpuFrame, headlight)),
             ("key_light", offset_of!(GpuFrame, key_light)),
             ("ambient", offset_of!(GpuFrame, ambient)),
+            ("light_count", offset_of!(GpuFrame, light_count)),
+            ("lights", offset_of!(GpuFrame, lights)),
         ];
         let humanoid = validate("humanoid.wgsl", shaders::HUMANOID);
         check(&humanoid, "Frame", size_of::<GpuFrame>(), &frame_offsets);
@@ -794,6 +860,18 @@ mod tests {
             &[
                 ("world_from_humanoid", offset_of!(GpuPlacement, world_from_humanoid)),
                 ("normal_from_humanoid", offset_of!(GpuPlacement, normal_from_humanoid)),
+            ],
+        );
+        check(
+            &humanoid,
+            "Light",
+            size_of::<GpuLight>(),
+            &[
+                ("position", offset_of!(GpuLight, position)),
+                ("color", offset_of!(GpuLight, color)),
+                ("direction", offset_of!(GpuLight, direction)),
+                ("attenuation", offset_of!(GpuLight, attenuation)),
+                ("cone", offset_of!(GpuLight, cone)),
             ],
         );
         check(
