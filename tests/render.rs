@@ -257,7 +257,8 @@ fn mean_around(image: &RenderedImage, p: Vec3, radius: i32) -> [f32; 3] {
 
 /// The four primitives of `tests/data/primitives_humanoid.x3d` (red Box, green Sphere, blue Cylinder,
 /// yellow Cone) are drawn where their Transforms put them, lit (the upper half of a front-facing shape is
-/// brighter than a flat colour), with the white IndexedLineSet below them; and of the two transparent
+/// brighter than a flat colour), with the white IndexedLineSet below them and the cyan PointSet points;
+/// and of the two transparent
 /// squares the nearer (red) one, although written first, is drawn last, over the farther blue one.
 #[test]
 fn primitives_lines_and_sorted_transparency_render() {
@@ -289,6 +290,18 @@ fn primitives_lines_and_sorted_transparency_render() {
             p[0] > 200 && p[1] > 200 && p[2] > 200
         });
         assert!(white, "no white line pixel near ({px}, {py})");
+    }
+    // The PointSet's points (unlit emissive cyan, one pixel each; nothing else in the image is cyan).
+    for p in [Vec3::new(-1.8, -0.6, 0.0), Vec3::new(-1.7, -0.6, 0.0)] {
+        let (px, py) = image.camera.project_to_pixel(p, 320, 240).unwrap();
+        let cyan = (-1..=1).any(|dy| {
+            (-1..=1).any(|dx| {
+                let q = image.pixel((px as i32 + dx) as u32, (py as i32 + dy) as u32);
+                // Multisampling blends a one-pixel point with the background: cyan-tinted is enough.
+                q[1] > q[0] + 40 && q[2] > q[0] + 40
+            })
+        });
+        assert!(cyan, "no cyan point pixel near ({px}, {py})");
     }
     // Where the squares overlap: red over (blue over background) with alpha 0.5 each.
     let overlap = mean_around(&image, Vec3::new(0.0, -0.6, 0.5), 2);
