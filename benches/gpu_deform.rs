@@ -97,7 +97,9 @@ fn bench(c: &mut Criterion) {
         1280.0 / 720.0,
     );
     frame.write(&ctx.queue, &camera.frame_uniform(1280.0 / 720.0));
-    let draw = renderer.create_mesh(&ctx.device, &mesh, &skin).unwrap();
+    let textures = hanim_viewer::gpu::textures::TextureCache::new(&ctx.device, &ctx.queue);
+    let rest = &jh.skin.as_ref().expect("a skin").points;
+    let draw = renderer.create_mesh(&ctx.device, &mesh, &skin, rest, &textures).unwrap();
     draw.set_world_from_humanoid(&ctx.queue, jh.world_from_humanoid());
     let mut joe_pose = Pose::rest(jh);
     let shoulder = jh.joint_index("l_shoulder").unwrap();
@@ -112,7 +114,7 @@ fn bench(c: &mut Criterion) {
             skin.encode(&mut encoder);
             {
                 let mut pass = render_pass::begin_scene_pass(&mut encoder, target.views(), wgpu::Color::BLACK);
-                renderer.draw(&mut pass, &frame, &[&draw]);
+                renderer.draw(&mut pass, &frame, &[&draw], camera.position());
             }
             ctx.queue.submit([encoder.finish()]);
             ctx.device.poll(wgpu::PollType::Wait { submission_index: None, timeout: None }).unwrap();

@@ -9,13 +9,13 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result, anyhow, bail};
 use glam::{Mat4, Quat, Vec3};
 
+use crate::gpu::GpuContext;
 use crate::gpu::overlay::{self, OverlayBuffers, OverlayLines, OverlayRenderer};
-use crate::gpu::render_pass::{self, Camera, HumanoidRenderer, MeshDraw, linear_from_srgb};
+use crate::gpu::render_pass::{self, Camera, HumanoidRenderer, linear_from_srgb};
+use crate::gpu::scene_draw::SceneDraw;
 use crate::gpu::target::{RenderTarget, TargetFormats};
-use crate::gpu::{GpuContext, GpuSkin, SkinCorners};
-use crate::hanim::{Document, Humanoid, SiteParent, Viewpoint};
+use crate::hanim::{Document, SiteParent, Viewpoint};
 use crate::inspect::bounds::{Aabb, humanoid_bounds};
-use crate::mesh::{render_mesh_from_rigid_shape, rigid_shapes, skin_mesh_from_humanoid};
 use crate::pose::{self, Pose};
 
 /// `hanim-viewer render` arguments.
@@ -303,6 +303,8 @@ pub struct RenderedImage {
     pub bounds: Aabb,
     /// The background colour (sRGB, as in the file).
     pub background: [f32; 3],
+    /// What was skipped or approximated (missing textures, unsupported nodes), one line each.
+    pub notes: Vec<String>,
 }
 
 impl RenderedImage {
@@ -455,7 +457,8 @@ pub fn camera_for(doc: &Document, poses: &[Pose], bounds: &Aabb, view: &ViewRequ
     }
 }
 
-/// Renders `doc` as `request` asks, on `ctx`.
+/// Renders `doc` as `request` asks, on `ctx`. The auto and standard views frame the humanoids and the
+/// scene's other Shapes.
 pub fn render_document(ctx: &GpuContext, doc: &Document, request: &SceneRequest) -> Result<RenderedImage> {
     if doc.humanoids.is_empty() {
         bail!("{}: the file has no HAnimHumanoid to render", doc.scene.main_path().display());
@@ -463,24 +466,30 @@ pub fn render_document(ctx: &GpuContext, doc: &Document, request: &SceneRequest)
     let ImageSize { width, height } = request.size;
     let aspect = width as f32 / height as f32;
     let poses = poses_for(doc, &request.joint_rotations, &request.displacer_weights)?;
-    let bounds = scene_bounds(doc, &poses)?;
-    let camera = camera_for(doc, &poses, &bounds, &request.view, aspect)?;
-    let background = doc.settings.background.unwrap_or(NEUTRAL_GREY);
 
     let formats = TargetFormats::HEADLESS;
     let renderer = HumanoidRenderer::new(&ctx.device, formats)?;
+    let scene_draw = SceneDraw::new(ctx, &renderer, doc, &poses)?;
+    let mut bounds = scene_bounds(doc, &poses)?;
+    if !scene_draw.scene_bounds.is_empty() {
+        bounds.add(scene_draw.scene_bounds.min);
+        bounds.add(scene_draw.scene_bounds.max);
+    }
+    let camera = camera_for(doc, &poses, &bounds, &request.view, aspect)?;
+    let background = doc.settings.background.unwrap_or(NEUTRAL_GREY);
+
     let overlay_renderer = OverlayRenderer::new(&ctx.device, formats, renderer.frame_layout())?;
     let target = RenderTarget::new(ctx, width, height, formats)?;
     let frame = renderer.create_frame(&ctx.device);
-    frame.write(&ctx.queue, &camera.frame_uniform(aspect));
+    frame.write(&ctx.queue, &camera.frame_uniform_for(aspect, &doc.settings));
 
-    let mut skins: Vec<GpuSkin> = Vec::new();
-    let mut draws: Vec<MeshDraw> = Vec::new();
     let mut lines = OverlayLines::default();
     let cross = usable_box(&bounds).size().max_element() * 0.012;
-    for (h, pose) in doc.humanoids.iter().zip(&poses) {
-        let drawn = draw_humanoid(ctx, doc, h, pose, &renderer, &mut skins, &mut draws)?;
-        if request.show_skeleton || !drawn {
+    for ((h, pose), draws) in doc.humanoids.iter().zip(&poses).zip(&scene_draw.humanoids) {
+        if !draws.has_geometry() {
+            log::warn!("humanoid '{}' has no skin or segment geometry to draw: drawing its skeleton", h.name);
+        }
+        if request.show_skeleton || !draws.has_geometry() {
             overlay::push_skeleton(&mut lines.skeleton, h, pose, cross);
         }
     }
@@ -489,94 +498,22 @@ pub fn render_document(ctx: &GpuContext, doc: &Document, request: &SceneRequest)
     }
     let mut overlay_buffers = OverlayBuffers::new(&ctx.device);
     overlay_buffers.update(&ctx.device, &ctx.queue, &lines);
+    log::info!("{} triangles", scene_draw.triangles);
 
     let mut encoder =
         ctx.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("headless::encoder") });
-    for skin in &skins {
-        skin.encode(&mut encoder);
-    }
+    scene_draw.encode(&mut encoder);
     {
         let [r, g, b] = background.map(|c| f64::from(linear_from_srgb(c)));
         let clear = wgpu::Color { r, g, b, a: 1.0 };
         let mut pass = render_pass::begin_scene_pass(&mut encoder, target.views(), clear);
-        let draw_refs: Vec<&MeshDraw> = draws.iter().collect();
-        renderer.draw(&mut pass, &frame, &draw_refs);
+        renderer.draw(&mut pass, &frame, &scene_draw.draws(), camera.position());
         overlay_renderer.draw(&mut pass, &frame, &overlay_buffers);
     }
     ctx.queue.submit([encoder.finish()]);
     let rgba = target.read_rgba8(ctx)?;
     ctx.check_health()?;
-    Ok(RenderedImage { width, height, rgba, camera, bounds, background })
-}
-
-/// Prepares the skin of `h` (mesh, GPU skin at `pose`, draw data) and its rigid geometry (segments,
-/// joint children, sites: one draw per Shape placed with `H · G_j`, morphing segments reading the skin
-/// pass's segment points); false when it has nothing to draw, so that the caller shows its skeleton
-/// instead.
-fn draw_humanoid(
-    ctx: &GpuContext,
-    doc: &Document,
-    h: &Humanoid,
-    pose: &Pose,
-    renderer: &HumanoidRenderer,
-    skins: &mut Vec<GpuSkin>,
-    draws: &mut Vec<MeshDraw>,
-) -> Result<bool> {
-    let mesh = skin_mesh_from_humanoid(&doc.scene, h).with_context(|| format!("skin of humanoid '{}'", h.name))?;
-    for note in &mesh.notes {
-        log::warn!("humanoid '{}': {note}", h.name);
-    }
-    let mut notes = Vec::new();
-    let mut rigid = Vec::new();
-    for shape in rigid_shapes(&doc.scene, h).with_context(|| format!("segments of humanoid '{}'", h.name))? {
-        if let Some(built) = render_mesh_from_rigid_shape(&doc.scene, h, &shape, &mut notes)?
-            && !built.0.indices.is_empty()
-        {
-            rigid.push((shape, built));
-        }
-    }
-    for note in &notes {
-        log::warn!("humanoid '{}': {note}", h.name);
-    }
-    let skin_drawn = h.skin.is_some() && mesh.parts.iter().any(|p| !p.indices.is_empty());
-    if !skin_drawn && rigid.is_empty() {
-        log::warn!("humanoid '{}' has no skin or segment geometry to draw: drawing its skeleton", h.name);
-        return Ok(false);
-    }
-    let (source_point, normals) = if skin_drawn { mesh.concatenated_corners() } else { (Vec::new(), Vec::new()) };
-    let skin = GpuSkin::new(ctx, h, SkinCorners { source_point: &source_point, normals: &normals })?;
-    skin.update(&ctx.queue, h, pose);
-    let world_from_humanoid = h.world_from_humanoid();
-    let mut triangles = 0;
-    if skin_drawn {
-        let draw = renderer.create_mesh(&ctx.device, &mesh, &skin)?;
-        draw.set_world_from_humanoid(&ctx.queue, world_from_humanoid);
-        triangles += draw.triangle_count();
-        draws.push(draw);
-    }
-    let humanoid_from_joint = pose::humanoid_from_joint(h, pose);
-    for (shape, (part, points)) in &rigid {
-        let draw = match shape.morph_segment {
-            Some(s) => renderer.create_rigid_mesh(&ctx.device, part, &skin.segment_points, skin.segment_offsets[s])?,
-            None => {
-                let buffer = renderer.create_points(&ctx.device, points);
-                renderer.create_rigid_mesh(&ctx.device, part, &buffer, 0)?
-            }
-        };
-        let joint = shape.joint.map_or(Mat4::IDENTITY, |j| humanoid_from_joint[j]);
-        draw.set_world_from_humanoid(&ctx.queue, world_from_humanoid * joint);
-        triangles += draw.triangle_count();
-        draws.push(draw);
-    }
-    log::info!(
-        "humanoid '{}': {} skin points, {} corners, {} rigid shapes, {triangles} triangles",
-        h.name,
-        skin.point_count,
-        skin.corner_count,
-        rigid.len()
-    );
-    skins.push(skin);
-    Ok(true)
+    Ok(RenderedImage { width, height, rgba, camera, bounds, background, notes: scene_draw.notes })
 }
 
 /// Writes an RGBA8 image as PNG to `path` atomically (see [`crate::output`]).

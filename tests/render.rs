@@ -98,7 +98,10 @@ fn assert_inside_projected_box(image: &RenderedImage, what: &str) -> usize {
 fn skinned_humanoids_are_drawn_inside_their_bounding_box() {
     let Some(ctx) = common::gpu_or_skip() else { return };
     for (name, background) in [("BvhSeamless3dExport1.x3d", [0.4, 0.4, 0.4]), ("JoeKick.x3d", [0.0, 0.0, 0.0])] {
-        let doc = load(name);
+        let mut doc = load(name);
+        // JoeKick's ball and floor circles widen the framed box; this test is about the skin alone
+        // (scene shapes: `scene_shapes_are_drawn_and_the_headlight_setting_is_respected`).
+        doc.other_shapes.clear();
         let image = render(&ctx, &doc, &SceneRequest::new(SIZE, SIZE));
         save(&image, &format!("{name}.front.png"));
         assert_eq!(image.background, background, "{name}: the file's Background, else grey");
@@ -229,4 +232,200 @@ fn an_unknown_joint_is_an_error_naming_close_joints() {
     let poses = poses_for(&doc, &[rotation("l_shoulder")], &[]).unwrap();
     let j = doc.humanoids[0].joint_index("l_shoulder").unwrap();
     assert!(poses[0].rotation_offsets[j].angle_between(glam::Quat::IDENTITY) > 0.99);
+}
+
+fn load_path(path: &Path) -> Document {
+    hanim::load(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+/// Mean of the pixels within `radius` of the projection of world point `p`.
+fn mean_around(image: &RenderedImage, p: Vec3, radius: i32) -> [f32; 3] {
+    let (x, y) = image.camera.project_to_pixel(p, image.width, image.height).expect("in front of the camera");
+    let mut sum = [0.0f32; 3];
+    let mut n = 0.0;
+    for dy in -radius..=radius {
+        for dx in -radius..=radius {
+            let pixel = image.pixel((x as i32 + dx) as u32, (y as i32 + dy) as u32);
+            for c in 0..3 {
+                sum[c] += f32::from(pixel[c]);
+            }
+            n += 1.0;
+        }
+    }
+    sum.map(|s| s / n)
+}
+
+/// The four primitives of `tests/data/primitives_humanoid.x3d` (red Box, green Sphere, blue Cylinder,
+/// yellow Cone) are drawn where their Transforms put them, lit (the upper half of a front-facing shape is
+/// brighter than a flat colour), with the white IndexedLineSet below them and the cyan PointSet points;
+/// and of the two transparent
+/// squares the nearer (red) one, although written first, is drawn last, over the farther blue one.
+#[test]
+fn primitives_lines_and_sorted_transparency_render() {
+    let Some(ctx) = common::gpu_or_skip() else { return };
+    let doc = load_path(&common::test_data("primitives_humanoid.x3d"));
+    let mut request = SceneRequest::new(320, 240);
+    request.view = ViewRequest::Named("front".into());
+    let image = render(&ctx, &doc, &request);
+    save(&image, "primitives_humanoid.png");
+    assert!(image.notes.is_empty(), "{:?}", image.notes);
+    for (x, channel, name) in [(-1.5, [true, false, false], "Box"), (-0.5, [false, true, false], "Sphere")]
+        .into_iter()
+        .chain([(0.5, [false, false, true], "Cylinder"), (1.5, [true, true, false], "Cone")])
+    {
+        let mean = mean_around(&image, Vec3::new(x, 0.9, 0.4), 2);
+        for c in 0..3 {
+            if channel[c] {
+                assert!(mean[c] > 90.0, "{name}: channel {c} is {mean:?}");
+            } else {
+                assert!(mean[c] < 40.0, "{name}: channel {c} should be dark: {mean:?}");
+            }
+        }
+    }
+    // The line at y = 0.3 (unlit, emissive white): some near-white pixel on the column below each shape.
+    for x in [-1.5f32, 0.0, 1.5] {
+        let (px, py) = image.camera.project_to_pixel(Vec3::new(x, 0.3, 0.0), 320, 240).unwrap();
+        let white = (-2..=2).any(|dy| {
+            let p = image.pixel(px as u32, (py as i32 + dy) as u32);
+            p[0] > 200 && p[1] > 200 && p[2] > 200
+        });
+        assert!(white, "no white line pixel near ({px}, {py})");
+    }
+    // The PointSet's points (unlit emissive cyan, one pixel each; nothing else in the image is cyan).
+    for p in [Vec3::new(-1.8, -0.6, 0.0), Vec3::new(-1.7, -0.6, 0.0)] {
+        let (px, py) = image.camera.project_to_pixel(p, 320, 240).unwrap();
+        let cyan = (-1..=1).any(|dy| {
+            (-1..=1).any(|dx| {
+                let q = image.pixel((px as i32 + dx) as u32, (py as i32 + dy) as u32);
+                // Multisampling blends a one-pixel point with the background: cyan-tinted is enough.
+                q[1] > q[0] + 40 && q[2] > q[0] + 40
+            })
+        });
+        assert!(cyan, "no cyan point pixel near ({px}, {py})");
+    }
+    // Where the squares overlap: red over (blue over background) with alpha 0.5 each.
+    let overlap = mean_around(&image, Vec3::new(0.0, -0.6, 0.5), 2);
+    assert!(overlap[0] > overlap[2] + 40.0, "the nearer red square must be on top: {overlap:?}");
+    assert!(overlap[2] > 60.0, "the blue square shows through: {overlap:?}");
+}
+
+/// JinLOA1's 18 segments share one ImageTexture (`images/Jin.png`, beside the file in the corpus): the
+/// figure shows the atlas's colours (blue hair, green top). KoreanCharacterMotionAnnexD01Jin is the same
+/// figure whose url (`Jin.png`) names no file: a warning, and the figure is drawn untextured (grey).
+#[test]
+fn a_textured_corpus_file_shows_its_texture_and_a_missing_one_warns() {
+    let Some(ctx) = common::gpu_or_skip() else { return };
+    let saturated = |image: &RenderedImage, hue: fn([u8; 4]) -> bool| {
+        (0..image.height)
+            .flat_map(|y| (0..image.width).map(move |x| (x, y)))
+            .filter(|&(x, y)| hue(image.pixel(x, y)))
+            .count()
+    };
+    let blue = |p: [u8; 4]| p[2] > 120 && p[2] > p[0] + 60 && p[2] > p[1] + 60;
+    let green = |p: [u8; 4]| p[1] > 120 && p[1] > p[0] + 25 && p[1] > p[2] + 25;
+
+    let doc = load("JinLOA1.x3d");
+    let image = render(&ctx, &doc, &SceneRequest::new(SIZE, SIZE));
+    save(&image, "JinLOA1.textured.png");
+    assert!(image.notes.iter().all(|n| !n.contains("ImageTexture")), "{:?}", image.notes);
+    let (hair, top) = (saturated(&image, blue), saturated(&image, green));
+    eprintln!("JinLOA1: {hair} blue (hair) and {top} green (top) pixels");
+    assert!(hair > 60 && top > 150, "texture colours missing: {hair} blue, {top} green pixels");
+
+    let doc = load("KoreanCharacterMotionAnnexD01Jin.x3d");
+    let image = render(&ctx, &doc, &SceneRequest::new(SIZE, SIZE));
+    save(&image, "KoreanCharacterMotionAnnexD01Jin.untextured.png");
+    let warnings: Vec<&String> = image.notes.iter().filter(|n| n.contains("Jin.png")).collect();
+    assert_eq!(warnings.len(), 1, "one warning for the one missing image: {:?}", image.notes);
+    assert!(warnings[0].contains("untextured") && warnings[0].contains("remote URL(s) not fetched"), "{}", warnings[0]);
+    assert_eq!(saturated(&image, blue) + saturated(&image, green), 0, "no texture colour without the image");
+    assert!(assert_inside_projected_box(&image, "untextured Jin") > 1000, "still drawn");
+
+    // JoeSkinTexcoordDisplacerKick's JoeBodyTexture29.png is not in the corpus either.
+    let image = render(&ctx, &load("JoeSkinTexcoordDisplacerKick.x3d"), &SceneRequest::new(96, 96));
+    assert!(image.notes.iter().any(|n| n.contains("JoeBodyTexture29.png")), "{:?}", image.notes);
+}
+
+/// NancyNativeTags stands on a floor Shape outside the humanoid: it is drawn (pixels beyond the humanoid's
+/// own projected box) and the view frames it. NavigationInfo headlight='false' (JoeKick) is read, and
+/// turning the headlight off darkens a diffuse-only shape.
+#[test]
+fn scene_shapes_are_drawn_and_the_headlight_setting_is_respected() {
+    let Some(ctx) = common::gpu_or_skip() else { return };
+    let doc = load("NancyNativeTags.x3d");
+    let image = render(&ctx, &doc, &SceneRequest::new(SIZE, SIZE));
+    save(&image, "NancyNativeTags.scene.png");
+    let humanoid_only = headless::scene_bounds(&doc, &poses_for(&doc, &[], &[]).unwrap()).unwrap();
+    assert!(image.bounds.size().x > humanoid_only.size().x + 0.5, "the floor widens the framed box");
+    let min_y = humanoid_only.min.y;
+    let (_, foot_y) = image.camera.project_to_pixel(Vec3::new(0.0, min_y, 0.0), SIZE, SIZE).unwrap();
+    let (left_x, _) = image.camera.project_to_pixel(Vec3::new(humanoid_only.min.x, min_y, 0.0), SIZE, SIZE).unwrap();
+    let floor_pixels = (0..SIZE)
+        .flat_map(|y| (0..SIZE).map(move |x| (x, y)))
+        .filter(|&(x, y)| (x as f32) < left_x - 4.0 && (y as f32) > foot_y - 20.0 && is_foreground(&image, x, y))
+        .count();
+    assert!(floor_pixels > 200, "only {floor_pixels} floor pixels left of the figure");
+    assert_inside_projected_box(&image, "Nancy with her floor");
+
+    assert!(!load("JoeKick.x3d").settings.headlight, "JoeKick's NavigationInfo turns the headlight off");
+    // Diffuse-only primitives (no emissive colour): the headlight is most of their light.
+    let mut doc = load_path(&common::test_data("primitives_humanoid.x3d"));
+    assert!(doc.settings.headlight, "X3D's default");
+    let mut request = SceneRequest::new(160, 120);
+    let lit = render(&ctx, &doc, &request);
+    request.view = ViewRequest::Camera(lit.camera);
+    doc.settings.headlight = false;
+    let dark = render(&ctx, &doc, &request);
+    let brightness = |image: &RenderedImage| -> f32 { mean_around(image, Vec3::new(-1.5, 1.0, 0.4), 2).iter().sum() };
+    let (off, on) = (brightness(&dark), brightness(&lit));
+    eprintln!("red Box brightness: headlight off {off}, on {on}");
+    assert!(on > off * 1.3, "the headlight adds light: off {off}, on {on}");
+}
+
+/// Scene light nodes light the figure: JoeKick's PointLight is read (its SpotLight, with a zero direction,
+/// is dropped with a warning); with the headlight off, a DirectionalLight shining along −Z lights the front
+/// of the fixture's Box, one shining along +Z (from behind) does not, and a PointLight whose radius ends
+/// before the Box adds nothing.
+#[test]
+fn scene_lights_light_what_they_reach() {
+    use hanim_viewer::hanim::{LightKind, SceneLight};
+    let joe = load("JoeKick.x3d");
+    let kinds: Vec<&LightKind> = joe.settings.lights.iter().map(|l| &l.kind).collect();
+    assert!(matches!(kinds[..], [LightKind::Point { .. }]), "{kinds:?}");
+    assert!(joe.warnings.iter().any(|w| w.message.contains("zero direction")), "the SpotLight is reported");
+
+    let Some(ctx) = common::gpu_or_skip() else { return };
+    let mut doc = load_path(&common::test_data("primitives_humanoid.x3d"));
+    doc.settings.headlight = false;
+    let mut request = SceneRequest::new(160, 120);
+    let base = render(&ctx, &doc, &request);
+    request.view = ViewRequest::Camera(base.camera);
+    let box_front = |image: &RenderedImage| mean_around(image, Vec3::new(-1.5, 1.0, 0.4), 2)[0];
+    let light = |kind| SceneLight {
+        node: hanim_viewer::x3d::NodeId(0),
+        kind,
+        color: [1.0, 1.0, 1.0],
+        intensity: 1.0,
+        ambient_intensity: 0.0,
+    };
+    // With a light in the file, headlight off also turns the viewer's key light off.
+    // An intensity-0 light: only the ambient term is left.
+    doc.settings.lights = vec![SceneLight { intensity: 0.0, ..light(LightKind::Directional { direction: -Vec3::Z }) }];
+    let ambient = box_front(&render(&ctx, &doc, &request));
+    let mut brightness = Vec::new();
+    for kind in [
+        LightKind::Directional { direction: -Vec3::Z },
+        LightKind::Directional { direction: Vec3::Z },
+        LightKind::Point { location: Vec3::new(-1.5, 1.0, 5.0), radius: 2.0, attenuation: Vec3::X },
+    ] {
+        doc.settings.lights = vec![light(kind)];
+        brightness.push(box_front(&render(&ctx, &doc, &request)));
+    }
+    eprintln!("Box red channel: key light only {}, ambient only {ambient}, lights {brightness:?}", box_front(&base));
+    let [front, behind, out_of_reach] = brightness[..] else { unreachable!() };
+    assert!(box_front(&base) > ambient + 20.0, "without file lights the key light stays");
+    assert!(front > ambient + 60.0, "a light from the front lights the Box: {front} (ambient {ambient})");
+    for (what, value) in [("from behind", behind), ("out of reach", out_of_reach)] {
+        assert!((value - ambient).abs() <= 2.0, "{what}: {value}, ambient only {ambient}");
+    }
 }

@@ -179,3 +179,35 @@ fn segment_shapes_are_found_through_grouping_nodes() {
     assert!(shapes.iter().any(|s| s.offset != Mat4::IDENTITY));
     assert!(shapes.iter().all(|s| s.joint.is_some()));
 }
+
+/// A segment displacer morphs the segment's coord in the skin pass and the segment's Shape draws the
+/// morphed points: with the displacer at weight 4, the CPU reference puts the triangle's tip 0.4 higher,
+/// and the render shows geometry there that the weight-0 render does not have.
+#[test]
+fn a_segment_displacer_moves_the_drawn_segment_like_the_cpu_reference() {
+    let Some(ctx) = common::gpu_or_skip() else { return };
+    let doc = load(&common::test_data("cpu_segment_displacer.x3d"));
+    let h = &doc.humanoids[0];
+    let name = "l_upperarm_bulge_action";
+    let mut request = SceneRequest::new(SIZE, SIZE);
+    request.displacer_weights = vec![headless::DisplacerWeight { name: name.into(), weight: 4.0 }];
+    let bulged = render(&ctx, &doc, &request);
+    save(&bulged, "segments.segment_displacer.png");
+    request.view = ViewRequest::Camera(bulged.camera);
+    request.displacer_weights[0].weight = 0.0;
+    let flat = render(&ctx, &doc, &request);
+
+    let poses = poses_for(&doc, &[], &[headless::DisplacerWeight { name: name.into(), weight: 4.0 }]).unwrap();
+    let segment = h.segments.iter().position(|s| s.coord.is_some()).unwrap();
+    let joint = h.segments[segment].joint.unwrap();
+    let placed = h.world_from_humanoid() * pose::humanoid_from_joint(h, &poses[0])[joint];
+    let morphed = pose::deform_segment(h, segment, &poses[0]);
+    let rest = &h.segments[segment].coord_points;
+    assert!((morphed[2] - rest[2]).length() > 0.3, "the reference moves point 2");
+    // A point just inside the morphed triangle near its moved tip.
+    let centroid = (morphed[0] + morphed[1] + morphed[2]) / 3.0;
+    let near_tip = placed.transform_point3(morphed[2] + (centroid - morphed[2]) * 0.15);
+    let (x, y) = bulged.camera.project_to_pixel(near_tip, SIZE, SIZE).unwrap();
+    assert!(foreground_near(&bulged, x, y, 1), "the morphed tip at ({x}, {y}) is not drawn");
+    assert!(!foreground_near(&flat, x, y, 1), "the unmorphed segment already covers ({x}, {y})");
+}

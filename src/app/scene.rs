@@ -1,14 +1,15 @@
-//! A loaded humanoid with its GPU resources: the document, the panels' summary, the pose editor, the
-//! skin pass and the mesh draw data.
+//! A loaded humanoid with its GPU resources: the document, the panels' summary, the pose editor and the
+//! document's draws (skin pass, segment and scene geometry: the same [`SceneDraw`] headless renders with).
 
 use std::path::PathBuf;
 
 use anyhow::{Context, Result};
 use glam::Vec3;
 
+use crate::gpu::GpuContext;
 use crate::gpu::overlay::{self, GpuLineVertex, OverlayLines};
-use crate::gpu::render_pass::{HumanoidRenderer, MeshDraw};
-use crate::gpu::{GpuContext, GpuSkin, SkinCorners};
+use crate::gpu::render_pass::HumanoidRenderer;
+use crate::gpu::scene_draw::SceneDraw;
 use crate::hanim::{Document, Humanoid};
 use crate::inspect::bounds::{Aabb, humanoid_bounds};
 use crate::pose;
@@ -21,8 +22,9 @@ pub struct LoadedScene {
     pub humanoid: usize,
     pub summary: SceneSummary,
     pub editor: PoseEditor,
-    pub skin: GpuSkin,
-    pub mesh: MeshDraw,
+    /// Every humanoid's skin and rigid shapes and the scene's other Shapes; the shown humanoid follows
+    /// the editor's pose, the others stay at rest.
+    pub draws: SceneDraw,
     /// World-space bounds at the rest pose.
     pub rest_bounds: Aabb,
     pub triangles: u32,
@@ -32,23 +34,23 @@ impl LoadedScene {
     pub fn new(ctx: &GpuContext, renderer: &HumanoidRenderer, path: PathBuf, doc: Document) -> Result<Self> {
         let humanoid = 0;
         let h = doc.humanoids.get(humanoid).context("the file holds no HAnimHumanoid")?;
-        let mesh_data = crate::mesh::skin_mesh_from_humanoid(&doc.scene, h)?;
-        for note in &mesh_data.notes {
-            log::info!("{note}");
-        }
-        let (source_point, normals) = mesh_data.concatenated_corners();
-        let skin = GpuSkin::new(ctx, h, SkinCorners { source_point: &source_point, normals: &normals })?;
-        let mesh = renderer.create_mesh(&ctx.device, &mesh_data, &skin)?;
-        mesh.set_world_from_humanoid(&ctx.queue, h.world_from_humanoid());
+        let rest: Vec<pose::Pose> = doc.humanoids.iter().map(pose::Pose::rest).collect();
+        let draws = SceneDraw::new(ctx, renderer, &doc, &rest)?;
         let editor = PoseEditor::new(h);
         let rest_bounds = humanoid_bounds(&doc.scene, h, &editor.pose)?;
         let summary = SceneSummary::new(&doc, h);
-        let triangles = mesh.triangle_count();
-        Ok(Self { path, humanoid, summary, editor, skin, mesh, rest_bounds, triangles, doc })
+        let triangles = draws.triangles;
+        Ok(Self { path, humanoid, summary, editor, draws, rest_bounds, triangles, doc })
     }
 
     pub fn humanoid(&self) -> &Humanoid {
         &self.doc.humanoids[self.humanoid]
+    }
+
+    /// Writes this frame's pose of the shown humanoid and records the skin/morph pass.
+    pub fn update_and_encode(&self, queue: &wgpu::Queue, encoder: &mut wgpu::CommandEncoder) {
+        self.draws.update_humanoid(queue, self.humanoid, self.humanoid(), &self.editor.pose);
+        self.draws.encode(encoder);
     }
 
     /// Bounds at the current pose (CPU deformation; on demand only).

@@ -538,10 +538,19 @@ impl Viewer {
     /// this frame must already be encoded or submitted).
     fn encode_3d_view(&self, encoder: &mut wgpu::CommandEncoder, target: &ViewportTarget, camera: &Camera) {
         let aspect = target.width as f32 / target.height as f32;
-        self.frame_uniform.write(&self.gpu.queue, &camera.frame_uniform(aspect));
-        let mut pass = begin_scene_pass(encoder, target.views(), BACKGROUND);
+        let frame = match &self.scene {
+            Some(scene) => camera.frame_uniform_for(aspect, &scene.doc.settings),
+            None => camera.frame_uniform(aspect),
+        };
+        self.frame_uniform.write(&self.gpu.queue, &frame);
+        // The file's Background colour, else the viewer's own.
+        let background = self.scene.as_ref().and_then(|s| s.doc.settings.background).map_or(BACKGROUND, |c| {
+            let [r, g, b] = c.map(|v| f64::from(crate::gpu::render_pass::linear_from_srgb(v)));
+            wgpu::Color { r, g, b, a: 1.0 }
+        });
+        let mut pass = begin_scene_pass(encoder, target.views(), background);
         if let Some(scene) = &self.scene {
-            self.renderer.draw(&mut pass, &self.frame_uniform, &[&scene.mesh]);
+            self.renderer.draw(&mut pass, &self.frame_uniform, &scene.draws.draws(), camera.position());
         }
         self.overlay.draw(&mut pass, &self.frame_uniform, &self.overlay_buffers);
     }
@@ -743,8 +752,7 @@ impl Viewer {
             );
             self.overlay_buffers.update(&self.gpu.device, &self.gpu.queue, &lines);
             if let Some(scene) = &self.scene {
-                scene.skin.update(&self.gpu.queue, scene.humanoid(), &scene.editor.pose);
-                scene.skin.encode(&mut encoder);
+                scene.update_and_encode(&self.gpu.queue, &mut encoder);
             }
         }
         if let Some((target, _)) = &self.viewport {

@@ -8,9 +8,11 @@ pub mod layout;
 pub mod overlay;
 pub mod readback;
 pub mod render_pass;
+pub mod scene_draw;
 pub mod shaders;
 pub mod skin_pass;
 pub mod target;
+pub mod textures;
 
 pub use context::{AdapterSummary, GpuContext, SkinCapacity};
 pub use error::GpuError;

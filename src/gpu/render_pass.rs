@@ -9,6 +9,7 @@
 //! `shaders/humanoid.wgsl`, whose structs the `Gpu*` types here mirror.
 
 use std::ops::Range;
+use std::sync::Mutex;
 
 use bytemuck::{Pod, Zeroable};
 use glam::{Mat3, Mat4, Vec3};
@@ -18,7 +19,8 @@ use super::error::GpuError;
 use super::shaders;
 use super::skin_pass::GpuSkin;
 use super::target::{FrameViews, TargetFormats};
-use crate::mesh::{MaterialParams, RenderMesh, SkinMesh};
+use super::textures::{GpuTexture, TextureCache};
+use crate::mesh::{MaterialParams, RenderMesh, SkinMesh, Topology};
 use crate::pose::normal_from_skin;
 
 /// Per-view uniform (`Frame` in `humanoid.wgsl` and `lines.wgsl`).
@@ -34,8 +36,61 @@ pub struct GpuFrame {
     pub key_light: [f32; 4],
     /// rgb: ambient light (scaled by each material's ambientIntensity); w unused.
     pub ambient: [f32; 4],
+    /// x: how many of `lights` are used.
+    pub light_count: [u32; 4],
+    /// The file's light nodes (DirectionalLight, PointLight, SpotLight), world space.
+    pub lights: [GpuLight; MAX_SCENE_LIGHTS],
 }
-const _: () = assert!(size_of::<GpuFrame>() == 128);
+const _: () = assert!(size_of::<GpuFrame>() == 144 + 80 * MAX_SCENE_LIGHTS);
+
+/// How many scene light nodes are drawn (the first ones in the file).
+pub const MAX_SCENE_LIGHTS: usize = 8;
+
+/// One scene light (`Light` in the shaders), X3D lighting model (ISO/IEC 19775-1, 17.2.2.4).
+#[repr(C)]
+#[derive(Debug, Clone, Copy, Pod, Zeroable, PartialEq)]
+pub struct GpuLight {
+    /// xyz: position (point, spot) or the direction the light travels (directional); w: 0 directional,
+    /// 1 point, 2 spot.
+    pub position: [f32; 4],
+    /// rgb: linear colour × intensity; w: ambientIntensity.
+    pub color: [f32; 4],
+    /// xyz: unit direction of a spot light; w unused.
+    pub direction: [f32; 4],
+    /// xyz: attenuation (constant, linear, quadratic); w: radius.
+    pub attenuation: [f32; 4],
+    /// x: beamWidth, y: cutOffAngle (radians); zw unused.
+    pub cone: [f32; 4],
+}
+const _: () = assert!(size_of::<GpuLight>() == 80);
+
+impl GpuLight {
+    pub fn from_scene(light: &crate::hanim::SceneLight) -> Self {
+        use crate::hanim::LightKind;
+        let [r, g, b] = linear_from_srgb3(light.color).map(|c| c * light.intensity);
+        let mut out = GpuLight {
+            position: [0.0; 4],
+            color: [r, g, b, light.ambient_intensity],
+            direction: [0.0; 4],
+            attenuation: [1.0, 0.0, 0.0, f32::MAX],
+            cone: [0.0; 4],
+        };
+        match light.kind {
+            LightKind::Directional { direction } => out.position = direction.extend(0.0).to_array(),
+            LightKind::Point { location, radius, attenuation } => {
+                out.position = location.extend(1.0).to_array();
+                out.attenuation = attenuation.extend(radius).to_array();
+            }
+            LightKind::Spot { location, direction, radius, attenuation, beam_width, cut_off_angle } => {
+                out.position = location.extend(2.0).to_array();
+                out.direction = direction.extend(0.0).to_array();
+                out.attenuation = attenuation.extend(radius).to_array();
+                out.cone = [beam_width, cut_off_angle, 0.0, 0.0];
+            }
+        }
+        out
+    }
+}
 
 /// Per-humanoid placement (`Placement`): `H` and its normal matrix `(H[3×3])⁻ᵀ` as three columns.
 #[repr(C)]
@@ -56,20 +111,27 @@ pub struct GpuMaterial {
     pub specular: [f32; 4],
     /// rgb: emissive; w: ambientIntensity.
     pub emissive: [f32; 4],
-    /// x: lit; y: vertex colours; z: two-sided lighting; w unused.
+    /// x: lit; y: vertex colours; z: two-sided lighting; w: texture (0 none, 1 its colour replaces the
+    /// material's, 2 an intensity texture modulates it).
     pub flags: [u32; 4],
 }
 const _: () = assert!(size_of::<GpuMaterial>() == 64);
 
-/// Per-corner vertex attributes other than the normal (vertex buffer slot 1): linear RGBA colour and the
-/// skin point the corner draws.
+/// Per-corner vertex attributes other than the normal (vertex buffer slot 1): linear RGBA colour, texture
+/// coordinate (X3D's: t grows upwards) and the skin point the corner draws.
 #[repr(C)]
 #[derive(Debug, Clone, Copy, Pod, Zeroable, PartialEq)]
 pub struct GpuCornerVertex {
     pub color: [f32; 4],
+    pub uv: [f32; 2],
     pub source_point: u32,
 }
-const _: () = assert!(size_of::<GpuCornerVertex>() == 20);
+const _: () = assert!(size_of::<GpuCornerVertex>() == 28);
+
+/// [`GpuMaterial`] texture modes.
+pub const TEXTURE_NONE: u32 = 0;
+pub const TEXTURE_REPLACE: u32 = 1;
+pub const TEXTURE_MODULATE: u32 = 2;
 
 /// One sRGB-encoded channel value (as X3D files write colours) to linear light.
 pub fn linear_from_srgb(c: f32) -> f32 {
@@ -83,7 +145,7 @@ pub fn linear_from_srgb3(c: [f32; 3]) -> [f32; 3] {
 }
 
 impl GpuMaterial {
-    pub fn from_params(m: &MaterialParams, vertex_colors: bool, two_sided: bool) -> Self {
+    pub fn from_params(m: &MaterialParams, vertex_colors: bool, two_sided: bool, texture_mode: u32) -> Self {
         let [dr, dg, db] = linear_from_srgb3(m.diffuse);
         let [sr, sg, sb] = linear_from_srgb3(m.specular);
         let [er, eg, eb] = linear_from_srgb3(m.emissive);
@@ -91,7 +153,7 @@ impl GpuMaterial {
             diffuse: [dr, dg, db, 1.0 - m.transparency.clamp(0.0, 1.0)],
             specular: [sr, sg, sb, 128.0 * m.shininess.clamp(0.0, 1.0)],
             emissive: [er, eg, eb, m.ambient_intensity],
-            flags: [u32::from(m.lit), u32::from(vertex_colors), u32::from(two_sided), 0],
+            flags: [u32::from(m.lit), u32::from(vertex_colors), u32::from(two_sided), texture_mode],
         }
     }
 }
@@ -157,7 +219,31 @@ impl Camera {
             headlight: backward.extend(HEADLIGHT_INTENSITY).to_array(),
             key_light: key.extend(KEY_LIGHT_INTENSITY).to_array(),
             ambient: [AMBIENT_LIGHT, AMBIENT_LIGHT, AMBIENT_LIGHT, 0.0],
+            light_count: [0; 4],
+            lights: [GpuLight::zeroed(); MAX_SCENE_LIGHTS],
         }
+    }
+}
+
+impl Camera {
+    /// [`Self::frame_uniform`] with the file's lighting: its light nodes (the first
+    /// [`MAX_SCENE_LIGHTS`]) added, and NavigationInfo `headlight='false'` respected. With the headlight
+    /// off the viewer's soft key light goes too when the file has lights of its own; a file with no light
+    /// at all keeps it, so that its figures stay visible.
+    pub fn frame_uniform_for(&self, aspect: f32, settings: &crate::hanim::SceneSettings) -> GpuFrame {
+        let mut frame = self.frame_uniform(aspect);
+        if !settings.headlight {
+            frame.headlight[3] = 0.0;
+            if !settings.lights.is_empty() {
+                frame.key_light[3] = 0.0;
+            }
+        }
+        let count = settings.lights.len().min(MAX_SCENE_LIGHTS);
+        for (slot, light) in frame.lights.iter_mut().zip(&settings.lights) {
+            *slot = GpuLight::from_scene(light);
+        }
+        frame.light_count[0] = count as u32;
+        frame
     }
 }
 
@@ -180,16 +266,33 @@ impl FrameUniform {
     }
 }
 
-/// Pipeline variants: back faces culled or drawn (two-sided), opaque or alpha-blended.
+/// Pipeline variants: triangles with back faces culled or drawn (two-sided), lines or points; opaque
+/// or alpha-blended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 struct Variant {
+    topology: Topology,
     two_sided: bool,
     blended: bool,
 }
 
 impl Variant {
-    fn index(self) -> usize {
-        usize::from(self.two_sided) + 2 * usize::from(self.blended)
+    /// Lines and points have no back faces: they always use the two-sided pipelines.
+    fn new(topology: Topology, two_sided: bool, blended: bool) -> Self {
+        Self { topology, two_sided: two_sided || topology != Topology::Triangles, blended }
+    }
+
+    fn all() -> Vec<Variant> {
+        let mut all = Vec::new();
+        for topology in [Topology::Triangles, Topology::Lines, Topology::Points] {
+            for blended in [false, true] {
+                for two_sided in [false, true] {
+                    if two_sided || topology == Topology::Triangles {
+                        all.push(Variant { topology, two_sided, blended });
+                    }
+                }
+            }
+        }
+        all
     }
 }
 
@@ -199,8 +302,8 @@ pub struct HumanoidRenderer {
     frame_layout: wgpu::BindGroupLayout,
     placement_layout: wgpu::BindGroupLayout,
     material_layout: wgpu::BindGroupLayout,
-    /// Indexed by [`Variant::index`].
-    pipelines: [wgpu::RenderPipeline; 4],
+    /// One per [`Variant::all`].
+    pipelines: Vec<(Variant, wgpu::RenderPipeline)>,
 }
 
 fn uniform_entry(binding: u32, visibility: wgpu::ShaderStages, size: usize) -> wgpu::BindGroupLayoutEntry {
@@ -258,7 +361,25 @@ impl HumanoidRenderer {
         });
         let material_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
             label: Some("humanoid::material_layout"),
-            entries: &[uniform_entry(0, wgpu::ShaderStages::FRAGMENT, size_of::<GpuMaterial>())],
+            entries: &[
+                uniform_entry(0, wgpu::ShaderStages::FRAGMENT, size_of::<GpuMaterial>()),
+                wgpu::BindGroupLayoutEntry {
+                    binding: 1,
+                    visibility: wgpu::ShaderStages::FRAGMENT,
+                    ty: wgpu::BindingType::Texture {
+                        sample_type: wgpu::TextureSampleType::Float { filterable: true },
+                        view_dimension: wgpu::TextureViewDimension::D2,
+                        multisampled: false,
+                    },
+                    count: None,
+                },
+                wgpu::BindGroupLayoutEntry {
+                    binding: 2,
+                    visibility: wgpu::ShaderStages::FRAGMENT,
+                    ty: wgpu::BindingType::Sampler(wgpu::SamplerBindingType::Filtering),
+                    count: None,
+                },
+            ],
         });
         let layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
             label: Some("humanoid::pipeline_layout"),
@@ -277,6 +398,11 @@ impl HumanoidRenderer {
                 offset: std::mem::offset_of!(GpuCornerVertex, color) as u64,
                 shader_location: 2,
             },
+            wgpu::VertexAttribute {
+                format: wgpu::VertexFormat::Float32x2,
+                offset: std::mem::offset_of!(GpuCornerVertex, uv) as u64,
+                shader_location: 3,
+            },
         ];
         let buffers = [
             Some(wgpu::VertexBufferLayout {
@@ -291,14 +417,19 @@ impl HumanoidRenderer {
             }),
         ];
         let make = |variant: Variant| {
-            let label = match (variant.two_sided, variant.blended) {
-                (false, false) => "humanoid::pipeline_opaque",
-                (true, false) => "humanoid::pipeline_opaque_two_sided",
-                (false, true) => "humanoid::pipeline_blended",
-                (true, true) => "humanoid::pipeline_blended_two_sided",
+            let label = format!(
+                "humanoid::pipeline_{:?}{}{}",
+                variant.topology,
+                if variant.blended { "_blended" } else { "_opaque" },
+                if variant.two_sided { "_two_sided" } else { "" }
+            );
+            let topology = match variant.topology {
+                Topology::Triangles => wgpu::PrimitiveTopology::TriangleList,
+                Topology::Lines => wgpu::PrimitiveTopology::LineList,
+                Topology::Points => wgpu::PrimitiveTopology::PointList,
             };
             device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
-                label: Some(label),
+                label: Some(&label),
                 layout: Some(&layout),
                 vertex: wgpu::VertexState {
                     module: &module,
@@ -307,7 +438,7 @@ impl HumanoidRenderer {
                     buffers: &buffers,
                 },
                 primitive: wgpu::PrimitiveState {
-                    topology: wgpu::PrimitiveTopology::TriangleList,
+                    topology,
                     front_face: wgpu::FrontFace::Ccw,
                     cull_mode: if variant.two_sided { None } else { Some(wgpu::Face::Back) },
                     ..Default::default()
@@ -328,12 +459,7 @@ impl HumanoidRenderer {
                 cache: None,
             })
         };
-        let pipelines = [
-            make(Variant { two_sided: false, blended: false }),
-            make(Variant { two_sided: true, blended: false }),
-            make(Variant { two_sided: false, blended: true }),
-            make(Variant { two_sided: true, blended: true }),
-        ];
+        let pipelines = Variant::all().into_iter().map(|v| (v, make(v))).collect();
         match pollster::block_on(scope.pop()) {
             Some(error) => {
                 Err(GpuError::Validation { context: "humanoid pipelines".into(), message: error.to_string() })
@@ -364,8 +490,17 @@ impl HumanoidRenderer {
     }
 
     /// Uploads the static draw data of one humanoid's skin mesh, bound to that humanoid's `skin` buffers.
-    /// `mesh`'s concatenated corners must be the corners `skin` was created with.
-    pub fn create_mesh(&self, device: &wgpu::Device, mesh: &SkinMesh, skin: &GpuSkin) -> Result<MeshDraw, GpuError> {
+    /// `mesh`'s concatenated corners must be the corners `skin` was created with; `rest_points` (the skin
+    /// points at rest) place each part for transparency sorting; `textures` holds the parts' textures
+    /// (loaded before, see [`TextureCache::load`]).
+    pub fn create_mesh(
+        &self,
+        device: &wgpu::Device,
+        mesh: &SkinMesh,
+        skin: &GpuSkin,
+        rest_points: &[Vec3],
+        textures: &TextureCache,
+    ) -> Result<MeshDraw, GpuError> {
         let corner_count = mesh.corner_count();
         if corner_count as u32 != skin.corner_count {
             return Err(GpuError::Validation {
@@ -373,19 +508,23 @@ impl HumanoidRenderer {
                 message: format!("the mesh has {corner_count} corners but the skin pass skins {}", skin.corner_count),
             });
         }
-        self.build_draw(device, &mesh.parts, &mesh.corner_offsets(), 0, &skin.points, skin.normals.clone())
+        let sources = Sources { first_point: 0, points: &skin.points, rest_points, textures };
+        self.build_draw(device, &mesh.parts, &mesh.corner_offsets(), sources, skin.normals.clone())
     }
 
     /// Uploads one rigid shape (segment, joint or site geometry, see [`crate::mesh::rigid_shapes`]): its
     /// corners index `points` from `first_point` on (a static buffer of its rest points, or the skin
     /// pass's [`GpuSkin::segment_points`] for a morphing segment). Each frame the caller places it with
     /// [`MeshDraw::set_world_from_humanoid`]`(H · G_j)`; the vertices are never touched on the CPU.
+    /// `rest_points` (what `points` holds at rest) place the shape for transparency sorting.
     pub fn create_rigid_mesh(
         &self,
         device: &wgpu::Device,
         mesh: &RenderMesh,
         points: &wgpu::Buffer,
         first_point: u32,
+        rest_points: &[Vec3],
+        textures: &TextureCache,
     ) -> Result<MeshDraw, GpuError> {
         let mut normals: Vec<[f32; 4]> = mesh.normals.iter().map(|n| n.extend(0.0).to_array()).collect();
         if normals.is_empty() {
@@ -396,7 +535,8 @@ impl HumanoidRenderer {
             contents: bytemuck::cast_slice(&normals),
             usage: wgpu::BufferUsages::VERTEX,
         });
-        self.build_draw(device, std::slice::from_ref(mesh), &[0], first_point, points, normals)
+        let sources = Sources { first_point, points, rest_points, textures };
+        self.build_draw(device, std::slice::from_ref(mesh), &[0], sources, normals)
     }
 
     /// A static storage buffer of points (one vec4 each) for [`Self::create_rigid_mesh`].
@@ -417,26 +557,34 @@ impl HumanoidRenderer {
         device: &wgpu::Device,
         meshes: &[RenderMesh],
         corner_offsets: &[u32],
-        first_point: u32,
-        points: &wgpu::Buffer,
+        sources: Sources<'_>,
         normals: wgpu::Buffer,
     ) -> Result<MeshDraw, GpuError> {
+        let Sources { first_point, points, rest_points, textures } = sources;
         let corner_count: usize = meshes.iter().map(RenderMesh::corner_count).sum();
         let scope = device.push_error_scope(wgpu::ErrorFilter::Validation);
         let mut vertices = Vec::with_capacity(corner_count.max(1));
         let mut indices = Vec::new();
         let mut parts = Vec::new();
         for (part, &offset) in meshes.iter().zip(corner_offsets) {
-            for (&source_point, color) in part.source_point.iter().zip(&part.colors) {
+            for ((&source_point, color), uv) in part.source_point.iter().zip(&part.colors).zip(&part.uvs) {
                 let [r, g, b] = linear_from_srgb3([color[0], color[1], color[2]]);
                 vertices.push(GpuCornerVertex {
                     color: [r, g, b, color[3].clamp(0.0, 1.0)],
+                    uv: *uv,
                     source_point: source_point + first_point,
                 });
             }
             let start = indices.len() as u32;
             indices.extend(part.indices.iter().map(|&i| i + offset));
-            let material = GpuMaterial::from_params(&part.material, part.vertex_colors, part.two_sided);
+            let texture: Option<&GpuTexture> = part.texture.as_ref().and_then(|t| textures.get(t));
+            let texture_mode = match texture {
+                None => TEXTURE_NONE,
+                Some(t) if t.intensity => TEXTURE_MODULATE,
+                Some(_) => TEXTURE_REPLACE,
+            };
+            let bound = texture.unwrap_or(&textures.white);
+            let material = GpuMaterial::from_params(&part.material, part.vertex_colors, part.two_sided, texture_mode);
             let buffer = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
                 label: Some("humanoid::material"),
                 contents: bytemuck::bytes_of(&material),
@@ -445,13 +593,20 @@ impl HumanoidRenderer {
             let bind_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
                 label: Some("humanoid::material_bind_group"),
                 layout: &self.material_layout,
-                entries: &[wgpu::BindGroupEntry { binding: 0, resource: buffer.as_entire_binding() }],
+                entries: &[
+                    wgpu::BindGroupEntry { binding: 0, resource: buffer.as_entire_binding() },
+                    wgpu::BindGroupEntry { binding: 1, resource: wgpu::BindingResource::TextureView(&bound.view) },
+                    wgpu::BindGroupEntry { binding: 2, resource: wgpu::BindingResource::Sampler(&bound.sampler) },
+                ],
             });
-            let blended = material.diffuse[3] < 1.0 || part.colors.iter().any(|c| c[3] < 1.0);
+            let blended = material.diffuse[3] < 1.0
+                || part.colors.iter().any(|c| c[3] < 1.0)
+                || texture.is_some_and(|t| t.has_alpha);
             parts.push(PartDraw {
                 indices: start..indices.len() as u32,
                 bind_group,
-                variant: Variant { two_sided: part.two_sided, blended },
+                variant: Variant::new(part.topology, part.two_sided, blended),
+                centre: part_centre(part, rest_points),
             });
         }
         if vertices.is_empty() {
@@ -483,7 +638,15 @@ impl HumanoidRenderer {
                 wgpu::BindGroupEntry { binding: 1, resource: points.as_entire_binding() },
             ],
         });
-        let draw = MeshDraw { corner_vertices, indices: index_buffer, normals, placement, placement_group, parts };
+        let draw = MeshDraw {
+            corner_vertices,
+            indices: index_buffer,
+            normals,
+            placement,
+            placement_group,
+            parts,
+            world_from_humanoid: Mutex::new(Mat4::IDENTITY),
+        };
         match pollster::block_on(scope.pop()) {
             Some(error) => {
                 Err(GpuError::Validation { context: "humanoid mesh buffers".into(), message: error.to_string() })
@@ -492,28 +655,75 @@ impl HumanoidRenderer {
         }
     }
 
-    /// Records the draws of `meshes` into `pass`: every opaque part first, then the blended ones.
-    pub fn draw(&self, pass: &mut wgpu::RenderPass<'_>, frame: &FrameUniform, meshes: &[&MeshDraw]) {
+    fn pipeline(&self, variant: Variant) -> &wgpu::RenderPipeline {
+        &self.pipelines.iter().find(|(v, _)| *v == variant).expect("every variant has a pipeline").1
+    }
+
+    /// Records the draws of `meshes` into `pass`: every opaque part first, then the blended ones from
+    /// back to front (by the distance of each part's centre from `eye`, the camera position in world
+    /// space), so that transparent shapes show what lies behind them.
+    pub fn draw(&self, pass: &mut wgpu::RenderPass<'_>, frame: &FrameUniform, meshes: &[&MeshDraw], eye: Vec3) {
         pass.push_debug_group("humanoid::draw");
         pass.set_bind_group(0, &frame.bind_group, &[]);
-        for blended in [false, true] {
-            for mesh in meshes {
-                if !mesh.parts.iter().any(|p| p.variant.blended == blended && !p.indices.is_empty()) {
-                    continue;
-                }
-                pass.set_bind_group(1, &mesh.placement_group, &[]);
-                pass.set_vertex_buffer(0, mesh.normals.slice(..));
-                pass.set_vertex_buffer(1, mesh.corner_vertices.slice(..));
-                pass.set_index_buffer(mesh.indices.slice(..), wgpu::IndexFormat::Uint32);
-                for part in mesh.parts.iter().filter(|p| p.variant.blended == blended && !p.indices.is_empty()) {
-                    pass.set_pipeline(&self.pipelines[part.variant.index()]);
-                    pass.set_bind_group(2, &part.bind_group, &[]);
-                    pass.draw_indexed(part.indices.clone(), 0, 0..1);
-                }
+        let bind_mesh = |pass: &mut wgpu::RenderPass<'_>, mesh: &MeshDraw| {
+            pass.set_bind_group(1, &mesh.placement_group, &[]);
+            pass.set_vertex_buffer(0, mesh.normals.slice(..));
+            pass.set_vertex_buffer(1, mesh.corner_vertices.slice(..));
+            pass.set_index_buffer(mesh.indices.slice(..), wgpu::IndexFormat::Uint32);
+        };
+        let mut blended = Vec::new();
+        for (m, mesh) in meshes.iter().enumerate() {
+            let world_from_humanoid = mesh.world_from_humanoid();
+            for (p, part) in mesh.parts.iter().enumerate().filter(|(_, p)| p.variant.blended && !p.indices.is_empty()) {
+                blended.push((world_from_humanoid.transform_point3(part.centre).distance_squared(eye), m, p));
             }
+            if !mesh.parts.iter().any(|p| !p.variant.blended && !p.indices.is_empty()) {
+                continue;
+            }
+            bind_mesh(pass, mesh);
+            for part in mesh.parts.iter().filter(|p| !p.variant.blended && !p.indices.is_empty()) {
+                pass.set_pipeline(self.pipeline(part.variant));
+                pass.set_bind_group(2, &part.bind_group, &[]);
+                pass.draw_indexed(part.indices.clone(), 0, 0..1);
+            }
+        }
+        blended.sort_by(|a, b| b.0.total_cmp(&a.0));
+        let mut bound: Option<usize> = None;
+        for (_, m, p) in blended {
+            if bound != Some(m) {
+                bind_mesh(pass, meshes[m]);
+                bound = Some(m);
+            }
+            let part = &meshes[m].parts[p];
+            pass.set_pipeline(self.pipeline(part.variant));
+            pass.set_bind_group(2, &part.bind_group, &[]);
+            pass.draw_indexed(part.indices.clone(), 0, 0..1);
         }
         pass.pop_debug_group();
     }
+}
+
+/// Where the vertices of a draw come from.
+struct Sources<'a> {
+    /// Added to every corner's `source_point`.
+    first_point: u32,
+    points: &'a wgpu::Buffer,
+    /// What `points` holds at rest, from `first_point` on.
+    rest_points: &'a [Vec3],
+    textures: &'a TextureCache,
+}
+
+/// The middle of the bounding box of the points a part draws (zero when unknown).
+fn part_centre(part: &RenderMesh, rest_points: &[Vec3]) -> Vec3 {
+    let mut lo = Vec3::splat(f32::MAX);
+    let mut hi = Vec3::splat(f32::MIN);
+    for &i in &part.source_point {
+        if let Some(&p) = rest_points.get(i as usize) {
+            lo = lo.min(p);
+            hi = hi.max(p);
+        }
+    }
+    if lo.x <= hi.x { (lo + hi) * 0.5 } else { Vec3::ZERO }
 }
 
 fn placement_of(world_from_humanoid: Mat4) -> GpuPlacement {
@@ -528,6 +738,8 @@ struct PartDraw {
     indices: Range<u32>,
     bind_group: wgpu::BindGroup,
     variant: Variant,
+    /// Middle of the part at rest, in the draw's own space (for back-to-front sorting).
+    centre: Vec3,
 }
 
 /// The draw data of one humanoid's skin: static corner attributes and triangles, materials, and the
@@ -540,16 +752,27 @@ pub struct MeshDraw {
     placement: wgpu::Buffer,
     placement_group: wgpu::BindGroup,
     parts: Vec<PartDraw>,
+    /// The placement last written, for sorting transparent parts on the CPU.
+    world_from_humanoid: Mutex<Mat4>,
 }
 
 impl MeshDraw {
     /// Sets `H` (humanoid space → world) for the next frames.
     pub fn set_world_from_humanoid(&self, queue: &wgpu::Queue, world_from_humanoid: Mat4) {
         queue.write_buffer(&self.placement, 0, bytemuck::bytes_of(&placement_of(world_from_humanoid)));
+        *self.world_from_humanoid.lock().unwrap_or_else(|e| e.into_inner()) = world_from_humanoid;
+    }
+
+    pub fn world_from_humanoid(&self) -> Mat4 {
+        *self.world_from_humanoid.lock().unwrap_or_else(|e| e.into_inner())
     }
 
     pub fn triangle_count(&self) -> u32 {
-        self.parts.iter().map(|p| p.indices.len() as u32 / 3).sum()
+        self.parts
+            .iter()
+            .filter(|p| p.variant.topology == Topology::Triangles)
+            .map(|p| p.indices.len() as u32 / 3)
+            .sum()
     }
 }
 
@@ -625,6 +848,8 @@ mod tests {
             ("headlight", offset_of!(GpuFrame, headlight)),
             ("key_light", offset_of!(GpuFrame, key_light)),
             ("ambient", offset_of!(GpuFrame, ambient)),
+            ("light_count", offset_of!(GpuFrame, light_count)),
+            ("lights", offset_of!(GpuFrame, lights)),
         ];
         let humanoid = validate("humanoid.wgsl", shaders::HUMANOID);
         check(&humanoid, "Frame", size_of::<GpuFrame>(), &frame_offsets);
@@ -635,6 +860,18 @@ mod tests {
             &[
                 ("world_from_humanoid", offset_of!(GpuPlacement, world_from_humanoid)),
                 ("normal_from_humanoid", offset_of!(GpuPlacement, normal_from_humanoid)),
+            ],
+        );
+        check(
+            &humanoid,
+            "Light",
+            size_of::<GpuLight>(),
+            &[
+                ("position", offset_of!(GpuLight, position)),
+                ("color", offset_of!(GpuLight, color)),
+                ("direction", offset_of!(GpuLight, direction)),
+                ("attenuation", offset_of!(GpuLight, attenuation)),
+                ("cone", offset_of!(GpuLight, cone)),
             ],
         );
         check(

@@ -142,6 +142,53 @@ pub(crate) fn read_viewpoint(scene: &Scene, id: NodeId) -> Result<Viewpoint, X3d
     })
 }
 
+/// A light node that is `on`, in world space; `None` (with a warning for a spot or directional light
+/// without a direction) otherwise.
+fn read_light(
+    scene: &Scene,
+    id: NodeId,
+    world: Mat4,
+    warnings: &mut Vec<Warning>,
+) -> Result<Option<SceneLight>, X3dError> {
+    if !scene.sf_bool(id, "on", true)? {
+        return Ok(None);
+    }
+    let type_name = scene.node(id).type_name.as_str();
+    let direction = world.transform_vector3(Vec3::from(scene.sf_vec3f(id, "direction", [0.0, 0.0, -1.0])?));
+    let location = world.transform_point3(Vec3::from(scene.sf_length3(id, "location", [0.0; 3])?));
+    // Radius is a distance: scaled like the world's X axis (uniform scales in practice).
+    let scale = world.transform_vector3(Vec3::X).length();
+    let radius = scene.sf_float(id, "radius", 100.0)? * scene.units_of(id).length as f32 * scale;
+    let attenuation = Vec3::from(scene.sf_vec3f(id, "attenuation", [1.0, 0.0, 0.0])?);
+    if type_name != "PointLight" && direction.length_squared() == 0.0 {
+        warnings.push(Warning {
+            pos: scene.pos(scene.node(id).loc),
+            message: format!("{} has a zero direction and lights nothing", scene.describe(id)),
+        });
+        return Ok(None);
+    }
+    let direction = direction.normalize_or_zero();
+    let kind = match type_name {
+        "DirectionalLight" => LightKind::Directional { direction },
+        "PointLight" => LightKind::Point { location, radius, attenuation },
+        _ => LightKind::Spot {
+            location,
+            direction,
+            radius,
+            attenuation,
+            beam_width: scene.sf_angle(id, "beamWidth", std::f32::consts::FRAC_PI_2)?,
+            cut_off_angle: scene.sf_angle(id, "cutOffAngle", std::f32::consts::FRAC_PI_4)?,
+        },
+    };
+    Ok(Some(SceneLight {
+        node: id,
+        kind,
+        color: scene.sf_color(id, "color", [1.0; 3])?,
+        intensity: scene.sf_float(id, "intensity", 1.0)?.max(0.0),
+        ambient_intensity: scene.sf_float(id, "ambientIntensity", 0.0)?.clamp(0.0, 1.0),
+    }))
+}
+
 /// Walks the scene outside humanoids: finds humanoids with their parent transform, viewpoints, shapes and
 /// scene settings.
 pub fn build_document(scene: Scene) -> Result<Document, HanimError> {
@@ -149,7 +196,8 @@ pub fn build_document(scene: Scene) -> Result<Document, HanimError> {
     let mut humanoid_nodes: Vec<(NodeId, Mat4)> = Vec::new();
     let mut viewpoints = Vec::new();
     let mut other_shapes = Vec::new();
-    let mut settings = SceneSettings { background: None, headlight: true, navigation_types: Vec::new() };
+    let mut settings =
+        SceneSettings { background: None, headlight: true, navigation_types: Vec::new(), lights: Vec::new() };
     let mut settings_seen = (false, false);
     let mut stack: Vec<(NodeId, Mat4)> = scene.roots.iter().rev().map(|&r| (r, Mat4::IDENTITY)).collect();
     let mut visits = 0usize;
@@ -170,6 +218,11 @@ pub fn build_document(scene: Scene) -> Result<Document, HanimError> {
                 settings_seen.0 = true;
                 let sky = scene.parse_field(id, "skyColor", x3d::fields::parse_mf_color)?.unwrap_or_default();
                 settings.background = Some(sky.first().copied().unwrap_or([0.0; 3]));
+            }
+            "DirectionalLight" | "PointLight" | "SpotLight" => {
+                if let Some(light) = read_light(&scene, id, world_from_parent, &mut warnings)? {
+                    settings.lights.push(light);
+                }
             }
             "NavigationInfo" if !settings_seen.1 => {
                 settings_seen.1 = true;

@@ -303,6 +303,42 @@ pub struct SceneSettings {
     /// NavigationInfo headlight (X3D default: on).
     pub headlight: bool,
     pub navigation_types: Vec<String>,
+    /// The scene's light nodes that are on, in world space.
+    pub lights: Vec<SceneLight>,
+}
+
+/// What kind of X3D light, with its kind's fields (world space).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum LightKind {
+    /// Light travelling along `direction` (unit).
+    Directional {
+        direction: Vec3,
+    },
+    Point {
+        location: Vec3,
+        radius: f32,
+        attenuation: Vec3,
+    },
+    /// `direction` unit; angles in radians.
+    Spot {
+        location: Vec3,
+        direction: Vec3,
+        radius: f32,
+        attenuation: Vec3,
+        beam_width: f32,
+        cut_off_angle: f32,
+    },
+}
+
+/// An X3D DirectionalLight, PointLight or SpotLight outside the humanoids.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct SceneLight {
+    pub node: NodeId,
+    pub kind: LightKind,
+    /// sRGB as written.
+    pub color: [f32; 3],
+    pub intensity: f32,
+    pub ambient_intensity: f32,
 }
 
 /// A loaded file: the scene, every humanoid in it and what surrounds them.

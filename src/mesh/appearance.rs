@@ -1,7 +1,53 @@
 //! A Shape's Appearance as the renderer uses it: the X3D Material lighting parameters, whether the
-//! shape is lit at all, and what is not supported yet (textures).
+//! shape is lit at all, its ImageTexture (where to find the image; loading it is the GPU side's job) and
+//! TextureTransform, and what is not supported (other texture nodes, shaders).
+
+use std::path::PathBuf;
+
+use glam::{Affine2, Vec2};
 
 use crate::x3d::{NodeId, Scene, X3dError, fields};
+
+/// An ImageTexture: its `url` list (tried in order) and the folder relative URLs are resolved against
+/// (the folder of the file the node was written in).
+#[derive(Debug, Clone, PartialEq)]
+pub struct TextureRef {
+    /// The ImageTexture node (shared through USE: one image per node).
+    pub node: NodeId,
+    pub urls: Vec<String>,
+    pub base: PathBuf,
+    pub repeat_s: bool,
+    pub repeat_t: bool,
+}
+
+impl TextureRef {
+    /// Local files to try, in the url list's order: relative paths joined to [`Self::base`], `file:`
+    /// URLs as paths. Remote URLs (`http:`, `https:`, any other scheme) are never fetched and are left
+    /// out.
+    pub fn local_candidates(&self) -> Vec<PathBuf> {
+        self.urls
+            .iter()
+            .filter_map(|url| {
+                let url = url.trim();
+                if url.is_empty() {
+                    return None;
+                }
+                if let Some(path) = url.strip_prefix("file://").or_else(|| url.strip_prefix("file:")) {
+                    return Some(PathBuf::from(path));
+                }
+                let scheme = url.split_once(':').map(|(s, _)| s);
+                // One-letter "schemes" are Windows drive letters.
+                if scheme
+                    .is_some_and(|s| s.len() > 1 && s.chars().all(|c| c.is_ascii_alphanumeric() || "+-.".contains(c)))
+                {
+                    return None;
+                }
+                let path = PathBuf::from(url);
+                Some(if path.is_absolute() { path } else { self.base.join(path) })
+            })
+            .collect()
+    }
+}
 
 /// The lighting parameters of a shape (X3D Material, colours as written in the file).
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -46,7 +92,10 @@ pub struct ShapeAppearance {
     pub material: MaterialParams,
     /// TwoSidedMaterial asks for lighting on both sides.
     pub two_sided_material: bool,
-    /// Appearance features that are not drawn yet, for a log line.
+    pub texture: Option<TextureRef>,
+    /// The TextureTransform, applied to texture coordinates (identity without one).
+    pub texture_transform: Affine2,
+    /// Appearance features that are not drawn or only approximated, one log line each.
     pub unsupported: Vec<String>,
 }
 
@@ -56,13 +105,23 @@ fn color_or(scene: &Scene, id: NodeId, name: &str, default: [f32; 3]) -> Result<
 
 /// Reads the Appearance of `shape`.
 pub fn appearance_of(scene: &Scene, shape: NodeId) -> Result<ShapeAppearance, X3dError> {
-    let mut out =
-        ShapeAppearance { material: MaterialParams::unlit_white(), two_sided_material: false, unsupported: Vec::new() };
+    let mut out = ShapeAppearance {
+        material: MaterialParams::unlit_white(),
+        two_sided_material: false,
+        texture: None,
+        texture_transform: Affine2::IDENTITY,
+        unsupported: Vec::new(),
+    };
     let Some(appearance) = scene.node(shape).children_in("appearance").next() else { return Ok(out) };
     let node = scene.node(appearance);
     for child in &node.children {
-        if matches!(child.field.as_str(), "texture" | "shaders") {
-            out.unsupported.push(format!("{} ({})", scene.describe(child.node), child.field));
+        match (child.field.as_str(), scene.node(child.node).type_name.as_str()) {
+            ("texture", "ImageTexture") => out.texture = Some(texture_ref(scene, child.node)?),
+            ("textureTransform", "TextureTransform") => out.texture_transform = texture_transform(scene, child.node)?,
+            ("texture" | "shaders" | "textureTransform", _) => {
+                out.unsupported.push(format!("{} ({}) is not drawn", scene.describe(child.node), child.field))
+            }
+            _ => {}
         }
     }
     let Some(material) = node.children_in("material").next() else { return Ok(out) };
@@ -86,20 +145,24 @@ pub fn appearance_of(scene: &Scene, shape: NodeId) -> Result<ShapeAppearance, X3
             m.lit = false;
         }
         "PhysicalMaterial" => {
-            // Approximated with the Phong model: base colour as diffuse, a little specular for smooth
-            // surfaces.
-            m.diffuse = color_or(scene, material, "baseColor", [1.0; 3])?;
-            m.emissive = color_or(scene, material, "emissiveColor", [0.0; 3])?;
+            // Approximated with the Phong model: metals reflect their base colour specularly and have
+            // no diffuse part; dielectrics are diffuse with a faint white highlight (4 %, the usual
+            // Fresnel reflectance at normal incidence); smoother surfaces get stronger, tighter ones.
+            let base = color_or(scene, material, "baseColor", [1.0; 3])?;
+            let metallic = scene.sf_float(material, "metallic", 1.0)?.clamp(0.0, 1.0);
             let roughness = scene.sf_float(material, "roughness", 1.0)?.clamp(0.0, 1.0);
-            m.specular = [0.5 * (1.0 - roughness); 3];
-            m.shininess = 1.0 - roughness;
+            let smooth = 1.0 - roughness;
+            m.diffuse = base.map(|c| c * (1.0 - metallic));
+            m.specular = base.map(|c| (0.04 * (1.0 - metallic) + c * metallic) * (0.25 + 0.75 * smooth));
+            m.emissive = color_or(scene, material, "emissiveColor", [0.0; 3])?;
+            m.shininess = smooth * smooth;
             m.transparency = scene.sf_float(material, "transparency", 0.0)?.clamp(0.0, 1.0);
             m.lit = true;
-            out.unsupported.push(format!("{} (approximated by Phong lighting)", scene.describe(material)));
+            out.unsupported.push(format!("{} is approximated by Phong lighting", scene.describe(material)));
         }
         _ => {
             out.material = defaults;
-            out.unsupported.push(format!("{} (drawn with the default Material)", scene.describe(material)));
+            out.unsupported.push(format!("{} is drawn with the default Material", scene.describe(material)));
         }
     }
     Ok(out)
@@ -129,4 +192,101 @@ pub fn uvs_of(scene: &Scene, geometry: NodeId) -> Result<Option<Vec<[f32; 2]>>, 
         return Ok(None);
     }
     Ok(Some(scene.parse_field(tex, "point", fields::parse_mf_vec2f)?.unwrap_or_default()))
+}
+
+fn texture_ref(scene: &Scene, node: NodeId) -> Result<TextureRef, X3dError> {
+    let file = scene.node(node).loc.file as usize;
+    let base =
+        scene.files.get(file).and_then(|f| f.path.parent()).map(PathBuf::from).unwrap_or_else(|| PathBuf::from("."));
+    Ok(TextureRef {
+        node,
+        urls: scene.mf_string(node, "url")?,
+        base,
+        repeat_s: scene.sf_bool(node, "repeatS", true)?,
+        repeat_t: scene.sf_bool(node, "repeatT", true)?,
+    })
+}
+
+/// X3D's `Tc' = −C × S × R × C × T × Tc` (ISO/IEC 19775-1, 18.4.9): translate, move the centre to the
+/// origin, rotate, scale, move back.
+pub fn texture_transform(scene: &Scene, node: NodeId) -> Result<Affine2, X3dError> {
+    let vec2 = |name: &str, default: [f32; 2]| -> Result<Vec2, X3dError> {
+        Ok(Vec2::from(scene.parse_field(node, name, fields::parse_sf_vec2f)?.unwrap_or(default)))
+    };
+    let centre = vec2("center", [0.0; 2])?;
+    let scale = vec2("scale", [1.0; 2])?;
+    let translation = vec2("translation", [0.0; 2])?;
+    let rotation = scene.sf_angle(node, "rotation", 0.0)?;
+    Ok(Affine2::from_translation(-centre)
+        * Affine2::from_scale(scale)
+        * Affine2::from_angle(rotation)
+        * Affine2::from_translation(centre)
+        * Affine2::from_translation(translation))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn texture_urls_resolve_locally_and_skip_remote_ones() {
+        let t = TextureRef {
+            node: NodeId(0),
+            urls: vec![
+                "images/a.png".into(),
+                "https://example.org/a.png".into(),
+                "file:///tmp/b.jpg".into(),
+                "/abs/c.png".into(),
+                "urn:web3d:x".into(),
+                String::new(),
+            ],
+            base: PathBuf::from("/data/files"),
+            repeat_s: true,
+            repeat_t: true,
+        };
+        assert_eq!(
+            t.local_candidates(),
+            vec![PathBuf::from("/data/files/images/a.png"), PathBuf::from("/tmp/b.jpg"), PathBuf::from("/abs/c.png")]
+        );
+    }
+
+    fn appearance(material: &str) -> ShapeAppearance {
+        let text =
+            format!("<X3D><Scene><Shape DEF='s'><Appearance>{material}</Appearance><Box/></Shape></Scene></X3D>");
+        let scene = crate::x3d::load_str(&text, std::path::Path::new("a.x3d"), &Default::default())
+            .unwrap_or_else(|e| panic!("{e}"));
+        appearance_of(&scene, scene.defs["s"]).unwrap()
+    }
+
+    #[test]
+    fn physical_material_is_approximated_metal_or_dielectric() {
+        let plastic = appearance("<PhysicalMaterial baseColor='1 0 0' metallic='0' roughness='0.2'/>");
+        let m = plastic.material;
+        assert!(m.lit && m.diffuse == [1.0, 0.0, 0.0]);
+        assert!(m.specular[0] == m.specular[1] && m.specular[0] > 0.0 && m.specular[0] < 0.05, "white 4 %");
+        let gold = appearance("<PhysicalMaterial baseColor='1 0.8 0.3' roughness='0'/>").material;
+        assert_eq!(gold.diffuse, [0.0; 3], "metallic defaults to 1: no diffuse part");
+        assert_eq!(gold.specular, [1.0, 0.8, 0.3]);
+        assert_eq!(gold.shininess, 1.0);
+        assert!(plastic.unsupported[0].contains("approximated"));
+        let textured = appearance("<Material/><ImageTexture url='\"a.png\" \"b.jpg\"' repeatS='false'/>");
+        let t = textured.texture.expect("an ImageTexture");
+        assert_eq!((t.urls.len(), t.repeat_s, t.repeat_t), (2, false, true));
+        assert!(textured.unsupported.is_empty());
+        let pixel = appearance("<Material/><PixelTexture/>");
+        assert!(pixel.texture.is_none() && pixel.unsupported[0].contains("PixelTexture"));
+    }
+
+    #[test]
+    fn texture_transform_follows_the_standard_order() {
+        let text = "<X3D><Scene><TextureTransform DEF='t' center='0.5 0.5' rotation='1.5707964' scale='2 2' \
+                    translation='0.25 0'/></Scene></X3D>";
+        let scene = crate::x3d::load_str(text, std::path::Path::new("t.x3d"), &Default::default())
+            .unwrap_or_else(|e| panic!("{e}"));
+        let node = scene.defs["t"];
+        let m = texture_transform(&scene, node).unwrap();
+        // (0.5, 0.5) → translate (0.75, 0.5) → centre (1.25, 1.0) → rotate 90° (−1.0, 1.25) → scale
+        // (−2.0, 2.5) → back (−2.5, 2.0).
+        assert!(m.transform_point2(Vec2::new(0.5, 0.5)).abs_diff_eq(Vec2::new(-2.5, 2.0), 1e-5));
+    }
 }

@@ -14,7 +14,9 @@
 
 mod appearance;
 mod faces;
+mod lines;
 mod normals;
+mod primitives;
 mod segments;
 mod triangulate;
 
@@ -22,16 +24,29 @@ use std::collections::HashMap;
 
 use glam::Vec3;
 
-pub use appearance::{MaterialParams, ShapeAppearance, appearance_of};
+pub use appearance::{MaterialParams, ShapeAppearance, TextureRef, appearance_of, texture_transform};
 pub use faces::{FaceCorner, Faces, faces_of};
+pub use lines::line_mesh;
 pub use normals::{crease_normals, face_normals};
-pub use segments::{RigidShape, render_mesh_from_rigid_shape, rigid_shapes};
+pub use primitives::{PrimitiveMesh, box_mesh, cone_mesh, cylinder_mesh, primitive_of, sphere_mesh};
+pub use segments::{RigidShape, render_mesh_from_rigid_shape, render_mesh_from_shape, rigid_shapes};
 pub use triangulate::{newell_normal, triangulate_polygon};
 
 use crate::hanim::{Humanoid, Skin, SkinShape};
 use crate::x3d::{NodeId, Scene, X3dError, fields};
 
-/// The render data of one skin shape: corners, triangles over them, and how to shade them.
+/// What the indices of a [`RenderMesh`] draw.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Topology {
+    /// Three indices per triangle (face sets, triangle sets, primitives).
+    Triangles,
+    /// Two indices per line segment (IndexedLineSet, LineSet): unlit.
+    Lines,
+    /// One index per point (PointSet): unlit.
+    Points,
+}
+
+/// The render data of one shape: corners, triangles (or lines, points) over them, and how to shade them.
 #[derive(Debug, Clone, PartialEq)]
 pub struct RenderMesh {
     /// The Shape node this mesh comes from.
@@ -44,9 +59,13 @@ pub struct RenderMesh {
     pub colors: Vec<[f32; 4]>,
     /// Per corner: texture coordinate (zero without a TextureCoordinate).
     pub uvs: Vec<[f32; 2]>,
-    /// Triangles over the corners, counter-clockwise seen from the front.
+    /// Triangles over the corners, counter-clockwise seen from the front (or line segments, or points:
+    /// see [`Self::topology`]).
     pub indices: Vec<u32>,
+    pub topology: Topology,
     pub material: MaterialParams,
+    /// The ImageTexture to draw with (texture coordinates already passed through the TextureTransform).
+    pub texture: Option<TextureRef>,
     /// True when the geometry has a colour node: its colours replace the diffuse (or, unlit, the
     /// emissive) colour.
     pub vertex_colors: bool,
@@ -60,7 +79,7 @@ impl RenderMesh {
     }
 
     pub fn triangle_count(&self) -> usize {
-        self.indices.len() / 3
+        if self.topology == Topology::Triangles { self.indices.len() / 3 } else { 0 }
     }
 }
 
@@ -98,17 +117,14 @@ impl SkinMesh {
     }
 }
 
-/// Builds the render corners of every deforming skin shape of `h` (shapes with `deforms == true`).
-/// Non-deforming skin shapes and unsupported geometry are reported in [`SkinMesh::notes`].
+/// Builds the render corners of every deforming skin shape of `h` (shapes with `deforms == true`; the
+/// others are rigid). Unsupported geometry is reported in [`SkinMesh::notes`].
 pub fn skin_mesh_from_humanoid(scene: &Scene, h: &Humanoid) -> Result<SkinMesh, X3dError> {
     let mut mesh = SkinMesh::default();
     let Some(skin) = &h.skin else { return Ok(mesh) };
     for shape in &skin.shapes {
         if !shape.deforms {
-            mesh.notes.push(format!(
-                "{} in the skin does not use the skinCoord node; rigid skin shapes are not drawn yet",
-                scene.describe(shape.shape)
-            ));
+            // Drawn rigidly with the humanoid (see `gpu::scene_draw`).
             continue;
         }
         if let Some(part) = render_mesh_from_skin_shape(scene, skin, shape, &mut mesh.notes)? {
@@ -144,7 +160,7 @@ pub fn render_mesh_from_skin_shape(
     };
     if faces.dropped > 0 {
         notes.push(format!(
-            "{}: {} face(s) with fewer than 3 distinct points or an index outside the {} skin points skipped",
+            "{}: {} face(s) with fewer than 3 distinct points or an index outside the {} points skipped",
             scene.describe(geometry),
             faces.dropped,
             points.len()
@@ -155,7 +171,7 @@ pub fn render_mesh_from_skin_shape(
     let solid = scene.sf_bool(geometry, "solid", true)?;
     let appearance = appearance_of(scene, shape.shape)?;
     for what in &appearance.unsupported {
-        notes.push(format!("{}: {what} is not drawn yet", scene.describe(shape.shape)));
+        notes.push(format!("{}: {what}", scene.describe(shape.shape)));
     }
 
     // Normals.
@@ -198,8 +214,14 @@ pub fn render_mesh_from_skin_shape(
     let colors = appearance::colors_of(scene, geometry)?;
     let color_per_vertex = scene.sf_bool(geometry, "colorPerVertex", true)?;
     let color_index = if is_face_set { scene.mf_int32(geometry, "colorIndex")? } else { Vec::new() };
-    let uvs = appearance::uvs_of(scene, geometry)?;
-    let tex_index = if is_face_set { scene.mf_int32(geometry, "texCoordIndex")? } else { Vec::new() };
+    let uvs = match appearance::uvs_of(scene, geometry)? {
+        // X3D's default mapping for a textured face set without texture coordinates (indexed like the
+        // coordinates: the index list is ignored).
+        None if appearance.texture.is_some() => Some(default_tex_coords(points)),
+        given => given,
+    };
+    let has_tex_coord = scene.node(geometry).children_in("texCoord").next().is_some();
+    let tex_index = if is_face_set && has_tex_coord { scene.mf_int32(geometry, "texCoordIndex")? } else { Vec::new() };
 
     let mut missing = MissingCounts::default();
     let mut builder = CornerBuilder::default();
@@ -237,7 +259,7 @@ pub fn render_mesh_from_skin_shape(
                     Some(list) => faces
                         .attribute_index(true, &tex_index, f, corner)
                         .and_then(|i| list.get(i))
-                        .copied()
+                        .map(|&uv| appearance.texture_transform.transform_point2(uv.into()).to_array())
                         .unwrap_or_else(|| {
                             missing.uvs += 1;
                             [0.0; 2]
@@ -271,10 +293,27 @@ pub fn render_mesh_from_skin_shape(
         colors: corner_colors,
         uvs: corner_uvs,
         indices,
+        topology: Topology::Triangles,
+        texture: appearance.texture,
         material: appearance.material,
         vertex_colors: colors.is_some(),
         two_sided: !solid || appearance.two_sided_material,
     }))
+}
+
+/// X3D's default texture coordinates (ISO/IEC 19775-1, 13.3.6): S runs 0..1 along the longest side of
+/// the points' bounding box, T along the second longest (ties: X, then Y, then Z), scaled alike so that
+/// the texture is not stretched.
+pub fn default_tex_coords(points: &[Vec3]) -> Vec<[f32; 2]> {
+    let lo = points.iter().copied().fold(Vec3::splat(f32::MAX), Vec3::min);
+    let hi = points.iter().copied().fold(Vec3::splat(f32::MIN), Vec3::max);
+    let size = (hi - lo).max(Vec3::ZERO);
+    let mut axes = [0usize, 1, 2];
+    // Stable sort: equal sides keep X, Y, Z order.
+    axes.sort_by(|&a, &b| size[b].total_cmp(&size[a]));
+    let (s, t) = (axes[0], axes[1]);
+    let longest = if size[s] > 0.0 { size[s] } else { 1.0 };
+    points.iter().map(|p| [(p[s] - lo[s]) / longest, (p[t] - lo[t]) / longest]).collect()
 }
 
 #[derive(Default)]
@@ -294,16 +333,16 @@ type CornerKey = (u32, [u32; 3], [u32; 4], [u32; 2]);
 
 /// Collects corners, sharing those equal in point, normal, colour and texture coordinate.
 #[derive(Default)]
-struct CornerBuilder {
-    source_point: Vec<u32>,
-    normals: Vec<Vec3>,
-    colors: Vec<[f32; 4]>,
-    uvs: Vec<[f32; 2]>,
+pub(crate) struct CornerBuilder {
+    pub(crate) source_point: Vec<u32>,
+    pub(crate) normals: Vec<Vec3>,
+    pub(crate) colors: Vec<[f32; 4]>,
+    pub(crate) uvs: Vec<[f32; 2]>,
     seen: HashMap<CornerKey, u32>,
 }
 
 impl CornerBuilder {
-    fn corner(&mut self, point: u32, normal: Vec3, color: [f32; 4], uv: [f32; 2]) -> u32 {
+    pub(crate) fn corner(&mut self, point: u32, normal: Vec3, color: [f32; 4], uv: [f32; 2]) -> u32 {
         let key = (point, normal.to_array().map(bits), color.map(bits), uv.map(bits));
         let next = self.source_point.len() as u32;
         *self.seen.entry(key).or_insert_with(|| {
@@ -458,6 +497,17 @@ mod tests {
         let doc = hanim::load_str(text, std::path::Path::new("n.x3d")).unwrap_or_else(|e| panic!("{e}"));
         let part = &mesh_of(&doc).parts[0];
         assert_eq!(part.normals, vec![Vec3::Z, Vec3::Y, Vec3::X]);
+    }
+
+    #[test]
+    fn default_texture_coordinates_follow_the_two_longest_sides() {
+        // 4 long in Z, 2 in X, 1 in Y: S along Z, T along X up to 2/4.
+        let points = [Vec3::new(0.0, 0.0, 0.0), Vec3::new(2.0, 1.0, 4.0), Vec3::new(1.0, 0.5, 1.0)];
+        let uv = default_tex_coords(&points);
+        assert_eq!(uv, vec![[0.0, 0.0], [1.0, 0.5], [0.25, 0.25]]);
+        // A tie between X and Y: X wins for S.
+        let square = default_tex_coords(&[Vec3::ZERO, Vec3::new(2.0, 2.0, 0.0)]);
+        assert_eq!(square, vec![[0.0, 0.0], [1.0, 1.0]]);
     }
 
     #[test]

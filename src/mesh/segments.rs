@@ -5,7 +5,9 @@
 
 use glam::{Mat4, Vec3};
 
-use super::{RenderMesh, render_mesh_from_skin_shape};
+use super::{
+    RenderMesh, ShapeAppearance, Topology, appearance_of, line_mesh, primitive_of, render_mesh_from_skin_shape,
+};
 use crate::hanim::{Humanoid, Influences, Skin, SkinShape};
 use crate::x3d::{NodeId, Scene, X3dError};
 
@@ -98,15 +100,31 @@ fn collect(
             }
         }
         "LOD" => {
+            // The most detailed level that draws anything: files put an empty level first to hide a
+            // marker when the viewer is very close (HAnim2SpecificationLOA3Illustrated's viewpoint
+            // diamonds), which is never the case at a normal viewing distance.
             let mut list = children("children");
             list.extend(n.children_in("level"));
-            if let Some(&child) = list.first() {
+            if let Some(&child) = list.iter().find(|&&c| contains_shape(scene, c, depth + 1)) {
                 collect(scene, child, offset, joint, out, depth + 1)?;
             }
         }
         _ => {}
     }
     Ok(())
+}
+
+/// Whether a Shape lies somewhere under `node` (through any grouping field).
+fn contains_shape(scene: &Scene, node: NodeId, depth: usize) -> bool {
+    if depth > MAX_DEPTH {
+        return false;
+    }
+    let n = scene.node(node);
+    n.type_name == "Shape"
+        || n.children
+            .iter()
+            .filter(|c| matches!(c.field.as_str(), "children" | "choice" | "level"))
+            .any(|c| contains_shape(scene, c.node, depth + 1))
 }
 
 /// The points of a geometry's `coord` Coordinate node.
@@ -116,44 +134,105 @@ fn coord_points(scene: &Scene, geometry: NodeId) -> Result<Vec<Vec3>, X3dError> 
 }
 
 /// A rigid shape's render mesh plus the points its corners index (humanoid space at rest, offset applied),
-/// or `None` (with a note) for geometry that cannot be drawn.
+/// or `None` (with a note) for geometry that cannot be drawn. A morphing segment's geometry indexes the
+/// segment's `coord` points.
 pub fn render_mesh_from_rigid_shape(
     scene: &Scene,
     h: &Humanoid,
     rigid: &RigidShape,
     notes: &mut Vec<String>,
 ) -> Result<Option<(RenderMesh, Vec<Vec3>)>, X3dError> {
-    let Some(geometry) = scene.node(rigid.shape).children_in("geometry").next() else { return Ok(None) };
+    let morph_points = rigid.morph_segment.map(|s| h.segments[s].coord_points.as_slice());
+    render_mesh_from_shape(scene, rigid.shape, morph_points, rigid.offset, notes)
+}
+
+/// The render mesh of any Shape (face and triangle sets, line and point sets, Box, Sphere, Cylinder,
+/// Cone) and the points its corners index, with `offset` applied to points and normals; `points`
+/// replaces the geometry's own `coord` points when given. `None` (with a note) for geometry that cannot
+/// be drawn.
+pub fn render_mesh_from_shape(
+    scene: &Scene,
+    shape_node: NodeId,
+    points: Option<&[Vec3]>,
+    offset: Mat4,
+    notes: &mut Vec<String>,
+) -> Result<Option<(RenderMesh, Vec<Vec3>)>, X3dError> {
+    let Some(geometry) = scene.node(shape_node).children_in("geometry").next() else { return Ok(None) };
     let geometry_type = scene.node(geometry).type_name.clone();
-    let points: Vec<Vec3> = match rigid.morph_segment {
-        Some(s) => h.segments[s].coord_points.clone(),
-        None => coord_points(scene, geometry)?,
-    };
-    let skin = Skin {
-        shapes: Vec::new(),
-        coord_node: None,
-        normal_node: None,
-        points: points.clone(),
-        normals: Vec::new(),
-        influences: Influences::default(),
-        unweighted_points: 0,
-    };
-    let shape =
-        SkinShape { shape: rigid.shape, geometry: Some(geometry), geometry_type, deforms: true, indices: Vec::new() };
-    let mut mesh = match render_mesh_from_skin_shape(scene, &skin, &shape, notes)? {
-        Some(mesh) => mesh,
-        None => return Ok(None),
+    let (mut mesh, points) = if let Some(primitive) = primitive_of(scene, geometry)? {
+        let appearance = appearance_of(scene, shape_node)?;
+        note_unsupported(scene, shape_node, &appearance, notes);
+        let solid = scene.sf_bool(geometry, "solid", true)?;
+        let count = primitive.points.len();
+        let mesh = RenderMesh {
+            shape: shape_node,
+            source_point: (0..count as u32).collect(),
+            normals: primitive.normals,
+            colors: vec![[1.0; 4]; count],
+            uvs: primitive
+                .uvs
+                .iter()
+                .map(|&uv| appearance.texture_transform.transform_point2(uv.into()).to_array())
+                .collect(),
+            indices: primitive.indices,
+            topology: Topology::Triangles,
+            material: appearance.material,
+            texture: appearance.texture,
+            vertex_colors: false,
+            two_sided: !solid || appearance.two_sided_material,
+        };
+        (mesh, primitive.points)
+    } else {
+        let points: Vec<Vec3> = match points {
+            Some(p) => p.to_vec(),
+            None => coord_points(scene, geometry)?,
+        };
+        if matches!(geometry_type.as_str(), "IndexedLineSet" | "LineSet" | "PointSet") {
+            let appearance = appearance_of(scene, shape_node)?;
+            note_unsupported(scene, shape_node, &appearance, notes);
+            match line_mesh(scene, shape_node, geometry, &points, &appearance, notes)? {
+                Some(mesh) => (mesh, points),
+                None => return Ok(None),
+            }
+        } else {
+            let skin = Skin {
+                shapes: Vec::new(),
+                coord_node: None,
+                normal_node: None,
+                points: points.clone(),
+                normals: Vec::new(),
+                influences: Influences::default(),
+                unweighted_points: 0,
+            };
+            let shape = SkinShape {
+                shape: shape_node,
+                geometry: Some(geometry),
+                geometry_type,
+                deforms: true,
+                indices: Vec::new(),
+            };
+            match render_mesh_from_skin_shape(scene, &skin, &shape, notes)? {
+                Some(mesh) => (mesh, points),
+                None => return Ok(None),
+            }
+        }
     };
     // Normals (given or generated) are in the shape's own frame: turn them with the offset.
-    let normal_from_offset = crate::pose::normal_from_skin(glam::Mat3::from_mat4(rigid.offset));
+    let normal_from_offset = crate::pose::normal_from_skin(glam::Mat3::from_mat4(offset));
     for n in &mut mesh.normals {
         *n = (normal_from_offset * *n).normalize_or_zero();
     }
-    if rigid.offset.determinant() < 0.0 {
+    if offset.determinant() < 0.0 && mesh.topology == Topology::Triangles {
         for t in mesh.indices.chunks_exact_mut(3) {
             t.swap(1, 2);
         }
     }
-    let points = points.iter().map(|&p| rigid.offset.transform_point3(p)).collect();
+    let points = points.iter().map(|&p| offset.transform_point3(p)).collect();
     Ok(Some((mesh, points)))
+}
+
+fn note_unsupported(scene: &Scene, shape: NodeId, appearance: &ShapeAppearance, notes: &mut Vec<String>) {
+    for what in &appearance.unsupported {
+        notes.push(format!("{}: {what}", scene.describe(shape)));
+    }
 }

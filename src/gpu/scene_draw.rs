@@ -1,0 +1,223 @@
+//! Everything a document draws, on the GPU, shared by the window and headless rendering: per humanoid its
+//! skin (GPU-skinned), its rigid shapes (segment, joint and site geometry, and skin shapes that do not use
+//! the skinCoord node), each placed with `H · G_j`; and the scene's other Shapes (floor, props) placed
+//! with their Transform chain. Textures are loaded once per ImageTexture node.
+
+use anyhow::{Context, Result};
+use glam::{Mat4, Vec3};
+
+use super::render_pass::{HumanoidRenderer, MeshDraw};
+use super::textures::TextureCache;
+use super::{GpuContext, GpuSkin, SkinCorners};
+use crate::hanim::{Document, Humanoid};
+use crate::inspect::bounds::Aabb;
+use crate::mesh::{
+    RenderMesh, render_mesh_from_rigid_shape, render_mesh_from_shape, rigid_shapes, skin_mesh_from_humanoid,
+};
+use crate::pose::{self, Pose};
+
+/// One humanoid's draws.
+pub struct HumanoidDraws {
+    /// The skin/morph pass (`None` for a humanoid with nothing to draw, e.g. without joints).
+    pub skin: Option<GpuSkin>,
+    skin_draw: Option<MeshDraw>,
+    /// Rigid shapes with the joint that places them (`None`: the humanoid transform only).
+    rigid: Vec<(Option<usize>, MeshDraw)>,
+}
+
+impl HumanoidDraws {
+    /// False when the humanoid has no geometry at all (callers then show its skeleton).
+    pub fn has_geometry(&self) -> bool {
+        self.skin_draw.is_some() || !self.rigid.is_empty()
+    }
+}
+
+/// The draws of a whole document.
+pub struct SceneDraw {
+    /// One per humanoid of the document, in order.
+    pub humanoids: Vec<HumanoidDraws>,
+    scene_shapes: Vec<MeshDraw>,
+    pub textures: TextureCache,
+    /// World bounds of the scene's other Shapes (empty without any).
+    pub scene_bounds: Aabb,
+    /// Skipped or approximated things, one line each (also logged as warnings).
+    pub notes: Vec<String>,
+    pub triangles: u32,
+}
+
+/// A rigid shape's mesh with the points it indexes (its own frame, offset applied).
+struct Built {
+    joint: Option<usize>,
+    morph_segment: Option<usize>,
+    mesh: RenderMesh,
+    points: Vec<Vec3>,
+}
+
+impl SceneDraw {
+    /// Builds the draws of every humanoid of `doc` at `poses` (one per humanoid) and of its other Shapes.
+    pub fn new(ctx: &GpuContext, renderer: &HumanoidRenderer, doc: &Document, poses: &[Pose]) -> Result<Self> {
+        let mut out = SceneDraw {
+            humanoids: Vec::new(),
+            scene_shapes: Vec::new(),
+            textures: TextureCache::new(&ctx.device, &ctx.queue),
+            scene_bounds: Aabb::default(),
+            notes: Vec::new(),
+            triangles: 0,
+        };
+        for (h, pose) in doc.humanoids.iter().zip(poses) {
+            let draws = out.build_humanoid(ctx, renderer, doc, h).with_context(|| format!("humanoid '{}'", h.name))?;
+            out.humanoids.push(draws);
+            let index = out.humanoids.len() - 1;
+            out.update_humanoid(&ctx.queue, index, h, pose);
+        }
+        let mut notes = Vec::new();
+        for &(shape, world) in &doc.other_shapes {
+            let Some((mesh, points)) = render_mesh_from_shape(&doc.scene, shape, None, Mat4::IDENTITY, &mut notes)?
+            else {
+                continue;
+            };
+            if mesh.indices.is_empty() {
+                continue;
+            }
+            for &i in &mesh.source_point {
+                if let Some(p) = points.get(i as usize) {
+                    out.scene_bounds.add(world.transform_point3(*p));
+                }
+            }
+            out.load_textures(ctx, std::slice::from_ref(&mesh));
+            let buffer = renderer.create_points(&ctx.device, &points);
+            let draw = renderer.create_rigid_mesh(&ctx.device, &mesh, &buffer, 0, &points, &out.textures)?;
+            draw.set_world_from_humanoid(&ctx.queue, world);
+            out.triangles += draw.triangle_count();
+            out.scene_shapes.push(draw);
+        }
+        out.note_all("scene", notes);
+        let texture_warnings = out.textures.warnings.clone();
+        out.notes.extend(texture_warnings);
+        Ok(out)
+    }
+
+    fn note_all(&mut self, whose: &str, notes: Vec<String>) {
+        for note in notes {
+            log::warn!("{whose}: {note}");
+            self.notes.push(format!("{whose}: {note}"));
+        }
+    }
+
+    fn load_textures(&mut self, ctx: &GpuContext, meshes: &[RenderMesh]) {
+        for texture in meshes.iter().filter_map(|m| m.texture.as_ref()) {
+            self.textures.load(&ctx.device, &ctx.queue, texture);
+        }
+    }
+
+    fn build_humanoid(
+        &mut self,
+        ctx: &GpuContext,
+        renderer: &HumanoidRenderer,
+        doc: &Document,
+        h: &Humanoid,
+    ) -> Result<HumanoidDraws> {
+        let whose = format!("humanoid '{}'", h.name);
+        let mesh = skin_mesh_from_humanoid(&doc.scene, h).context("skin")?;
+        let mut notes = Vec::new();
+        let mut built = Vec::new();
+        for shape in rigid_shapes(&doc.scene, h).context("segments")? {
+            if let Some((mesh, points)) = render_mesh_from_rigid_shape(&doc.scene, h, &shape, &mut notes)?
+                && !mesh.indices.is_empty()
+            {
+                built.push(Built { joint: shape.joint, morph_segment: shape.morph_segment, mesh, points });
+            }
+        }
+        // Skin shapes that do not use the skinCoord node do not deform: drawn with the humanoid.
+        for shape in h.skin.iter().flat_map(|s| &s.shapes).filter(|s| !s.deforms) {
+            if let Some((mesh, points)) =
+                render_mesh_from_shape(&doc.scene, shape.shape, None, Mat4::IDENTITY, &mut notes)?
+                && !mesh.indices.is_empty()
+            {
+                built.push(Built { joint: None, morph_segment: None, mesh, points });
+            }
+        }
+        self.note_all(&whose, mesh.notes.clone());
+        self.note_all(&whose, notes);
+
+        let skin_drawn = h.skin.is_some() && mesh.parts.iter().any(|p| !p.indices.is_empty());
+        if !skin_drawn && built.is_empty() {
+            return Ok(HumanoidDraws { skin: None, skin_draw: None, rigid: Vec::new() });
+        }
+        let (source_point, normals) = if skin_drawn { mesh.concatenated_corners() } else { (Vec::new(), Vec::new()) };
+        let skin = GpuSkin::new(ctx, h, SkinCorners { source_point: &source_point, normals: &normals })?;
+        self.load_textures(ctx, &mesh.parts);
+        for b in &built {
+            self.load_textures(ctx, std::slice::from_ref(&b.mesh));
+        }
+        let skin_draw = if skin_drawn {
+            let rest = h.skin.as_ref().map(|s| s.points.as_slice()).unwrap_or_default();
+            let draw = renderer.create_mesh(&ctx.device, &mesh, &skin, rest, &self.textures)?;
+            self.triangles += draw.triangle_count();
+            Some(draw)
+        } else {
+            None
+        };
+        let mut rigid = Vec::new();
+        for b in &built {
+            let draw = match b.morph_segment {
+                Some(s) => renderer.create_rigid_mesh(
+                    &ctx.device,
+                    &b.mesh,
+                    &skin.segment_points,
+                    skin.segment_offsets[s],
+                    &b.points,
+                    &self.textures,
+                )?,
+                None => {
+                    let buffer = renderer.create_points(&ctx.device, &b.points);
+                    renderer.create_rigid_mesh(&ctx.device, &b.mesh, &buffer, 0, &b.points, &self.textures)?
+                }
+            };
+            self.triangles += draw.triangle_count();
+            rigid.push((b.joint, draw));
+        }
+        log::info!(
+            "{whose}: {} skin points, {} corners, {} rigid shapes",
+            skin.point_count,
+            skin.corner_count,
+            rigid.len()
+        );
+        Ok(HumanoidDraws { skin: Some(skin), skin_draw, rigid })
+    }
+
+    /// Writes humanoid `index`'s frame data for `pose`: the skin pass's joint matrices and displacer
+    /// weights, and every rigid shape's placement `H · G_j`.
+    pub fn update_humanoid(&self, queue: &wgpu::Queue, index: usize, h: &Humanoid, pose: &Pose) {
+        let Some(draws) = self.humanoids.get(index) else { return };
+        let Some(skin) = &draws.skin else { return };
+        skin.update(queue, h, pose);
+        let world_from_humanoid = h.world_from_humanoid();
+        if let Some(draw) = &draws.skin_draw {
+            draw.set_world_from_humanoid(queue, world_from_humanoid);
+        }
+        let humanoid_from_joint = pose::humanoid_from_joint(h, pose);
+        for (joint, draw) in &draws.rigid {
+            let g = joint.and_then(|j| humanoid_from_joint.get(j)).copied().unwrap_or(Mat4::IDENTITY);
+            draw.set_world_from_humanoid(queue, world_from_humanoid * g);
+        }
+    }
+
+    /// Records every humanoid's skin/morph compute pass.
+    pub fn encode(&self, encoder: &mut wgpu::CommandEncoder) {
+        for skin in self.humanoids.iter().filter_map(|h| h.skin.as_ref()) {
+            skin.encode(encoder);
+        }
+    }
+
+    /// Every draw, for [`HumanoidRenderer::draw`].
+    pub fn draws(&self) -> Vec<&MeshDraw> {
+        let mut all: Vec<&MeshDraw> = Vec::new();
+        for h in &self.humanoids {
+            all.extend(h.skin_draw.iter());
+            all.extend(h.rigid.iter().map(|(_, d)| d));
+        }
+        all.extend(self.scene_shapes.iter());
+        all
+    }
+}
