@@ -716,7 +716,10 @@ impl Parser<'_> {
                 }
                 let node_list = match ty {
                     Some(ty) => ty.is_node(),
-                    None => matches!(&inner.kind, Tok::Ident(w) if !matches!(w.as_str(), "TRUE" | "FALSE" | "NULL")),
+                    None => {
+                        types::holds_only_nodes(&name)
+                            || matches!(&inner.kind, Tok::Ident(w) if !matches!(w.as_str(), "TRUE" | "FALSE" | "NULL"))
+                    }
                 };
                 if node_list {
                     if ty.is_some_and(|t| !t.is_multiple()) {
@@ -729,7 +732,7 @@ impl Parser<'_> {
                 self.store_scalars(owner, name, ty, &tokens, inner.start, name_at)
             }
             _ if is_scalar(&t) => {
-                if ty.is_some_and(|t| t.is_node()) {
+                if ty.map_or_else(|| types::holds_only_nodes(&name), |t| t.is_node()) {
                     return Err(self.err(
                         t.start,
                         format!(

@@ -176,6 +176,12 @@ pub(crate) fn is_node_field(name: &str) -> bool {
     )
 }
 
+/// Node-valued fields of built-in nodes that no built-in node uses for anything but nodes (lights have an
+/// SFColor `color`, MetadataFloat a numeric `value`), so that numbers there are an error.
+pub(crate) fn holds_only_nodes(name: &str) -> bool {
+    is_node_field(name) && !matches!(name, "color" | "value" | "normal")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
