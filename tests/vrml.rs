@@ -745,3 +745,54 @@ fn classic_corpus_humanoids_render_and_a_joint_rotation_moves_only_its_side() {
     assert!(changed.len() > 50, "{} pixels changed", changed.len());
     assert!(changed.iter().all(|&x| x >= w / 2 - 2), "changes left of the centre: {:?}", changed.iter().min());
 }
+
+#[test]
+fn protos_nested_to_an_exponential_size_are_refused() {
+    // Each PROTO's body holds two instances of the previous one: 2^40 nodes if expanded.
+    let mut text = String::from("#VRML V2.0 utf8\nPROTO P0 [ ] { Group { children [ Shape { } Shape { } ] } }\n");
+    for i in 1..40 {
+        text.push_str(&format!("PROTO P{i} [ ] {{ Group {{ children [ P{p} {{ }} P{p} {{ }} ] }} }}\n", p = i - 1));
+    }
+    text.push_str("P39 { }\n");
+    let err = x3d::load_str(&text, Path::new("bomb.wrl"), &LoadOptions::default()).unwrap_err();
+    assert!(err.to_string().contains("PROTO instances expand to more than"), "{err}");
+}
+
+#[test]
+fn mutated_classic_files_never_panic() {
+    // Seeded single-byte edits, deletions and duplications of a fixture: every result is a scene or an
+    // error with a position, never a panic.
+    use rand::{Rng, SeedableRng};
+    let original = std::fs::read(fixture("hanim10_layout.wrl")).unwrap();
+    let path = fixture("hanim10_layout.wrl");
+    let alphabet = b"{}[]\"#.,-+0x9eAZ \n\\IS DEF USE PROTO";
+    let mut rng = rand::rngs::StdRng::seed_from_u64(0x5EED);
+    let mut errors = 0;
+    for _ in 0..1500 {
+        let mut bytes = original.clone();
+        for _ in 0..rng.random_range(1..4) {
+            let at = rng.random_range(0..bytes.len());
+            match rng.random_range(0..3) {
+                0 => bytes[at] = alphabet[rng.random_range(0..alphabet.len())],
+                1 => {
+                    bytes.remove(at);
+                }
+                _ => {
+                    let end = (at + rng.random_range(1..40)).min(bytes.len());
+                    let piece = bytes[at..end].to_vec();
+                    bytes.splice(at..at, piece);
+                }
+            }
+        }
+        let result = std::panic::catch_unwind(|| {
+            let scene = x3d::load_bytes(&bytes, &path, &LoadOptions::default()).map_err(|e| e.to_string())?;
+            hanim::build_document(scene).map_err(|e| e.to_string())
+        });
+        match result {
+            Err(_) => panic!("panic on mutated input:\n{}", String::from_utf8_lossy(&bytes)),
+            Ok(Err(_)) => errors += 1,
+            Ok(Ok(_)) => {}
+        }
+    }
+    assert!(errors > 100, "{errors} of 1500 mutations were errors");
+}

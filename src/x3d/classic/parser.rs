@@ -17,6 +17,10 @@ use crate::x3d::reader::LoadOptions;
 use crate::x3d::source::{self, ExternalProto};
 use crate::x3d::{Child, Component, Field, Loc, Node, NodeId, Route, Scene, SourceFile, fields};
 
+/// Upper bound on nodes in the arena. PROTO instances copy their body, and a body may hold instances of
+/// another PROTO, so a short file can describe exponentially many nodes; past this the file is refused.
+const MAX_NODES: usize = 2_000_000;
+
 /// Where a finished node goes.
 #[derive(Debug, Clone)]
 enum Sink {
@@ -323,7 +327,7 @@ impl Parser<'_> {
                     let open_at = *open_at;
                     let t = self.next()?;
                     match &t.kind {
-                        Tok::RBracket => self.end_interface(t.end)?,
+                        Tok::RBracket => self.end_interface()?,
                         Tok::Eof => return Err(self.unclosed(open_at, "PROTO interface '['", "']'")),
                         Tok::Ident(word) if interface_kind(word).is_some() => {
                             let word = word.clone();
@@ -625,6 +629,15 @@ impl Parser<'_> {
                 };
                 let decl = self.protos.get(&proto);
                 let new = proto::instantiate(self.scene, decl, &inst);
+                if self.scene.nodes.len() > MAX_NODES {
+                    return Err(self.err(
+                        scratch.loc.offset as usize,
+                        format!(
+                            "PROTO instances expand to more than {MAX_NODES} nodes (instances nested in PROTO \
+                             bodies multiply); refused"
+                        ),
+                    ));
+                }
                 // The scratch node keeps its place in the arena, empty and unreachable.
                 self.scene.nodes[id.0 as usize].type_name = format!("{proto} (instance fields)");
                 if let Some(def) = def {
@@ -1000,7 +1013,7 @@ impl Parser<'_> {
 
     /// `]` closing an interface: the defaults move into the declaration; a PROTO continues with its body,
     /// an EXTERNPROTO with its URLs.
-    fn end_interface(&mut self, after: usize) -> Result<(), X3dError> {
+    fn end_interface(&mut self) -> Result<(), X3dError> {
         let Some(Frame::Interface { mut decl, holder, .. }) = self.stack.pop() else { return Ok(()) };
         let defaults = std::mem::replace(
             &mut self.scene.nodes[holder.0 as usize],
@@ -1023,7 +1036,7 @@ impl Parser<'_> {
         }
         if decl.external {
             let urls = self.url_list(&decl.name)?;
-            self.extern_proto(*decl, urls, after);
+            self.extern_proto(*decl, urls);
             return Ok(());
         }
         let open =
@@ -1067,7 +1080,7 @@ impl Parser<'_> {
         }
     }
 
-    fn extern_proto(&mut self, decl: ProtoDecl, urls: Vec<String>, _after: usize) {
+    fn extern_proto(&mut self, decl: ProtoDecl, urls: Vec<String>) {
         let name = decl.name.clone();
         let loc = decl.loc;
         let found = source::external_proto(self.scene, &name, &urls, &self.dir, self.options, self.chain);
