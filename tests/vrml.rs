@@ -796,3 +796,13 @@ fn mutated_classic_files_never_panic() {
     }
     assert!(errors > 100, "{errors} of 1500 mutations were errors");
 }
+
+#[test]
+fn xml_extern_proto_declare_is_resolved_from_a_local_classic_file() {
+    let doc = load(&fixture("externproto_from_xml.x3d"));
+    assert!(doc.warnings.is_empty(), "{:?}", doc.warnings);
+    let marker = node_by_def(&doc.scene, "M");
+    assert_eq!(doc.scene.node(marker).type_name, "Transform");
+    assert_eq!(doc.scene.sf_vec3f(marker, "translation", [9.0; 3]).unwrap(), [0.0, 3.0, 0.0]);
+    assert_eq!(doc.other_shapes.len(), 1, "the Marker's box");
+}

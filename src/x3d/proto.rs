@@ -28,6 +28,8 @@ pub(crate) struct ProtoDecl {
     pub body: Vec<NodeId>,
     pub routes: Vec<Route>,
     pub external: bool,
+    /// The URLs of an external declaration (EXTERNPROTO / ExternProtoDeclare).
+    pub urls: Vec<String>,
     pub loc: Loc,
 }
 

@@ -329,12 +329,19 @@ impl Doc<'_> {
                 if pname.is_empty() {
                     return Err(self.err(offset, format!("<{name}> without a name")));
                 }
+                let urls = match Self::take(&mut attrs, "url") {
+                    Some(url) => fields::parse_mf_string(&url.value).map_err(|e| {
+                        self.err(url.loc.offset as usize + e.offset, format!("url of <{name} name='{pname}'>: {e}"))
+                    })?,
+                    None => Vec::new(),
+                };
                 Frame::ProtoDeclare(Box::new(ProtoDecl {
                     name: pname,
                     fields: Vec::new(),
                     body: Vec::new(),
                     routes: Vec::new(),
                     external: name == "ExternProtoDeclare",
+                    urls,
                     loc,
                 }))
             }
@@ -631,7 +638,21 @@ impl Doc<'_> {
                 }
             }
             Frame::ProtoDeclare(decl) => {
-                let decl = *decl;
+                let mut decl = *decl;
+                if decl.external && !decl.urls.is_empty() {
+                    // Resolved from a local file when one declares it; otherwise instances fall back as before
+                    // (H-Anim names to native nodes, others to a placeholder with a warning).
+                    let copy = decl.clone();
+                    decl = match super::source::resolve_external(self.scene, decl, &self.dir, self.options, self.chain)
+                    {
+                        Ok((resolved, _)) => resolved,
+                        Err(e) => {
+                            let msg = format!("ExternProtoDeclare '{}': its file cannot be read ({e})", copy.name);
+                            self.scene.warn(copy.loc, msg);
+                            copy
+                        }
+                    };
+                }
                 if let Some(previous) = self.protos.get(&decl.name) {
                     // An ExternProtoDeclare followed by a full ProtoDeclare: keep the full one.
                     if !previous.external || decl.external {

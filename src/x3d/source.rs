@@ -211,6 +211,31 @@ pub(crate) enum ExternalProto {
     NotFound(Vec<String>),
 }
 
+/// An external declaration replaced by the definition its URLs name in a local file, when one is found:
+/// the definition's body and defaults, plus any interface field only the external declaration lists.
+/// Otherwise the declaration comes back unchanged (still `external`) with what was tried.
+pub(crate) fn resolve_external(
+    scene: &mut Scene,
+    decl: ProtoDecl,
+    dir: &Path,
+    options: &LoadOptions,
+    chain: &mut Vec<PathBuf>,
+) -> Result<(ProtoDecl, Vec<String>), X3dError> {
+    match external_proto(scene, &decl.name, &decl.urls, dir, options, chain)? {
+        ExternalProto::Found(mut definition) => {
+            for f in decl.fields {
+                if !definition.fields.iter().any(|e| e.name == f.name) {
+                    definition.fields.push(f);
+                }
+            }
+            definition.loc = decl.loc;
+            definition.urls = decl.urls;
+            Ok((definition, Vec::new()))
+        }
+        ExternalProto::NotFound(tried) => Ok((decl, tried)),
+    }
+}
+
 /// Finds the prototype an EXTERNPROTO names: the first local URL whose file declares it (`file#Name`, or
 /// the EXTERNPROTO's own name without a fragment). The file is read into the scene (its nodes stay in the
 /// arena as prototype bodies); its scene roots are not shown.

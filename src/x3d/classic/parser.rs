@@ -14,7 +14,7 @@ use super::types::{self, FieldType};
 use crate::x3d::error::{SourcePos, X3dError};
 use crate::x3d::proto::{self, FieldValue, InstanceData, ProtoDecl, ProtoFieldDecl};
 use crate::x3d::reader::LoadOptions;
-use crate::x3d::source::{self, ExternalProto};
+use crate::x3d::source;
 use crate::x3d::{Child, Component, Field, Loc, Node, NodeId, Route, Scene, SourceFile, fields};
 
 /// Upper bound on nodes in the arena. PROTO instances copy their body, and a body may hold instances of
@@ -973,6 +973,7 @@ impl Parser<'_> {
             body: Vec::new(),
             routes: Vec::new(),
             external,
+            urls: Vec::new(),
             loc: self.loc(start),
         };
         self.stack.push(Frame::Interface { decl: Box::new(decl), holder, open_at: open.start });
@@ -1080,35 +1081,25 @@ impl Parser<'_> {
         }
     }
 
-    fn extern_proto(&mut self, decl: ProtoDecl, urls: Vec<String>) {
-        let name = decl.name.clone();
-        let loc = decl.loc;
-        let found = source::external_proto(self.scene, &name, &urls, &self.dir, self.options, self.chain);
-        let resolved = match found {
-            Ok(ExternalProto::Found(mut external)) => {
-                // The EXTERNPROTO's interface lists the fields instances may set; the definition's defaults
-                // win where both give one.
-                for f in decl.fields {
-                    if !external.fields.iter().any(|e| e.name == f.name) {
-                        external.fields.push(f);
-                    }
-                }
-                external.loc = loc;
-                external
-            }
-            Ok(ExternalProto::NotFound(tried)) => {
-                let fallback = match proto::hanim_type_of(&name, Some(&decl)) {
-                    Some(native) => format!("its instances are read as the H-Anim node {native}"),
-                    None => "its instances cannot be expanded".to_string(),
-                };
+    fn extern_proto(&mut self, mut decl: ProtoDecl, urls: Vec<String>) {
+        decl.urls = urls;
+        let (name, loc) = (decl.name.clone(), decl.loc);
+        let fallback = match proto::hanim_type_of(&name, Some(&decl)) {
+            Some(native) => format!("its instances are read as the H-Anim node {native}"),
+            None => "its instances cannot be expanded".to_string(),
+        };
+        let copy = decl.clone();
+        let resolved = match source::resolve_external(self.scene, decl, &self.dir, self.options, self.chain) {
+            Ok((resolved, _)) if !resolved.external => resolved,
+            Ok((decl, tried)) => {
                 let tried = if tried.is_empty() { "no URL".to_string() } else { tried.join("; ") };
                 self.scene
                     .warn(loc, format!("EXTERNPROTO '{name}' is not available locally (tried {tried}); {fallback}"));
                 decl
             }
             Err(e) => {
-                self.scene.warn(loc, format!("EXTERNPROTO '{name}': its file cannot be read: {e}"));
-                decl
+                self.scene.warn(loc, format!("EXTERNPROTO '{name}': its file cannot be read ({e}); {fallback}"));
+                copy
             }
         };
         self.declare(resolved);
