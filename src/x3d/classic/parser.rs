@@ -6,7 +6,7 @@
 //! comments blanked out (byte offsets unchanged, so a bad number found later is reported at its own
 //! line:column), or for a single SFString its unescaped content.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
 use super::lexer::{LexError, Lexer, Tok, Token};
@@ -97,7 +97,7 @@ pub(crate) fn parse_document(
         protos: HashMap::new(),
         roots: Vec::new(),
         stack: vec![Frame::File],
-        open_nodes: Vec::new(),
+        open_nodes: HashSet::new(),
     };
     let body_start = parser.header()?;
     parser.lexer = Lexer::new(text, body_start);
@@ -122,8 +122,8 @@ struct Parser<'a> {
     protos: HashMap<String, ProtoDecl>,
     roots: Vec<NodeId>,
     stack: Vec<Frame>,
-    /// Nodes whose body is open, for USE cycle detection.
-    open_nodes: Vec<NodeId>,
+    /// Nodes whose body is open, for USE cycle detection (a set: a file may nest 100,000 deep).
+    open_nodes: HashSet<NodeId>,
 }
 
 /// Words that cannot be node type names.
@@ -553,7 +553,7 @@ impl Parser<'_> {
                 self.define(def, id, loc);
             }
             self.attach(id, &sink);
-            self.open_nodes.push(id);
+            self.open_nodes.insert(id);
             None
         };
         self.stack.push(Frame::Node { id, instance, open_at: brace.start, type_name });
@@ -592,7 +592,7 @@ impl Parser<'_> {
         let Some(Frame::Node { id, instance, .. }) = self.stack.pop() else { return Ok(()) };
         match instance {
             None => {
-                self.open_nodes.pop();
+                self.open_nodes.remove(&id);
                 if self.scene.node(id).type_name == "Inline" {
                     source::read_inline(self.scene, id, &self.dir, self.options, self.chain)?;
                 }
