@@ -28,13 +28,14 @@ pub enum HanimError {
 /// has thousands of node instances, a large instanced scene a few hundred thousand.
 const MAX_NODE_VISITS: usize = 2_000_000;
 
-/// Loads an X3D file and builds its humanoids.
+/// Loads a scene file (X3D XML, ClassicVRML or VRML97, gzip-compressed or not) and builds its humanoids.
 pub fn load(path: &Path) -> Result<Document, HanimError> {
     let scene = x3d::load_file(path, &LoadOptions::default())?;
     build_document(scene)
 }
 
-/// Loads X3D XML text (`path` names it in messages and resolves relative URLs).
+/// Loads scene text, XML or classic (told apart by the `#VRML` / `#X3D` header); `path` names it in
+/// messages and resolves relative URLs.
 pub fn load_str(text: &str, path: &Path) -> Result<Document, HanimError> {
     let scene = x3d::load_str(text, path, &LoadOptions::default())?;
     build_document(scene)
