@@ -479,7 +479,7 @@ impl Viewer {
             UiCommand::OpenDialog => {
                 let mut dialog = rfd::FileDialog::new()
                     .set_title("Open an H-Anim humanoid")
-                    .add_filter("X3D", &["x3d", "X3D", "xml"])
+                    .add_filter("X3D and VRML", &open_dialog_extensions())
                     .add_filter("All files", &["*"]);
                 if let Some(folder) = &self.ui.last_folder {
                     dialog = dialog.set_directory(folder);
@@ -814,4 +814,10 @@ impl Viewer {
             log::error!("{e}");
         }
     }
+}
+
+/// The extensions the open dialog offers: every supported one, in lower and upper case (GTK filters are
+/// case-sensitive).
+fn open_dialog_extensions() -> Vec<String> {
+    crate::x3d::SUPPORTED_EXTENSIONS.iter().flat_map(|e| [e.to_string(), e.to_ascii_uppercase()]).collect()
 }

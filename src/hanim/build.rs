@@ -28,13 +28,14 @@ pub enum HanimError {
 /// has thousands of node instances, a large instanced scene a few hundred thousand.
 const MAX_NODE_VISITS: usize = 2_000_000;
 
-/// Loads an X3D file and builds its humanoids.
+/// Loads a scene file (X3D XML, ClassicVRML or VRML97, gzip-compressed or not) and builds its humanoids.
 pub fn load(path: &Path) -> Result<Document, HanimError> {
     let scene = x3d::load_file(path, &LoadOptions::default())?;
     build_document(scene)
 }
 
-/// Loads X3D XML text (`path` names it in messages and resolves relative URLs).
+/// Loads scene text, XML or classic (told apart by the `#VRML` / `#X3D` header); `path` names it in
+/// messages and resolves relative URLs.
 pub fn load_str(text: &str, path: &Path) -> Result<Document, HanimError> {
     let scene = x3d::load_str(text, path, &LoadOptions::default())?;
     build_document(scene)
@@ -439,7 +440,9 @@ impl<'s> HumanoidBuilder<'s> {
             roots.iter().rev().map(|&r| (r, Holder::Humanoid, Mat4::IDENTITY)).collect();
         let mut displacers_seen = HashSet::new();
         while let Some((id, holder, offset)) = stack.pop() {
-            if offset != Mat4::IDENTITY && scene.node(id).type_name != "HAnimSite" {
+            if offset != Mat4::IDENTITY
+                && !matches!(scene.node(id).type_name.as_str(), "HAnimSite" | "Viewpoint" | "OrthoViewpoint")
+            {
                 let message = format!(
                     "{} is inside a Transform within the skeleton; that Transform is ignored for it",
                     scene.describe(id)
@@ -476,6 +479,10 @@ impl<'s> HumanoidBuilder<'s> {
                             "HAnimJoint" | "HAnimSegment" | "HAnimSite" | "HAnimDisplacer" => {
                                 stack.push((child.node, Holder::Joint(j), Mat4::IDENTITY))
                             }
+                            // H-Anim 1.0 eye views: Viewpoints directly under the skullbase Joint.
+                            "Viewpoint" | "OrthoViewpoint" if child.field == "children" => {
+                                stack.push((child.node, Holder::Joint(j), Mat4::IDENTITY))
+                            }
                             _ if child.field == "children" => {
                                 self.joints[j].extra_children.insert(0, child.node);
                                 self.nested_hanim_nodes(child.node, Holder::Joint(j), &mut stack)?;
@@ -506,6 +513,9 @@ impl<'s> HumanoidBuilder<'s> {
                             "HAnimJoint" | "HAnimSite" | "HAnimDisplacer" | "HAnimSegment" => {
                                 stack.push((child.node, Holder::Segment(s), Mat4::IDENTITY))
                             }
+                            "Viewpoint" | "OrthoViewpoint" if child.field == "children" => {
+                                stack.push((child.node, Holder::Segment(s), Mat4::IDENTITY))
+                            }
                             _ if child.field == "children" => {
                                 self.segments[s].geometry.insert(0, child.node);
                                 self.nested_hanim_nodes(child.node, Holder::Segment(s), &mut stack)?;
@@ -525,6 +535,17 @@ impl<'s> HumanoidBuilder<'s> {
                     };
                     let site = self.read_site(id, parent, false)?;
                     self.sites[site].offset = offset;
+                }
+                "Viewpoint" | "OrthoViewpoint" => {
+                    if self.site_of_node.contains_key(&id) {
+                        continue;
+                    }
+                    let parent = match holder {
+                        Holder::Joint(j) => SiteParent::Joint(j),
+                        Holder::Segment(s) => SiteParent::Segment(s),
+                        Holder::Humanoid => SiteParent::Humanoid,
+                    };
+                    self.read_camera_site(id, parent, offset)?;
                 }
                 "HAnimDisplacer" => {
                     if !displacers_seen.insert(id) {
@@ -577,7 +598,7 @@ impl<'s> HumanoidBuilder<'s> {
                 continue;
             }
             let t = scene.node(node).type_name.as_str();
-            if t.starts_with("HAnim") {
+            if t.starts_with("HAnim") || t == "Viewpoint" || t == "OrthoViewpoint" {
                 found.push((node, holder, parent_matrix));
             } else if is_grouping(t) {
                 let m = parent_matrix * grouping_matrix(scene, node, &mut self.warnings)?;
@@ -684,6 +705,33 @@ impl<'s> HumanoidBuilder<'s> {
             cameras,
             geometry,
             description: scene.string(id, "description").unwrap_or("").to_string(),
+        });
+        self.site_of_node.insert(id, i);
+        Ok(i)
+    }
+
+    /// A Viewpoint placed in the skeleton without a Site around it (H-Anim 1.0 puts the eye views
+    /// `hanim_LeftEyeView` ... under the skullbase Joint): kept as a camera site of its holder, so it joins
+    /// the viewpoint list and follows the joint like an X3D eye-view Site.
+    fn read_camera_site(&mut self, id: NodeId, parent: SiteParent, offset: Mat4) -> Result<usize, HanimError> {
+        let scene = self.scene;
+        let camera = read_viewpoint(scene, id)?;
+        let name = match (&camera.def, camera.description.trim()) {
+            (Some(def), _) => def.clone(),
+            (None, description) => description.to_string(),
+        };
+        let i = self.sites.len();
+        self.sites.push(Site {
+            name,
+            def: scene.node(id).def.clone(),
+            node: id,
+            parent,
+            offset,
+            transform: TransformFields::default(),
+            in_viewpoints: false,
+            description: camera.description.clone(),
+            cameras: vec![camera],
+            geometry: Vec::new(),
         });
         self.site_of_node.insert(id, i);
         Ok(i)

@@ -332,7 +332,7 @@ pub fn app_ui(
             ui.painter().text(
                 rect.center(),
                 egui::Align2::CENTER_CENTER,
-                "No humanoid loaded.\nFile > Open (Ctrl+O) or drop an .x3d file here.",
+                "No humanoid loaded.\nFile > Open (Ctrl+O) or drop an .x3d, .x3dv or .wrl file here.",
                 egui::FontId::proportional(18.0),
                 ui.visuals().weak_text_color(),
             );

@@ -5,16 +5,22 @@
 //! second reference to the same id (a shared node, as X3D requires), and the tree is walked without
 //! recursion however deep a file nests.
 
+mod classic;
 pub mod error;
 pub mod fields;
 mod proto;
 mod reader;
+mod source;
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 pub use error::{LineCol, SourcePos, Warning, X3dError};
-pub use reader::{LoadOptions, load_file, load_str};
+pub use reader::LoadOptions;
+pub use source::{
+    Encoding, SUPPORTED_EXTENSIONS, decompress_if_gzip, detect_encoding, is_supported_path, load_bytes, load_file,
+    load_str,
+};
 
 /// Index of a node in [`Scene::nodes`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -147,11 +153,13 @@ pub struct Route {
 #[derive(Debug, Clone, Default)]
 pub struct Scene {
     pub files: Vec<SourceFile>,
-    /// `<X3D version=...>` of the main file.
+    /// The syntax of the main file.
+    pub encoding: Encoding,
+    /// `<X3D version=...>` of the main file (the `#X3D V4.0` header's number; `VRML97` for `#VRML V2.0`).
     pub version: String,
     pub profile: String,
     pub components: Vec<Component>,
-    /// `<meta name content>` pairs of the main file's head, in order.
+    /// `<meta name content>` pairs of the main file's head (ClassicVRML `META`), in order.
     pub meta: Vec<(String, String)>,
     pub nodes: Vec<Node>,
     /// The children of `<Scene>` in the main file.

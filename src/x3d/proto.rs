@@ -13,7 +13,7 @@ use super::{Child, Field, Loc, Node, NodeId, Route, Scene};
 #[derive(Debug, Clone)]
 pub(crate) struct ProtoFieldDecl {
     pub name: String,
-    #[allow(dead_code)] // kept for messages and the playback issue
+    /// Declared type (`SFVec3f`); empty for XML fields that omit it.
     pub type_name: String,
     pub value: Option<(String, Loc)>,
     pub nodes: Vec<NodeId>,
@@ -28,6 +28,8 @@ pub(crate) struct ProtoDecl {
     pub body: Vec<NodeId>,
     pub routes: Vec<Route>,
     pub external: bool,
+    /// The URLs of an external declaration (EXTERNPROTO / ExternProtoDeclare).
+    pub urls: Vec<String>,
     pub loc: Loc,
 }
 
@@ -43,6 +45,9 @@ pub(crate) struct InstanceData {
     pub def: Option<String>,
     pub container: Option<String>,
     pub values: Vec<(String, FieldValue)>,
+    /// `(instance field, enclosing prototype's field)` for `field IS outer` on an instance written inside
+    /// another prototype's body: filled when the enclosing prototype is instantiated.
+    pub forwarded: Vec<(String, String)>,
     pub loc: Loc,
 }
 
@@ -55,6 +60,41 @@ pub fn hanim1_native_type(proto_name: &str) -> Option<&'static str> {
         "Site" => Some("HAnimSite"),
         "Displacer" => Some("HAnimDisplacer"),
         _ => None,
+    }
+}
+
+/// The native H-Anim node a prototype stands for: by its name (`Joint`, or the X3D name `HAnimJoint`),
+/// else by its interface, so that a humanoid whose author renamed the prototypes (`HumanJoint`) or
+/// declared them under another name is still recognised. The interface signatures are the fields that
+/// only that H-Anim node has.
+pub(crate) fn hanim_type_of(proto_name: &str, decl: Option<&ProtoDecl>) -> Option<&'static str> {
+    let by_name = hanim1_native_type(proto_name)
+        .or_else(|| proto_name.strip_prefix("HAnim").and_then(hanim1_native_type))
+        .or_else(|| match proto_name.to_ascii_lowercase().as_str() {
+            "humanoid" => Some("HAnimHumanoid"),
+            "joint" => Some("HAnimJoint"),
+            "segment" => Some("HAnimSegment"),
+            "site" => Some("HAnimSite"),
+            "displacer" => Some("HAnimDisplacer"),
+            _ => None,
+        });
+    if by_name.is_some() {
+        return by_name;
+    }
+    let decl = decl?;
+    let has = |name: &str| decl.fields.iter().any(|f| f.name == name);
+    if has("humanoidBody") || (has("joints") && has("segments")) || (has("skeleton") && has("joints")) {
+        Some("HAnimHumanoid")
+    } else if has("center") && (has("llimit") || has("ulimit") || has("limitOrientation") || has("skinCoordIndex")) {
+        Some("HAnimJoint")
+    } else if has("children") && (has("mass") || has("centerOfMass") || has("momentsOfInertia")) {
+        Some("HAnimSegment")
+    } else if has("coordIndex") && has("displacements") {
+        Some("HAnimDisplacer")
+    } else if has("children") && has("translation") && proto_name.to_ascii_lowercase().contains("site") {
+        Some("HAnimSite")
+    } else {
+        None
     }
 }
 
@@ -74,7 +114,7 @@ fn new_node(scene: &mut Scene, node: Node) -> NodeId {
 
 /// Expands one instance into the arena and returns the node that represents it.
 pub(crate) fn instantiate(scene: &mut Scene, decl: Option<&ProtoDecl>, inst: &InstanceData) -> NodeId {
-    if let Some(native) = hanim1_native_type(&inst.name) {
+    if let Some(native) = hanim_type_of(&inst.name, decl) {
         return instantiate_hanim1(scene, native, decl, inst);
     }
     match decl {
@@ -115,6 +155,8 @@ fn placeholder(scene: &mut Scene, type_name: &str, decl: Option<&ProtoDecl>, ins
             }
         }
     }
+    let is_connections =
+        inst.forwarded.iter().map(|(field, outer)| (native_field_name(field).to_string(), outer.clone())).collect();
     new_node(
         scene,
         Node {
@@ -124,7 +166,7 @@ fn placeholder(scene: &mut Scene, type_name: &str, decl: Option<&ProtoDecl>, ins
             children,
             loc: inst.loc,
             proto: Some(inst.name.clone()),
-            is_connections: Vec::new(),
+            is_connections,
         },
     )
 }
@@ -166,6 +208,12 @@ fn instantiate_body(scene: &mut Scene, decl: &ProtoDecl, inst: &InstanceData) ->
         let new = copy_of[&old];
         let connections = std::mem::take(&mut scene.nodes[new.0 as usize].is_connections);
         for (node_field, proto_field) in connections {
+            // Connected to a field that this instance itself takes from an enclosing prototype: left for
+            // the enclosing prototype's instantiation to fill.
+            if let Some((_, outer)) = inst.forwarded.iter().find(|(f, _)| *f == proto_field) {
+                scene.nodes[new.0 as usize].is_connections.push((node_field, outer.clone()));
+                continue;
+            }
             let value = inst.values.iter().find(|(n, _)| *n == proto_field).map(|(_, v)| v.clone()).or_else(|| {
                 decl.fields.iter().find(|f| f.name == proto_field).map(|f| match &f.value {
                     Some((text, loc)) => FieldValue::Text(text.clone(), *loc),

@@ -33,27 +33,6 @@ impl Default for LoadOptions {
     }
 }
 
-/// Loads an X3D XML file.
-pub fn load_file(path: &Path, options: &LoadOptions) -> Result<Scene, X3dError> {
-    let bytes = std::fs::read(path).map_err(|e| {
-        X3dError::new(SourcePos { file: path.to_path_buf(), at: None }, format!("cannot read file: {e}"))
-    })?;
-    load_bytes(&bytes, path, options)
-}
-
-/// Loads X3D XML from memory; `path` names it in messages and resolves relative Inline URLs.
-pub fn load_str(text: &str, path: &Path, options: &LoadOptions) -> Result<Scene, X3dError> {
-    load_bytes(text.as_bytes(), path, options)
-}
-
-fn load_bytes(bytes: &[u8], path: &Path, options: &LoadOptions) -> Result<Scene, X3dError> {
-    let mut scene = Scene::default();
-    let mut chain = vec![path.to_path_buf()];
-    let roots = parse_document(&mut scene, bytes, path, options, &mut chain, true)?;
-    scene.roots = roots;
-    Ok(scene)
-}
-
 /// Where an attribute error is (offset from the element name) and what it is, without quick-xml's
 /// "position N" prefix, which counts from a place the reader of the message cannot see.
 fn describe_attr_error(err: &AttrError) -> (usize, String) {
@@ -117,14 +96,16 @@ struct Doc<'a> {
     saw_x3d: bool,
 }
 
-fn parse_document(
+/// Reads one XML document (the main file, an Inline or an external prototype file) into `scene`; returns
+/// its root nodes and the prototypes it declares.
+pub(crate) fn parse_document(
     scene: &mut Scene,
     bytes: &[u8],
     path: &Path,
     options: &LoadOptions,
     chain: &mut Vec<PathBuf>,
     is_main: bool,
-) -> Result<Vec<NodeId>, X3dError> {
+) -> Result<(Vec<NodeId>, HashMap<String, ProtoDecl>), X3dError> {
     if scene.files.len() >= u16::MAX as usize {
         return Err(X3dError::new(SourcePos { file: path.to_path_buf(), at: None }, "too many Inline files"));
     }
@@ -167,7 +148,7 @@ fn parse_document(
         let defs = doc.scopes.swap_remove(0);
         doc.scene.defs = defs;
     }
-    Ok(roots)
+    Ok((roots, std::mem::take(&mut doc.protos)))
 }
 
 impl Doc<'_> {
@@ -348,12 +329,19 @@ impl Doc<'_> {
                 if pname.is_empty() {
                     return Err(self.err(offset, format!("<{name}> without a name")));
                 }
+                let urls = match Self::take(&mut attrs, "url") {
+                    Some(url) => fields::parse_mf_string(&url.value).map_err(|e| {
+                        self.err(url.loc.offset as usize + e.offset, format!("url of <{name} name='{pname}'>: {e}"))
+                    })?,
+                    None => Vec::new(),
+                };
                 Frame::ProtoDeclare(Box::new(ProtoDecl {
                     name: pname,
                     fields: Vec::new(),
                     body: Vec::new(),
                     routes: Vec::new(),
                     external: name == "ExternProtoDeclare",
+                    urls,
                     loc,
                 }))
             }
@@ -404,6 +392,7 @@ impl Doc<'_> {
                         def,
                         container,
                         values: Vec::new(),
+                        forwarded: Vec::new(),
                         loc,
                     }))
                 }
@@ -649,7 +638,21 @@ impl Doc<'_> {
                 }
             }
             Frame::ProtoDeclare(decl) => {
-                let decl = *decl;
+                let mut decl = *decl;
+                if decl.external && !decl.urls.is_empty() {
+                    // Resolved from a local file when one declares it; otherwise instances fall back as before
+                    // (H-Anim names to native nodes, others to a placeholder with a warning).
+                    let copy = decl.clone();
+                    decl = match super::source::resolve_external(self.scene, decl, &self.dir, self.options, self.chain)
+                    {
+                        Ok((resolved, _)) => resolved,
+                        Err(e) => {
+                            let msg = format!("ExternProtoDeclare '{}': its file cannot be read ({e})", copy.name);
+                            self.scene.warn(copy.loc, msg);
+                            copy
+                        }
+                    };
+                }
                 if let Some(previous) = self.protos.get(&decl.name) {
                     // An ExternProtoDeclare followed by a full ProtoDeclare: keep the full one.
                     if !previous.external || decl.external {
@@ -681,66 +684,6 @@ impl Doc<'_> {
     }
 
     fn inline(&mut self, id: NodeId) -> Result<(), X3dError> {
-        let load = self.scene.sf_bool(id, "load", true)?;
-        if !load || !self.options.follow_inlines {
-            return Ok(());
-        }
-        let urls = self.scene.mf_string(id, "url")?;
-        let loc = self.scene.node(id).loc;
-        let mut tried = Vec::new();
-        let mut remote = Vec::new();
-        for url in &urls {
-            let lower = url.to_ascii_lowercase();
-            let local = lower.strip_prefix("file://").map(|_| &url[7..]).unwrap_or(url);
-            if lower.contains("://") && !lower.starts_with("file://") {
-                remote.push(url.as_str());
-                continue;
-            }
-            let path = self.dir.join(local);
-            if !path.is_file() {
-                tried.push(path.display().to_string());
-                continue;
-            }
-            let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("").to_ascii_lowercase();
-            if ext != "x3d" && ext != "xml" {
-                self.scene.warn(loc, format!("Inline '{}': only X3D XML files are read for now", path.display()));
-                continue;
-            }
-            let canonical = path.canonicalize().unwrap_or(path.clone());
-            if self.chain.iter().any(|p| p.canonicalize().unwrap_or(p.clone()) == canonical) {
-                self.scene.warn(loc, format!("Inline '{}' includes itself; not followed", path.display()));
-                return Ok(());
-            }
-            if self.chain.len() > self.options.max_inline_depth {
-                self.scene.warn(loc, format!("Inline '{}' is nested too deeply; not followed", path.display()));
-                return Ok(());
-            }
-            let bytes = match std::fs::read(&path) {
-                Ok(b) => b,
-                Err(e) => {
-                    self.scene.warn(loc, format!("Inline '{}' cannot be read: {e}", path.display()));
-                    continue;
-                }
-            };
-            self.chain.push(path.clone());
-            let roots = parse_document(self.scene, &bytes, &path, self.options, self.chain, false);
-            self.chain.pop();
-            let roots = roots?;
-            let node = &mut self.scene.nodes[id.0 as usize];
-            node.children.extend(roots.into_iter().map(|r| Child { field: "children".into(), node: r }));
-            if !remote.is_empty() {
-                let message = format!("Inline: remote URLs are never fetched ({})", remote.join(", "));
-                self.scene.warn(loc, message);
-            }
-            return Ok(());
-        }
-        if !tried.is_empty() {
-            self.scene.warn(loc, format!("Inline: no local file found (tried {})", tried.join(", ")));
-        }
-        if !remote.is_empty() {
-            let message = format!("Inline: remote URLs are never fetched ({})", remote.join(", "));
-            self.scene.warn(loc, message);
-        }
-        Ok(())
+        super::source::read_inline(self.scene, id, &self.dir, self.options, self.chain)
     }
 }
