@@ -90,12 +90,8 @@ fn bench(c: &mut Criterion) {
     let target = RenderTarget::new(&ctx, 1280, 720, TargetFormats::HEADLESS).unwrap();
     let frame = renderer.create_frame(&ctx.device);
     let bounds = hanim_viewer::inspect::bounds::humanoid_bounds(&joe.scene, jh, &Pose::rest(jh)).unwrap();
-    let camera = hanim_viewer::headless::framed_camera(
-        &bounds,
-        glam::Quat::IDENTITY,
-        std::f32::consts::FRAC_PI_4,
-        1280.0 / 720.0,
-    );
+    let camera =
+        hanim_viewer::views::framed_camera(&bounds, glam::Quat::IDENTITY, std::f32::consts::FRAC_PI_4, 1280.0 / 720.0);
     frame.write(&ctx.queue, &camera.frame_uniform(1280.0 / 720.0));
     let draw = renderer.create_mesh(&ctx.device, &mesh, &skin).unwrap();
     draw.set_world_from_humanoid(&ctx.queue, jh.world_from_humanoid());

@@ -13,4 +13,5 @@ pub mod inspect;
 pub mod mesh;
 pub mod pose;
 pub mod ui;
+pub mod views;
 pub mod x3d;

@@ -127,6 +127,10 @@ fn grouping_matrix(scene: &Scene, id: NodeId, warnings: &mut Vec<Warning>) -> Re
     }
 }
 
+fn is_viewpoint(type_name: &str) -> bool {
+    matches!(type_name, "Viewpoint" | "OrthoViewpoint")
+}
+
 pub(crate) fn read_viewpoint(scene: &Scene, id: NodeId) -> Result<Viewpoint, X3dError> {
     let orientation = quat_from_axis_angle(scene.sf_rotation(id, "orientation", [0.0, 0.0, 1.0, 0.0])?);
     let default_fov = std::f32::consts::FRAC_PI_4;
@@ -210,6 +214,7 @@ struct HumanoidBuilder<'s> {
     joint_of_node: HashMap<NodeId, usize>,
     segment_of_node: HashMap<NodeId, usize>,
     site_of_node: HashMap<NodeId, usize>,
+    joint_viewpoints: Vec<JointViewpoint>,
 }
 
 /// What holds a node met during the skeleton walk.
@@ -234,6 +239,7 @@ impl<'s> HumanoidBuilder<'s> {
             joint_of_node: HashMap::new(),
             segment_of_node: HashMap::new(),
             site_of_node: HashMap::new(),
+            joint_viewpoints: Vec::new(),
         }
     }
 
@@ -366,6 +372,7 @@ impl<'s> HumanoidBuilder<'s> {
             motions_enabled,
             skin,
             viewpoints: humanoid_viewpoints,
+            joint_viewpoints: std::mem::take(&mut self.joint_viewpoints),
             binding: Vec::new(),
             binding_mode: BindingMode::None,
             joint_binding_positions,
@@ -511,7 +518,8 @@ impl<'s> HumanoidBuilder<'s> {
         out: &mut Vec<(NodeId, Holder, Mat4)>,
     ) -> Result<(), HanimError> {
         let scene = self.scene;
-        if !is_grouping(&scene.node(group).type_name) {
+        let root_type = scene.node(group).type_name.as_str();
+        if !is_grouping(root_type) && !is_viewpoint(root_type) {
             return Ok(());
         }
         let mut found = Vec::new();
@@ -526,6 +534,16 @@ impl<'s> HumanoidBuilder<'s> {
             let t = scene.node(node).type_name.as_str();
             if t.starts_with("HAnim") {
                 found.push((node, holder, parent_matrix));
+            } else if is_viewpoint(t) {
+                // A camera that moves with the joint (H-Anim 1.0 eye views are children of skullbase).
+                let joint = match holder {
+                    Holder::Joint(j) => Some(j),
+                    Holder::Segment(s) => self.segments[s].joint,
+                    Holder::Humanoid => None,
+                };
+                let viewpoint = read_viewpoint(scene, node)?;
+                self.joint_viewpoints
+                    .push(JointViewpoint { joint, held: HeldViewpoint { viewpoint, offset: parent_matrix } });
             } else if is_grouping(t) {
                 let m = parent_matrix * grouping_matrix(scene, node, &mut self.warnings)?;
                 for child in shown_children(scene, node)?.into_iter().rev() {
@@ -614,8 +632,14 @@ impl<'s> HumanoidBuilder<'s> {
         let mut geometry = Vec::new();
         for child in &scene.node(id).children {
             match scene.node(child.node).type_name.as_str() {
-                "Viewpoint" | "OrthoViewpoint" => cameras.push(read_viewpoint(scene, child.node)?),
-                _ if child.field == "children" => geometry.push(child.node),
+                t if is_viewpoint(t) => cameras
+                    .push(HeldViewpoint { viewpoint: read_viewpoint(scene, child.node)?, offset: Mat4::IDENTITY }),
+                _ if child.field == "children" => {
+                    geometry.push(child.node);
+                    // Real files wrap a site's Viewpoint in a Transform with its marker (JoeKick's
+                    // RootFront_view): the camera is still the site's.
+                    self.viewpoints_below(child.node, &mut cameras)?;
+                }
                 _ => {}
             }
         }
@@ -669,13 +693,38 @@ impl<'s> HumanoidBuilder<'s> {
         Ok(())
     }
 
-    /// The `viewpoints` field: Sites (declared there or USEd from the skeleton) and bare Viewpoints.
-    fn read_viewpoints_field(&mut self, bare: &mut Vec<Viewpoint>) -> Result<(), HanimError> {
+    /// Viewpoints under the grouping node `group` (itself included), with the grouping transforms from
+    /// `group`'s parent down to each; each node once.
+    fn viewpoints_below(&mut self, group: NodeId, out: &mut Vec<HeldViewpoint>) -> Result<(), HanimError> {
         let scene = self.scene;
-        let mut stack: Vec<NodeId> = self.children_of(self.id, &["viewpoints"]).into_iter().rev().collect();
+        let mut stack = vec![(group, Mat4::IDENTITY)];
+        let mut seen = HashSet::new();
+        while let Some((node, parent_matrix)) = stack.pop() {
+            if !seen.insert(node) {
+                continue;
+            }
+            let t = scene.node(node).type_name.as_str();
+            if is_viewpoint(t) {
+                out.push(HeldViewpoint { viewpoint: read_viewpoint(scene, node)?, offset: parent_matrix });
+            } else if is_grouping(t) {
+                let m = parent_matrix * grouping_matrix(scene, node, &mut self.warnings)?;
+                for child in shown_children(scene, node)?.into_iter().rev() {
+                    stack.push((child, m));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The `viewpoints` field: Sites (declared there or USEd from the skeleton) and bare Viewpoints, with
+    /// the transforms of any grouping nodes around them.
+    fn read_viewpoints_field(&mut self, bare: &mut Vec<HeldViewpoint>) -> Result<(), HanimError> {
+        let scene = self.scene;
+        let mut stack: Vec<(NodeId, Mat4)> =
+            self.children_of(self.id, &["viewpoints"]).into_iter().rev().map(|n| (n, Mat4::IDENTITY)).collect();
         // Each node once: USE can make exponentially many paths to one node.
         let mut seen = HashSet::new();
-        while let Some(node) = stack.pop() {
+        while let Some((node, matrix)) = stack.pop() {
             if !seen.insert(node) {
                 continue;
             }
@@ -692,11 +741,17 @@ impl<'s> HumanoidBuilder<'s> {
                         self.sites[i].in_viewpoints = true;
                     }
                     None => {
-                        self.read_site(node, SiteParent::Humanoid, true)?;
+                        let site = self.read_site(node, SiteParent::Humanoid, true)?;
+                        self.sites[site].offset = matrix;
                     }
                 },
-                "Viewpoint" | "OrthoViewpoint" => bare.push(read_viewpoint(scene, node)?),
-                t if is_grouping(t) => stack.extend(shown_children(scene, node)?.into_iter().rev()),
+                t if is_viewpoint(t) => {
+                    bare.push(HeldViewpoint { viewpoint: read_viewpoint(scene, node)?, offset: matrix })
+                }
+                t if is_grouping(t) => {
+                    let m = matrix * grouping_matrix(scene, node, &mut self.warnings)?;
+                    stack.extend(shown_children(scene, node)?.into_iter().rev().map(|c| (c, m)));
+                }
                 _ => {}
             }
         }
