@@ -323,10 +323,10 @@ pub fn camera_for(doc: &Document, poses: &[Pose], bounds: &Aabb, view: &ViewRequ
         views::document_views(doc).into_iter().filter(|v| v.kind != views::ViewKind::Computed).collect();
     let found =
         listed.iter().find(|v| v.answers_to(name, true)).or_else(|| listed.iter().find(|v| v.answers_to(name, false)));
-    if let Some(entry) = found {
-        if let Some(p) = views::placement(&context(entry.humanoid.unwrap_or(0)), entry.source) {
-            return Ok(p.camera(bounds));
-        }
+    if let Some(entry) = found
+        && let Some(p) = views::placement(&context(entry.humanoid.unwrap_or(0)), entry.source)
+    {
+        return Ok(p.camera(bounds));
     }
     let mut names: Vec<&str> = views::StandardView::ALL.iter().map(|s| s.name()).collect();
     for v in &listed {

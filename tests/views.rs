@@ -88,8 +88,7 @@ fn viewpoint_sites_of_the_hanim2_specification_model_sit_at_their_site_transform
     assert_eq!(find(&views, "hanim_front_viewpoint").kind, ViewKind::ViewpointSite);
     // The nine scene Viewpoints and the five computed views are listed too.
     assert_eq!(views.iter().filter(|v| v.kind == ViewKind::SceneViewpoint).count(), 9);
-    let computed: Vec<&str> =
-        views.iter().filter(|v| v.kind == ViewKind::Computed).map(|v| v.label.as_str()).collect();
+    let computed: Vec<&str> = views.iter().filter(|v| v.kind == ViewKind::Computed).map(|v| v.label.as_str()).collect();
     assert_eq!(computed, ["Front", "Side", "Top", "Inclined", "Face"]);
 }
 
@@ -147,7 +146,8 @@ fn every_corpus_file_with_viewpoint_sites_lists_them_once_each() {
         for s in in_viewpoints {
             let cameras = h.sites[s].cameras.len();
             assert!(cameras >= 1, "{file}: site {} has no Viewpoint", h.sites[s].name);
-            let listed = views.iter().filter(|v| matches!(v.source, ViewSource::Site { site, .. } if site == s)).count();
+            let listed =
+                views.iter().filter(|v| matches!(v.source, ViewSource::Site { site, .. } if site == s)).count();
             assert_eq!(listed, cameras, "{file}: site {}", h.sites[s].name);
             // Fixed to the humanoid: the camera is at H·offset·L(site)·T(position).
             let rest = Pose::rest(h);

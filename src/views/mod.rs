@@ -646,7 +646,7 @@ mod tests {
     #[test]
     fn hanim1_names_are_recognised_by_def_or_description() {
         let v = |def: Option<&str>, description: &str| Viewpoint {
-            node: crate::x3d::NodeId::default(),
+            node: crate::x3d::NodeId(0),
             def: def.map(str::to_string),
             description: description.to_string(),
             position: Vec3::ZERO,
