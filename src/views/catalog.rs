@@ -107,6 +107,8 @@ pub struct CatalogEntry {
     pub sheet: String,
     /// True when the humanoid has no geometry and no joints: its images show only the background.
     pub empty: bool,
+    /// True when the skeleton is drawn over a figure that draws little surface of its own.
+    pub skeleton_shown: bool,
 }
 
 /// An input that failed.
@@ -203,6 +205,39 @@ pub fn find_inputs(inputs: &[PathBuf]) -> (Vec<InputFile>, Vec<Failure>) {
     (files, failures)
 }
 
+/// Below this drawn surface per squared figure height, a figure is mostly lines and points (LineSet
+/// skeletons, Sphere markers, small diamonds): the catalogue draws its skeleton over it. A body's skin is
+/// about 0.6 height².
+const SPARSE_SURFACE: f32 = 0.05;
+
+/// True when humanoid `index` draws little surface (no skin, rigid triangles adding up to less than
+/// [`SPARSE_SURFACE`] times the figure height squared), so that its skeleton should be shown.
+fn draws_little_surface(doc: &Document, index: usize, figure: &crate::inspect::bounds::Aabb) -> Result<bool> {
+    let h = &doc.humanoids[index];
+    let skin = crate::mesh::skin_mesh_from_humanoid(&doc.scene, h)?;
+    if h.skin.is_some() && skin.parts.iter().any(|p| !p.indices.is_empty()) {
+        return Ok(false);
+    }
+    let scale = h.world_from_humanoid().to_scale_rotation_translation().0.max_element();
+    let mut area = 0.0f32;
+    let mut notes = Vec::new();
+    for shape in crate::mesh::rigid_shapes(&doc.scene, h)? {
+        let Some((mesh, points)) = crate::mesh::render_mesh_from_rigid_shape(&doc.scene, h, &shape, &mut notes)? else {
+            continue;
+        };
+        let corner = |i: u32| {
+            let point = mesh.source_point.get(i as usize).copied().unwrap_or(0) as usize;
+            points.get(point).copied().unwrap_or_default()
+        };
+        for t in mesh.indices.chunks_exact(3) {
+            let (a, b, c) = (corner(t[0]), corner(t[1]), corner(t[2]));
+            area += (b - a).cross(c - a).length() * 0.5;
+        }
+    }
+    let height = figure.size().max_element();
+    Ok(area * scale * scale < SPARSE_SURFACE * height * height)
+}
+
 /// Renders one humanoid of `doc` in `views`, writes its images and contact sheet, and returns its entry.
 fn catalogue_humanoid(
     ctx: &GpuContext,
@@ -220,6 +255,7 @@ fn catalogue_humanoid(
     let g = pose::humanoid_from_joint(h, pose);
     let figure = figure_bounds(doc, index, pose)?;
     let ctx_pose = PoseContext { doc, humanoid: index, humanoid_from_joint: &g, figure: &figure, aspect };
+    let show_skeleton = draws_little_surface(doc, index, &figure)?;
     let mut images = Vec::new();
     let mut missing = Vec::new();
     let mut rendered = Vec::new();
@@ -235,6 +271,7 @@ fn catalogue_humanoid(
         let mut request = SceneRequest::new(width, height);
         request.view = ViewRequest::Camera(placed.camera(&figure));
         request.poses = Some(poses.to_vec());
+        request.show_skeleton = show_skeleton;
         let image = headless::render_document(ctx, doc, &request)
             .with_context(|| format!("humanoid '{}', {} view", h.name, view.name()))?;
         let relative = format!("images/{id}-{}.png", view.name());
@@ -247,7 +284,16 @@ fn catalogue_humanoid(
     write_png_atomically(&options.out.join(&sheet), sheet_width, sheet_height, &sheet_rgba)?;
     let summary = info::summarize(&input.path, doc)?.humanoids.swap_remove(index);
     let empty = h.joints.is_empty() && h.skin.is_none() && h.segments.is_empty() && h.sites.is_empty();
-    Ok(CatalogEntry { file: input.path.display().to_string(), id, summary, images, missing, sheet, empty })
+    Ok(CatalogEntry {
+        file: input.path.display().to_string(),
+        id,
+        summary,
+        images,
+        missing,
+        sheet,
+        empty,
+        skeleton_shown: show_skeleton,
+    })
 }
 
 /// Gap between cells of a contact sheet, in pixels.
@@ -400,6 +446,12 @@ pub fn index_html(report: &CatalogReport, options: &CatalogOptions) -> String {
             let _ = writeln!(
                 out,
                 "<p class=\"note\">This humanoid has no joints and no geometry: its images are empty.</p>"
+            );
+        }
+        if e.skeleton_shown {
+            let _ = writeln!(
+                out,
+                "<p class=\"note\">Skeleton drawn: the figure's own geometry is mostly lines and points.</p>"
             );
         }
         let _ = writeln!(out, "<div>");
