@@ -149,6 +149,15 @@ fn the_whole_corpus_is_catalogued_and_a_corrupt_file_is_skipped() {
         }
     }
     assert_eq!(report.entries.len(), expected);
+    // Figures drawn with lines and diamonds get their skeleton; bodies with a surface do not.
+    let skeleton =
+        |name: &str| report.entries.iter().find(|e| e.file.ends_with(name)).map(|e| e.skeleton_shown).unwrap();
+    for name in ["DiamondManLOA1.x3d", "HAnim2SpecificationLOA3Illustrated.x3d", "Pirouette.x3d"] {
+        assert!(skeleton(name), "{name}");
+    }
+    for name in ["JoeKick.x3d", "JinLOA4.x3d", "NancyNativeTags.x3d", "BvhSeamless3dExport1.x3d"] {
+        assert!(!skeleton(name), "{name}");
+    }
 
     // index.html: well-formed, links only to files that exist, a section per humanoid, the failure listed.
     let html = std::fs::read_to_string(out.join("index.html")).unwrap();
