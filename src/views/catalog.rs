@@ -516,6 +516,12 @@ pub fn run(args: &CatalogArgs) -> Result<std::process::ExitCode> {
             views.push(*v);
         }
     }
+    // Each view renders the whole document again, so per-shape rendering notes would repeat once per
+    // view and bury the progress bar; without an explicit RUST_LOG only errors are shown (the page
+    // gives each humanoid's warning count).
+    if std::env::var_os("RUST_LOG").is_none() {
+        log::set_max_level(log::LevelFilter::Error);
+    }
     let ctx = GpuContext::headless(args.adapter.as_deref())?;
     log::info!("rendering on {}", ctx.summary);
     let options = CatalogOptions { out: args.out.clone(), views, size: args.size };
