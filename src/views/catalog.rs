@@ -209,33 +209,47 @@ pub fn find_inputs(inputs: &[PathBuf]) -> (Vec<InputFile>, Vec<Failure>) {
 /// skeletons, Sphere markers, small diamonds): the catalogue draws its skeleton over it. A body's skin is
 /// about 0.6 height².
 const SPARSE_SURFACE: f32 = 0.05;
+/// Drawn geometry spanning less than this share of the figure box means that the box is mostly made of
+/// joint centres nothing draws (a skeleton template with one marker): its skeleton is drawn too.
+const SPARSE_EXTENT: f32 = 0.5;
 
-/// True when humanoid `index` draws little surface (no skin, rigid triangles adding up to less than
-/// [`SPARSE_SURFACE`] times the figure height squared), so that its skeleton should be shown.
-fn draws_little_surface(doc: &Document, index: usize, figure: &crate::inspect::bounds::Aabb) -> Result<bool> {
+/// True when humanoid `index` (joint matrices `g`) draws little of its figure box `figure` itself — no
+/// skin, and rigid triangles adding up to less than [`SPARSE_SURFACE`] times the box's size squared, or
+/// spanning less than [`SPARSE_EXTENT`] of it — so that its skeleton should be shown.
+fn draws_little_of_itself(
+    doc: &Document,
+    index: usize,
+    g: &[glam::Mat4],
+    figure: &crate::inspect::bounds::Aabb,
+) -> Result<bool> {
     let h = &doc.humanoids[index];
     let skin = crate::mesh::skin_mesh_from_humanoid(&doc.scene, h)?;
     if h.skin.is_some() && skin.parts.iter().any(|p| !p.indices.is_empty()) {
         return Ok(false);
     }
-    let scale = h.world_from_humanoid().to_scale_rotation_translation().0.max_element();
+    let world_from_humanoid = h.world_from_humanoid();
     let mut area = 0.0f32;
+    let mut extent = crate::inspect::bounds::Aabb::default();
     let mut notes = Vec::new();
     for shape in crate::mesh::rigid_shapes(&doc.scene, h)? {
         let Some((mesh, points)) = crate::mesh::render_mesh_from_rigid_shape(&doc.scene, h, &shape, &mut notes)? else {
             continue;
         };
+        let m = world_from_humanoid * shape.joint.and_then(|j| g.get(j)).copied().unwrap_or(glam::Mat4::IDENTITY);
         let corner = |i: u32| {
             let point = mesh.source_point.get(i as usize).copied().unwrap_or(0) as usize;
-            points.get(point).copied().unwrap_or_default()
+            m.transform_point3(points.get(point).copied().unwrap_or_default())
         };
         for t in mesh.indices.chunks_exact(3) {
             let (a, b, c) = (corner(t[0]), corner(t[1]), corner(t[2]));
             area += (b - a).cross(c - a).length() * 0.5;
+            for p in [a, b, c] {
+                extent.add(p);
+            }
         }
     }
-    let height = figure.size().max_element();
-    Ok(area * scale * scale < SPARSE_SURFACE * height * height)
+    let size = figure.size().max_element();
+    Ok(area < SPARSE_SURFACE * size * size || extent.size().max_element() < SPARSE_EXTENT * size)
 }
 
 /// Renders one humanoid of `doc` in `views`, writes its images and contact sheet, and returns its entry.
@@ -255,7 +269,7 @@ fn catalogue_humanoid(
     let g = pose::humanoid_from_joint(h, pose);
     let figure = figure_bounds(doc, index, pose)?;
     let ctx_pose = PoseContext { doc, humanoid: index, humanoid_from_joint: &g, figure: &figure, aspect };
-    let show_skeleton = draws_little_surface(doc, index, &figure)?;
+    let show_skeleton = draws_little_of_itself(doc, index, &g, &figure)?;
     let mut images = Vec::new();
     let mut missing = Vec::new();
     let mut rendered = Vec::new();
