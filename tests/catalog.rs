@@ -206,6 +206,25 @@ fn the_command_exits_non_zero_on_a_bad_file_and_reruns_overwrite_only_its_own_ou
     let dir = tempfile::tempdir().unwrap();
     let corrupt = dir.path().join("corrupt.x3d");
     std::fs::write(&corrupt, CORRUPT).unwrap();
+    // Two humanoids in one file (no head joints: front views only).
+    let two = dir.path().join("two.x3d");
+    let humanoid = |name: &str| {
+        format!(
+            "<HAnimHumanoid name='{name}'><HAnimJoint name='humanoid_root' center='0 1 0' containerField='skeleton'>\
+             <HAnimSegment name='pelvis'><Shape><IndexedFaceSet coordIndex='0 1 2 -1'>\
+             <Coordinate point='-0.2 0 0 0.2 0 0 0 1.8 0'/></IndexedFaceSet></Shape></HAnimSegment>\
+             </HAnimJoint></HAnimHumanoid>"
+        )
+    };
+    std::fs::write(
+        &two,
+        format!(
+            "<X3D version='4.0'><Scene>{}<Transform translation='2 0 0'>{}</Transform></Scene></X3D>",
+            humanoid("a"),
+            humanoid("b")
+        ),
+    )
+    .unwrap();
     let out = dir.path().join("out");
     std::fs::create_dir_all(&out).unwrap();
     std::fs::write(out.join("notes.txt"), "kept").unwrap();
@@ -215,6 +234,7 @@ fn the_command_exits_non_zero_on_a_bad_file_and_reruns_overwrite_only_its_own_ou
             .arg(&out)
             .arg(common::corpus("x3d/DiamondManLOA1.x3d"))
             .arg(&corrupt)
+            .arg(&two)
             .output()
             .unwrap()
     };
@@ -234,11 +254,16 @@ fn the_command_exits_non_zero_on_a_bad_file_and_reruns_overwrite_only_its_own_ou
         [
             "images/DiamondManLOA1-face.png",
             "images/DiamondManLOA1-front.png",
+            "images/two--1-front.png",
+            "images/two--2-front.png",
             "index.html",
             "notes.txt",
-            "sheets/DiamondManLOA1.png"
+            "sheets/DiamondManLOA1.png",
+            "sheets/two--1.png",
+            "sheets/two--2.png"
         ]
     );
+    assert!(html_mentions(&out, "No face view: no skullbase (or head) joint"));
     let (w, h, _) = decode_png(&out.join("images/DiamondManLOA1-front.png"));
     assert_eq!((w, h), (64, 48));
     let html = std::fs::read_to_string(out.join("index.html")).unwrap();
@@ -247,6 +272,10 @@ fn the_command_exits_non_zero_on_a_bad_file_and_reruns_overwrite_only_its_own_ou
     assert_eq!(listing(&out), files, "a re-run writes the same names");
     assert_eq!(std::fs::read_to_string(out.join("index.html")).unwrap(), html, "and the same page");
     assert_eq!(std::fs::read_to_string(out.join("notes.txt")).unwrap(), "kept");
+}
+
+fn html_mentions(out: &Path, text: &str) -> bool {
+    std::fs::read_to_string(out.join("index.html")).unwrap().contains(text)
 }
 
 fn walk(dir: &Path) -> Vec<PathBuf> {

@@ -287,3 +287,49 @@ fn computed_views_frame_the_figure_not_the_camera_markers() {
     assert!(front.position().z < 4.0, "{:?}", front.position());
     assert!(views::head_joint(h).is_some());
 }
+
+/// Two humanoids, the second moved 2 m along +X and turned to face +X: each has its own computed views.
+const TWO_HUMANOIDS: &str = r#"<?xml version="1.0" encoding="UTF-8"?>
+<X3D profile='Immersive' version='4.0'>
+  <Scene>
+    <HAnimHumanoid DEF='a_Humanoid' name='a'>
+      <HAnimJoint name='humanoid_root' center='0 1 0' containerField='skeleton'>
+        <HAnimSegment name='pelvis'>
+          <Shape><IndexedFaceSet coordIndex='0 1 2 -1'><Coordinate point='-0.2 0 0 0.2 0 0 0 1.8 0'/></IndexedFaceSet></Shape>
+        </HAnimSegment>
+      </HAnimJoint>
+    </HAnimHumanoid>
+    <Transform translation='2 0 0' rotation='0 1 0 1.5708'>
+      <HAnimHumanoid DEF='b_Humanoid' name='b'>
+        <HAnimJoint name='humanoid_root' center='0 1 0' containerField='skeleton'>
+          <HAnimSegment name='pelvis'>
+            <Shape><IndexedFaceSet coordIndex='0 1 2 -1'><Coordinate point='-0.2 0 0 0.2 0 0 0 1.8 0'/></IndexedFaceSet></Shape>
+          </HAnimSegment>
+        </HAnimJoint>
+      </HAnimHumanoid>
+    </Transform>
+  </Scene>
+</X3D>
+"#;
+
+#[test]
+fn each_humanoid_of_a_file_has_its_own_computed_views_in_its_own_orientation() {
+    let doc = hanim::load_str(TWO_HUMANOIDS, std::path::Path::new("two.x3d")).unwrap();
+    assert_eq!(doc.humanoids.len(), 2);
+    let poses: Vec<Pose> = doc.humanoids.iter().map(Pose::rest).collect();
+    let views = views::resolve_document_views(&doc, &poses, 1.0).unwrap();
+    let front = |humanoid: &str| {
+        views
+            .iter()
+            .find(|v| v.kind == ViewKind::Computed && v.label == "Front" && v.humanoid.as_deref() == Some(humanoid))
+            .unwrap_or_else(|| panic!("no front view of {humanoid}"))
+    };
+    // a stands at the origin facing +Z: its front camera is on +Z looking down −Z.
+    let a = front("a");
+    assert!(a.position[0].abs() < 1e-3 && a.position[2] > 1.0, "{:?}", a.position);
+    assert!(Vec3::from(a.direction).abs_diff_eq(-Vec3::Z, 1e-3));
+    // b stands at x = 2 turned to face +X: its front camera is on +X of it, looking down −X.
+    let b = front("b");
+    assert!(b.position[0] > 3.0 && b.position[2].abs() < 1e-2, "{:?}", b.position);
+    assert!(Vec3::from(b.direction).abs_diff_eq(-Vec3::X, 1e-3), "{:?}", b.direction);
+}
