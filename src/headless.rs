@@ -285,9 +285,7 @@ pub fn scene_bounds(doc: &Document, poses: &[Pose]) -> Result<Aabb> {
     Ok(bounds)
 }
 
-/// The camera for `view`: a computed view (front, side, top, inclined framing every humanoid; face
-/// framing the first humanoid with a head joint) or any listed view by label, description or DEF
-/// (exact match first, then ignoring case), placed at `poses`.
+/// The camera for `view`: this camera, the front view of `bounds`, or the named view ([`views::named_camera`]).
 pub fn camera_for(doc: &Document, poses: &[Pose], bounds: &Aabb, view: &ViewRequest, aspect: f32) -> Result<Camera> {
     let name = match view {
         ViewRequest::Camera(camera) => return Ok(*camera),
@@ -296,48 +294,7 @@ pub fn camera_for(doc: &Document, poses: &[Pose], bounds: &Aabb, view: &ViewRequ
         }
         ViewRequest::Named(name) => name,
     };
-    let matrices: Vec<Vec<Mat4>> =
-        doc.humanoids.iter().zip(poses).map(|(h, p)| pose::humanoid_from_joint(h, p)).collect();
-    let context = |humanoid: usize| views::PoseContext {
-        doc,
-        humanoid,
-        humanoid_from_joint: matrices.get(humanoid).map_or(&[], Vec::as_slice),
-        figure: bounds,
-        aspect,
-    };
-    match views::StandardView::from_name(name) {
-        Some(views::StandardView::Face) => {
-            let Some(h) = doc.humanoids.iter().position(|h| views::head_joint(h).is_some()) else {
-                bail!("no face view: no humanoid has a skullbase (or head) joint");
-            };
-            let placed = views::placement(&context(h), views::ViewSource::Standard(views::StandardView::Face));
-            return placed.map(|p| p.camera(bounds)).ok_or_else(|| anyhow!("no face view of humanoid {h}"));
-        }
-        Some(standard) => {
-            // The whole scene framed along the standard direction.
-            return Ok(views::framed_camera(bounds, standard.orientation(), views::DEFAULT_FIELD_OF_VIEW, aspect));
-        }
-        None => {}
-    }
-    let listed: Vec<views::ViewEntry> =
-        views::document_views(doc).into_iter().filter(|v| v.kind != views::ViewKind::Computed).collect();
-    let found =
-        listed.iter().find(|v| v.answers_to(name, true)).or_else(|| listed.iter().find(|v| v.answers_to(name, false)));
-    if let Some(entry) = found
-        && let Some(p) = views::placement(&context(entry.humanoid.unwrap_or(0)), entry.source)
-    {
-        return Ok(p.camera(bounds));
-    }
-    let mut names: Vec<&str> = views::StandardView::ALL.iter().map(|s| s.name()).collect();
-    for v in &listed {
-        names.push(&v.label);
-        if let Some(def) = &v.def {
-            names.push(def);
-        }
-    }
-    let close = close_names(name, names.iter().copied());
-    let hint = if close.is_empty() { String::new() } else { format!("; close names: {}", close.join(", ")) };
-    Err(anyhow!("no view named '{name}' (views: {}){hint}", names.join(", ")))
+    views::named_camera(doc, poses, bounds, name, aspect)
 }
 
 /// Renders `doc` as `request` asks, on `ctx`.

@@ -333,3 +333,24 @@ fn each_humanoid_of_a_file_has_its_own_computed_views_in_its_own_orientation() {
     assert!(b.position[0] > 3.0 && b.position[2].abs() < 1e-2, "{:?}", b.position);
     assert!(Vec3::from(b.direction).abs_diff_eq(-Vec3::X, 1e-3), "{:?}", b.direction);
 }
+
+#[test]
+fn render_finds_views_by_computed_name_description_or_def() {
+    let doc = load("JoeKick.x3d");
+    let poses: Vec<Pose> = doc.humanoids.iter().map(Pose::rest).collect();
+    let bounds = hanim_viewer::headless::scene_bounds(&doc, &poses).unwrap();
+    let camera = |name: &str| views::named_camera(&doc, &poses, &bounds, name, 1.0);
+    let face = camera("face").unwrap();
+    let skullbase = doc.humanoids[0].joint_index("skullbase").unwrap();
+    let head_height = doc.humanoids[0].joints[skullbase].rest.center.y;
+    assert!(face.forward().abs_diff_eq(-Vec3::Z, 1e-3) && face.position().y > head_height, "{:?}", face.position());
+    // By description, exactly or ignoring case, and by DEF.
+    for name in ["Scene_Top View", "scene_top view", "Scene_TopView"] {
+        let top = camera(name).unwrap();
+        assert!(top.position().abs_diff_eq(Vec3::new(0.0, 3.5, 0.0), TOLERANCE), "{name}");
+    }
+    let root = camera("ViewBodyRootAxes").unwrap();
+    assert!(root.position().abs_diff_eq(Vec3::new(0.0, 0.0, 1.75), TOLERANCE));
+    let error = camera("Scene_Tpo View").unwrap_err().to_string();
+    assert!(error.contains("close names") && error.contains("Scene_Top View"), "{error}");
+}

@@ -555,6 +555,54 @@ pub fn x3d_rotation(q: Quat) -> [f32; 4] {
     [axis.x, axis.y, axis.z, angle]
 }
 
+/// The camera of the view called `name` for `doc` at `poses`: a computed view (front, side, top,
+/// inclined framing the whole `bounds`; face framing the first humanoid with a head joint), else any
+/// listed view by label, description or DEF (exact match first, then ignoring case). An unknown name is
+/// an error listing the names and the close ones.
+pub fn named_camera(doc: &Document, poses: &[Pose], bounds: &Aabb, name: &str, aspect: f32) -> anyhow::Result<Camera> {
+    let matrices: Vec<Vec<Mat4>> =
+        doc.humanoids.iter().zip(poses).map(|(h, p)| pose::humanoid_from_joint(h, p)).collect();
+    let context = |humanoid: usize| PoseContext {
+        doc,
+        humanoid,
+        humanoid_from_joint: matrices.get(humanoid).map_or(&[], Vec::as_slice),
+        figure: bounds,
+        aspect,
+    };
+    match StandardView::from_name(name) {
+        Some(StandardView::Face) => {
+            let Some(h) = doc.humanoids.iter().position(|h| head_joint(h).is_some()) else {
+                anyhow::bail!("no face view: no humanoid has a skullbase (or head) joint");
+            };
+            let placed = placement(&context(h), ViewSource::Standard(StandardView::Face));
+            return placed.map(|p| p.camera(bounds)).ok_or_else(|| anyhow::anyhow!("no face view of humanoid {h}"));
+        }
+        Some(standard) => {
+            // The whole scene framed along the standard direction.
+            return Ok(framed_camera(bounds, standard.orientation(), DEFAULT_FIELD_OF_VIEW, aspect));
+        }
+        None => {}
+    }
+    let listed: Vec<ViewEntry> = document_views(doc).into_iter().filter(|v| v.kind != ViewKind::Computed).collect();
+    let found =
+        listed.iter().find(|v| v.answers_to(name, true)).or_else(|| listed.iter().find(|v| v.answers_to(name, false)));
+    if let Some(entry) = found
+        && let Some(p) = placement(&context(entry.humanoid.unwrap_or(0)), entry.source)
+    {
+        return Ok(p.camera(bounds));
+    }
+    let mut names: Vec<&str> = StandardView::ALL.iter().map(|s| s.name()).collect();
+    for v in &listed {
+        names.push(&v.label);
+        if let Some(def) = &v.def {
+            names.push(def);
+        }
+    }
+    let close = crate::headless::close_names(name, names.iter().copied());
+    let hint = if close.is_empty() { String::new() } else { format!("; close names: {}", close.join(", ")) };
+    Err(anyhow::anyhow!("no view named '{name}' (views: {}){hint}", names.join(", ")))
+}
+
 /// A view resolved at a pose: what `views` prints.
 #[derive(Debug, Clone, serde::Serialize)]
 pub struct ResolvedView {
