@@ -119,6 +119,9 @@ fn the_whole_corpus_is_catalogued_and_a_corrupt_file_is_skipped() {
             let figure = part_bounds(&doc.scene, h, &g, Some(&rest), &Parts::FIGURE).unwrap();
             let whole = humanoid_bounds(&doc.scene, h, &rest).unwrap();
             let markers_outside = figure != whole;
+            if markers_outside {
+                eprintln!("{}: camera-site markers outside the figure; border and fill checks skipped", entry.id);
+            }
             for image in &entry.images {
                 let (w, hgt, rgba) = decode_png(&out.join(&image.image));
                 assert_eq!((w, hgt), (SIZE, SIZE));
