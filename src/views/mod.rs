@@ -534,7 +534,7 @@ fn face_placement(ctx: &PoseContext) -> Option<ViewPlacement> {
     Some(ViewPlacement { world_from_camera: camera.world_from_camera, field_of_view: DEFAULT_FIELD_OF_VIEW })
 }
 
-/// The figure box of humanoid `h` at joint matrices `g` with `pose`'s displacers: everything but the
+/// The figure box (world space) of humanoid `h` at `pose`, displacers included: everything but the
 /// markers of camera sites in `viewpoints`, which often stand metres away.
 pub fn figure_bounds(doc: &Document, h: usize, pose: &Pose) -> anyhow::Result<Aabb> {
     let humanoid = doc.humanoids.get(h).ok_or_else(|| anyhow::anyhow!("no humanoid {h}"))?;
