@@ -354,3 +354,27 @@ fn render_finds_views_by_computed_name_description_or_def() {
     let error = camera("Scene_Tpo View").unwrap_err().to_string();
     assert!(error.contains("close names") && error.contains("Scene_Top View"), "{error}");
 }
+
+#[test]
+fn grouping_transforms_in_the_viewpoints_field_place_sites_and_bare_viewpoints() {
+    // A Transform (translation 0 0 1, turned π/2 about Y) in `viewpoints` around a site and a bare
+    // Viewpoint; the humanoid itself is moved 1 m up. Camera = H·T·L(site)·T(position).
+    let text = r#"<X3D version='4.0'><Scene>
+      <HAnimHumanoid name='h' translation='0 1 0'>
+        <HAnimJoint name='humanoid_root' center='0 1 0' containerField='skeleton'/>
+        <Transform containerField='viewpoints' translation='0 0 1' rotation='0 1 0 1.5707963'>
+          <HAnimSite name='front_view' translation='0 0 2'><Viewpoint DEF='SiteCam' position='0 0 0'/></HAnimSite>
+          <Viewpoint DEF='BareCam' position='0 0 3'/>
+        </Transform>
+      </HAnimHumanoid></Scene></X3D>"#;
+    let doc = hanim::load_str(text, std::path::Path::new("grouped.x3d")).unwrap();
+    let views = views::resolve_document_views(&doc, &[Pose::rest(&doc.humanoids[0])], 1.0).unwrap();
+    // R_y(90°) maps +Z to +X: the site at z = 2 lands at x = 2, the bare camera at x = 3.
+    let site = find(&views, "SiteCam");
+    assert_eq!(site.kind, ViewKind::ViewpointSite);
+    assert!(Vec3::from(site.position).abs_diff_eq(Vec3::new(2.0, 1.0, 1.0), TOLERANCE), "{:?}", site.position);
+    assert!(Vec3::from(site.direction).abs_diff_eq(-Vec3::X, 1e-4));
+    let bare = find(&views, "BareCam");
+    assert_eq!(bare.kind, ViewKind::HumanoidViewpoint);
+    assert!(Vec3::from(bare.position).abs_diff_eq(Vec3::new(3.0, 1.0, 1.0), TOLERANCE), "{:?}", bare.position);
+}
