@@ -90,12 +90,8 @@ fn bench(c: &mut Criterion) {
     let target = RenderTarget::new(&ctx, 1280, 720, TargetFormats::HEADLESS).unwrap();
     let frame = renderer.create_frame(&ctx.device);
     let bounds = hanim_viewer::inspect::bounds::humanoid_bounds(&joe.scene, jh, &Pose::rest(jh)).unwrap();
-    let camera = hanim_viewer::headless::framed_camera(
-        &bounds,
-        glam::Quat::IDENTITY,
-        std::f32::consts::FRAC_PI_4,
-        1280.0 / 720.0,
-    );
+    let camera =
+        hanim_viewer::views::framed_camera(&bounds, glam::Quat::IDENTITY, std::f32::consts::FRAC_PI_4, 1280.0 / 720.0);
     frame.write(&ctx.queue, &camera.frame_uniform(1280.0 / 720.0));
     let textures = hanim_viewer::gpu::textures::TextureCache::new(&ctx.device, &ctx.queue);
     let rest = &jh.skin.as_ref().expect("a skin").points;

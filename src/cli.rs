@@ -74,6 +74,12 @@ pub enum Command {
     },
     /// Render the humanoids offscreen on the GPU and write a PNG (pose joints and displacers, pick a view).
     Render(crate::headless::RenderArgs),
+    /// List every viewpoint of a file (site cameras, eye views, file Viewpoints, computed views) with
+    /// where it comes from, position, orientation and field of view at the rest pose.
+    Views(crate::views::command::ViewsArgs),
+    /// Render every humanoid of the inputs in the standard views, with a contact sheet per humanoid and
+    /// an index.html; exit 1 when any input failed.
+    Catalog(crate::views::catalog::CatalogArgs),
 }
 
 fn load(path: &Path) -> Result<hanim::Document> {
@@ -163,5 +169,10 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
             crate::headless::run(&args)?;
             Ok(ExitCode::SUCCESS)
         }
+        Command::Views(args) => {
+            crate::views::command::run(&args)?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Catalog(args) => crate::views::catalog::run(&args),
     }
 }

@@ -7,16 +7,17 @@
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, anyhow, bail};
-use glam::{Mat4, Quat, Vec3};
+use glam::{Quat, Vec3};
 
 use crate::gpu::GpuContext;
 use crate::gpu::overlay::{self, OverlayBuffers, OverlayLines, OverlayRenderer};
 use crate::gpu::render_pass::{self, Camera, HumanoidRenderer, linear_from_srgb};
 use crate::gpu::scene_draw::SceneDraw;
 use crate::gpu::target::{RenderTarget, TargetFormats};
-use crate::hanim::{Document, SiteParent, Viewpoint};
+use crate::hanim::Document;
 use crate::inspect::bounds::{Aabb, humanoid_bounds};
-use crate::pose::{self, Pose};
+use crate::pose::Pose;
+use crate::views;
 
 /// `hanim-viewer render` arguments.
 #[derive(Debug, Clone, clap::Args)]
@@ -29,8 +30,8 @@ pub struct RenderArgs {
     /// Image size, WIDTHxHEIGHT.
     #[arg(long, default_value = "1280x720", value_parser = parse_size)]
     pub size: ImageSize,
-    /// `front`, `side`, `top`, `inclined`, or the description or DEF name of a Viewpoint in the file.
-    /// Default: front, framing the whole humanoid.
+    /// `front`, `side`, `top`, `inclined`, `face`, or the description or DEF name of a viewpoint in the
+    /// file (see the `views` command). Default: front, framing the whole humanoid.
     #[arg(long, value_name = "NAME")]
     pub view: Option<String>,
     /// Joint rotation offsets, each JOINT=AXIS_X,AXIS_Y,AXIS_Z,ANGLE (radians), applied in the joint's
@@ -114,147 +115,8 @@ pub fn parse_displacer_weight(text: &str) -> Result<DisplacerWeight, String> {
     Ok(DisplacerWeight { name: name.trim().to_string(), weight })
 }
 
-/// The standard views of the semantics note §5.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum StandardView {
-    Front,
-    Side,
-    Top,
-    Inclined,
-}
-
-impl StandardView {
-    pub fn from_name(name: &str) -> Option<Self> {
-        match name.to_ascii_lowercase().as_str() {
-            "front" => Some(Self::Front),
-            "side" => Some(Self::Side),
-            "top" => Some(Self::Top),
-            "inclined" => Some(Self::Inclined),
-            _ => None,
-        }
-    }
-
-    /// Camera orientation: Front looks down −Z; Side `0 1 0 π/2` (looks down −X); Top `1 0 0 −π/2`
-    /// (looks down −Y); Inclined `R_y(π/4)·R_x(−35.264°)` (looks towards (−1,−1,−1)).
-    pub fn orientation(self) -> Quat {
-        match self {
-            Self::Front => Quat::IDENTITY,
-            Self::Side => Quat::from_rotation_y(std::f32::consts::FRAC_PI_2),
-            Self::Top => Quat::from_rotation_x(-std::f32::consts::FRAC_PI_2),
-            Self::Inclined => {
-                Quat::from_rotation_y(std::f32::consts::FRAC_PI_4)
-                    * Quat::from_rotation_x(-(1.0f32 / 3f32.sqrt()).asin())
-            }
-        }
-    }
-}
-
-/// X3D's default Viewpoint field of view.
-pub const DEFAULT_FIELD_OF_VIEW: f32 = std::f32::consts::FRAC_PI_4;
-/// The box fills at most 1/FRAME_MARGIN of the image in each direction.
-const FRAME_MARGIN: f32 = 1.1;
 /// Background when the file has none (sRGB).
 pub const NEUTRAL_GREY: [f32; 3] = [0.4, 0.4, 0.4];
-
-/// A box that is never empty or flat: a unit cube around the origin for an empty box, and a minimum
-/// thickness otherwise.
-fn usable_box(bounds: &Aabb) -> Aabb {
-    if bounds.is_empty() {
-        return Aabb { min: Vec3::splat(-0.5), max: Vec3::splat(0.5) };
-    }
-    let pad = (bounds.size().max_element() * 1e-3).max(1e-4);
-    Aabb { min: bounds.min - pad, max: bounds.max + pad }
-}
-
-fn corners_of(b: &Aabb) -> [Vec3; 8] {
-    std::array::from_fn(|i| {
-        Vec3::new(
-            if i & 1 == 0 { b.min.x } else { b.max.x },
-            if i & 2 == 0 { b.min.y } else { b.max.y },
-            if i & 4 == 0 { b.min.z } else { b.max.z },
-        )
-    })
-}
-
-/// The camera of a standard view: oriented as `view` says, aimed at the box centre `m` from
-/// `m + orientation·(0, 0, d)`, with `d` the smallest distance at which every box corner lies inside the
-/// vertical and horizontal field of view with [`FRAME_MARGIN`] to spare.
-pub fn framed_camera(bounds: &Aabb, orientation: Quat, field_of_view: f32, aspect: f32) -> Camera {
-    let b = usable_box(bounds);
-    let m = b.center();
-    let probe = Camera { world_from_camera: Mat4::IDENTITY, field_of_view, near: 1.0, far: 2.0 };
-    let tan_y = (probe.fov_y(aspect) * 0.5).tan();
-    let tan_x = tan_y * aspect;
-    let inverse = orientation.inverse();
-    let mut distance = 0.0f32;
-    let mut nearest_z = f32::NEG_INFINITY;
-    let local: Vec<Vec3> = corners_of(&b).iter().map(|c| inverse * (*c - m)).collect();
-    for c in &local {
-        // Camera at (0, 0, d) in this frame, looking down −Z: the corner is d − z in front of it.
-        distance = distance.max(c.z + FRAME_MARGIN * (c.x.abs() / tan_x).max(c.y.abs() / tan_y));
-        nearest_z = nearest_z.max(c.z);
-    }
-    let size = b.size().max_element();
-    let nearest = (distance - nearest_z).max(size * 0.05);
-    let farthest = local.iter().map(|c| distance - c.z).fold(nearest, f32::max);
-    Camera {
-        world_from_camera: Mat4::from_rotation_translation(
-            orientation,
-            m + orientation * Vec3::new(0.0, 0.0, distance),
-        ),
-        field_of_view,
-        near: nearest * 0.5,
-        // Room for the ground grid, which reaches 1.5 sizes around the box.
-        far: farthest * 2.0 + 4.0 * size,
-    }
-}
-
-/// A camera placed by a file Viewpoint (`world_from_parent · T(position) · R(orientation)`), with near
-/// and far planes chosen around `bounds`.
-pub fn viewpoint_camera(viewpoint: &Viewpoint, world_from_parent: Mat4, bounds: &Aabb) -> Camera {
-    let b = usable_box(bounds);
-    let world_from_camera =
-        world_from_parent * Mat4::from_rotation_translation(viewpoint.orientation, viewpoint.position);
-    let position = world_from_camera.transform_point3(Vec3::ZERO);
-    let radius = b.size().length() * 0.5;
-    let distance = position.distance(b.center());
-    let size = b.size().max_element();
-    Camera {
-        world_from_camera,
-        field_of_view: viewpoint.field_of_view,
-        near: (distance - radius).max(radius * 0.01) * 0.5,
-        far: (distance + radius) * 2.0 + 4.0 * size,
-    }
-}
-
-/// Every Viewpoint of the document with its world placement at `poses` (one per humanoid): scene
-/// Viewpoints, Viewpoints in a humanoid's `viewpoints` field, and cameras inside Sites (which move
-/// with their joint).
-pub fn document_viewpoints(doc: &Document, poses: &[Pose]) -> Vec<(Viewpoint, Mat4)> {
-    let mut all = doc.viewpoints.clone();
-    for (h, pose) in doc.humanoids.iter().zip(poses) {
-        let world_from_humanoid = h.world_from_humanoid();
-        all.extend(h.viewpoints.iter().map(|v| (v.clone(), world_from_humanoid)));
-        let g = pose::humanoid_from_joint(h, pose);
-        for site in &h.sites {
-            let holder = match site.parent {
-                _ if site.in_viewpoints => Mat4::IDENTITY,
-                SiteParent::Segment(s) => h
-                    .segments
-                    .get(s)
-                    .and_then(|seg| seg.joint)
-                    .and_then(|j| g.get(j))
-                    .copied()
-                    .unwrap_or(Mat4::IDENTITY),
-                SiteParent::Joint(j) => g.get(j).copied().unwrap_or(Mat4::IDENTITY),
-                SiteParent::Humanoid => Mat4::IDENTITY,
-            };
-            let placement = world_from_humanoid * holder * site.offset * site.transform.matrix();
-            all.extend(site.cameras.iter().map(|v| (v.clone(), placement)));
-        }
-    }
-    all
-}
 
 /// Which camera to use.
 #[derive(Debug, Clone, PartialEq)]
@@ -276,6 +138,11 @@ pub struct SceneRequest {
     pub displacer_weights: Vec<DisplacerWeight>,
     pub show_skeleton: bool,
     pub show_grid: bool,
+    /// One pose per humanoid, used instead of the rest pose with `joint_rotations` and
+    /// `displacer_weights` (the catalogue passes the pose it frames).
+    pub poses: Option<Vec<Pose>>,
+    /// Draw the file's Shapes outside the humanoids (floors, props) and frame them in the automatic view.
+    pub show_scene: bool,
 }
 
 impl SceneRequest {
@@ -287,6 +154,8 @@ impl SceneRequest {
             displacer_weights: Vec::new(),
             show_skeleton: false,
             show_grid: false,
+            poses: None,
+            show_scene: true,
         }
     }
 }
@@ -419,42 +288,16 @@ pub fn scene_bounds(doc: &Document, poses: &[Pose]) -> Result<Aabb> {
     Ok(bounds)
 }
 
-/// The camera for `view`.
+/// The camera for `view`: this camera, the front view of `bounds`, or the named view ([`views::named_camera`]).
 pub fn camera_for(doc: &Document, poses: &[Pose], bounds: &Aabb, view: &ViewRequest, aspect: f32) -> Result<Camera> {
     let name = match view {
         ViewRequest::Camera(camera) => return Ok(*camera),
-        ViewRequest::Auto => return Ok(framed_camera(bounds, Quat::IDENTITY, DEFAULT_FIELD_OF_VIEW, aspect)),
+        ViewRequest::Auto => {
+            return Ok(views::framed_camera(bounds, Quat::IDENTITY, views::DEFAULT_FIELD_OF_VIEW, aspect));
+        }
         ViewRequest::Named(name) => name,
     };
-    if let Some(standard) = StandardView::from_name(name) {
-        return Ok(framed_camera(bounds, standard.orientation(), DEFAULT_FIELD_OF_VIEW, aspect));
-    }
-    let viewpoints = document_viewpoints(doc, poses);
-    let matches = |v: &Viewpoint, exact: bool| {
-        let same = |s: &str| if exact { s == name } else { s.eq_ignore_ascii_case(name) };
-        same(&v.description) || v.def.as_deref().is_some_and(same)
-    };
-    let found = viewpoints
-        .iter()
-        .find(|(v, _)| matches(v, true))
-        .or_else(|| viewpoints.iter().find(|(v, _)| matches(v, false)));
-    match found {
-        Some((viewpoint, placement)) => Ok(viewpoint_camera(viewpoint, *placement, bounds)),
-        None => {
-            let mut names: Vec<&str> = vec!["front", "side", "top", "inclined"];
-            for (v, _) in &viewpoints {
-                if !v.description.is_empty() {
-                    names.push(&v.description);
-                }
-                if let Some(def) = &v.def {
-                    names.push(def);
-                }
-            }
-            let close = close_names(name, names.iter().copied());
-            let hint = if close.is_empty() { String::new() } else { format!("; close names: {}", close.join(", ")) };
-            Err(anyhow!("no view named '{name}' (views: {}){hint}", names.join(", ")))
-        }
-    }
+    views::named_camera(doc, poses, bounds, name, aspect)
 }
 
 /// Renders `doc` as `request` asks, on `ctx`. The auto and standard views frame the humanoids and the
@@ -465,13 +308,17 @@ pub fn render_document(ctx: &GpuContext, doc: &Document, request: &SceneRequest)
     }
     let ImageSize { width, height } = request.size;
     let aspect = width as f32 / height as f32;
-    let poses = poses_for(doc, &request.joint_rotations, &request.displacer_weights)?;
+    let poses = match &request.poses {
+        Some(poses) if poses.len() == doc.humanoids.len() => poses.clone(),
+        Some(poses) => bail!("internal: {} poses for {} humanoids", poses.len(), doc.humanoids.len()),
+        None => poses_for(doc, &request.joint_rotations, &request.displacer_weights)?,
+    };
 
     let formats = TargetFormats::HEADLESS;
     let renderer = HumanoidRenderer::new(&ctx.device, formats)?;
     let scene_draw = SceneDraw::new(ctx, &renderer, doc, &poses)?;
     let mut bounds = scene_bounds(doc, &poses)?;
-    if !scene_draw.scene_bounds.is_empty() {
+    if request.show_scene && !scene_draw.scene_bounds.is_empty() {
         bounds.add(scene_draw.scene_bounds.min);
         bounds.add(scene_draw.scene_bounds.max);
     }
@@ -484,7 +331,7 @@ pub fn render_document(ctx: &GpuContext, doc: &Document, request: &SceneRequest)
     frame.write(&ctx.queue, &camera.frame_uniform_for(aspect, &doc.settings));
 
     let mut lines = OverlayLines::default();
-    let cross = usable_box(&bounds).size().max_element() * 0.012;
+    let cross = views::usable_box(&bounds).size().max_element() * 0.012;
     for ((h, pose), draws) in doc.humanoids.iter().zip(&poses).zip(&scene_draw.humanoids) {
         if !draws.has_geometry() {
             log::warn!("humanoid '{}' has no skin or segment geometry to draw: drawing its skeleton", h.name);
@@ -507,7 +354,8 @@ pub fn render_document(ctx: &GpuContext, doc: &Document, request: &SceneRequest)
         let [r, g, b] = background.map(|c| f64::from(linear_from_srgb(c)));
         let clear = wgpu::Color { r, g, b, a: 1.0 };
         let mut pass = render_pass::begin_scene_pass(&mut encoder, target.views(), clear);
-        renderer.draw(&mut pass, &frame, &scene_draw.draws(), camera.position());
+        let draws = if request.show_scene { scene_draw.draws() } else { scene_draw.humanoid_draws() };
+        renderer.draw(&mut pass, &frame, &draws, camera.position());
         overlay_renderer.draw(&mut pass, &frame, &overlay_buffers);
     }
     ctx.queue.submit([encoder.finish()]);
@@ -536,6 +384,8 @@ pub fn run(args: &RenderArgs) -> Result<()> {
         displacer_weights: args.displacers.clone(),
         show_skeleton: args.skeleton,
         show_grid: args.grid,
+        poses: None,
+        show_scene: true,
     };
     let image = render_document(&ctx, &doc, &request)?;
     write_png_atomically(&args.out, image.width, image.height, &image.rgba)?;
@@ -566,33 +416,5 @@ mod tests {
         assert_eq!(close_names("l_sholder", names), vec!["l_shoulder", "r_shoulder"]);
         assert_eq!(close_names("shoulder", names)[..2], ["l_shoulder", "r_shoulder"]);
         assert!(close_names("xyz", names).is_empty());
-    }
-
-    #[test]
-    fn standard_views_sit_where_the_semantics_note_puts_them() {
-        let mut bounds = Aabb::default();
-        bounds.add(Vec3::new(-0.5, 0.0, -0.2));
-        bounds.add(Vec3::new(0.5, 1.8, 0.2));
-        let m = bounds.center();
-        for (view, direction) in [
-            (StandardView::Front, Vec3::Z),
-            (StandardView::Side, Vec3::X),
-            (StandardView::Top, Vec3::Y),
-            (StandardView::Inclined, Vec3::ONE.normalize()),
-        ] {
-            let camera = framed_camera(&bounds, view.orientation(), DEFAULT_FIELD_OF_VIEW, 1.5);
-            let offset = (camera.position() - m).normalize();
-            assert!(offset.abs_diff_eq(direction, 1e-4), "{view:?}: {offset}");
-            assert!(camera.forward().abs_diff_eq(-direction, 1e-4), "{view:?} looks at the centre");
-            // Every corner projects inside the image, and the box fills it to within the margin.
-            let (mut min_x, mut max_x, mut min_y, mut max_y) = (f32::MAX, f32::MIN, f32::MAX, f32::MIN);
-            for c in corners_of(&bounds) {
-                let (x, y) = camera.project_to_pixel(c, 300, 200).unwrap();
-                assert!((0.0..=300.0).contains(&x) && (0.0..=200.0).contains(&y), "{view:?}: {x},{y}");
-                (min_x, max_x, min_y, max_y) = (min_x.min(x), max_x.max(x), min_y.min(y), max_y.max(y));
-            }
-            let fill = ((max_x - min_x) / 300.0).max((max_y - min_y) / 200.0);
-            assert!(fill > 0.85 && fill < 0.95, "{view:?} fills {fill}");
-        }
     }
 }

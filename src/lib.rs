@@ -14,4 +14,5 @@ pub mod mesh;
 pub mod output;
 pub mod pose;
 pub mod ui;
+pub mod views;
 pub mod x3d;

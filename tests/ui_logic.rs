@@ -35,8 +35,8 @@ fn summary_has_the_tree_displacers_and_views() {
     assert_eq!(s.displacers[0].label, "l_shoulder_bulge_action", "humanoid prefix stripped");
     assert_eq!(s.displacers[0].owner, "l_shoulder");
     let labels: Vec<&str> = s.views.iter().map(|v| v.label.as_str()).collect();
-    assert_eq!(labels, ["Left eye", "Front", "Side", "Top", "Inclined"]);
-    assert!(s.views[0].follows_joint);
+    assert_eq!(labels, ["Left eye", "Front", "Side", "Top", "Inclined", "Face"]);
+    assert!(s.views[0].follows_joint());
     assert_eq!(s.search_joints("SHOULD"), vec![joint(&s, "l_shoulder")]);
     assert_eq!(s.search_joints("l_"), vec![joint(&s, "l_shoulder"), joint(&s, "l_elbow")]);
 }
@@ -177,7 +177,8 @@ fn switching_views_sets_the_active_view_and_eye_views_follow_the_head() {
     assert_eq!(find_view(&s, "front"), Some(1));
     assert_eq!(find_view(&s, "left EYE"), Some(0));
     assert_eq!(find_view(&s, "5"), Some(4));
-    assert_eq!(find_view(&s, "6"), None);
+    assert_eq!(find_view(&s, "face"), Some(5));
+    assert_eq!(find_view(&s, "7"), None);
 }
 
 #[test]
@@ -211,7 +212,7 @@ fn the_built_in_humanoid_loads_with_displacers_limits_and_eye_views() {
     assert_eq!(displacers, ["vl5_belly_config", "skullbase_nose_feature"]);
     let labels: Vec<&str> = s.views.iter().map(|v| v.label.as_str()).collect();
     assert_eq!(labels[..3], ["Left eye", "Right eye", "Front (site)"]);
-    assert!(s.views[0].follows_joint && !s.views[2].follows_joint);
+    assert!(s.views[0].follows_joint() && !s.views[2].follows_joint());
     // The elbow's limits clamp: it bends one way only.
     let elbow = joint(&s, "l_elbow");
     let mut editor = PoseEditor::new(h);

@@ -14,6 +14,7 @@ use glam::{Quat, Vec3};
 use hanim_viewer::hanim::{self, Document, Humanoid, SiteParent};
 use hanim_viewer::headless;
 use hanim_viewer::pose::Pose;
+use hanim_viewer::views;
 use hanim_viewer::x3d::{self, Encoding, LoadOptions, NodeId, Scene, fields};
 
 fn load(path: &Path) -> Document {
@@ -143,7 +144,7 @@ fn every_corpus_vrml_file_loads_with_its_counts() {
                     "{} joints/segments/sites",
                     e.file
                 );
-                let vps: Vec<&str> = h.viewpoints.iter().map(|v| v.def.as_deref().unwrap_or("")).collect();
+                let vps: Vec<&str> = h.viewpoints.iter().map(|v| v.viewpoint.def.as_deref().unwrap_or("")).collect();
                 assert_eq!(vps, e.humanoid_viewpoints, "{} humanoid viewpoints", e.file);
                 // Every listed joint resolves (no "listed but not in the skeleton" warnings) and the skeleton
                 // has one root.
@@ -206,8 +207,8 @@ fn nancy_in_vrml97_is_the_same_humanoid_as_nancy_in_xml() {
     // The four H-Anim 1.x standard views sit in the humanoid's `viewpoints` field in the .wrl and in one
     // viewpoints Site in the .x3d: the same cameras either way.
     let vp = |v: &hanim::Viewpoint| (v.description.clone(), v.position);
-    let from_wrl: Vec<_> = a.viewpoints.iter().map(vp).collect();
-    let from_xml: Vec<_> = b.sites.iter().flat_map(|s| s.cameras.iter().map(vp)).collect();
+    let from_wrl: Vec<_> = a.viewpoints.iter().map(|h| vp(&h.viewpoint)).collect();
+    let from_xml: Vec<_> = b.sites.iter().flat_map(|s| s.cameras.iter().map(|h| vp(&h.viewpoint))).collect();
     assert_eq!(from_wrl, from_xml);
 }
 
@@ -359,29 +360,28 @@ fn hanim_1_0_layout_with_root_joint_outside_the_humanoid() {
     // The Viewpoints group: scene viewpoints. The eye and face views under skullbase: cameras that follow it.
     let scene_vps: Vec<&str> = doc.viewpoints.iter().map(|(v, _)| v.def.as_deref().unwrap()).collect();
     assert_eq!(scene_vps, ["FrontView", "SideView", "TopView", "InclinedView"]);
-    let eye_sites: Vec<(&str, SiteParent)> = h.sites.iter().map(|s| (s.name.as_str(), s.parent)).collect();
-    assert_eq!(
-        eye_sites,
-        [
-            ("hanim_LeftEyeView", SiteParent::Joint(3)),
-            ("hanim_RightEyeView", SiteParent::Joint(3)),
-            ("hanim_FaceView", SiteParent::Joint(3))
-        ]
-    );
-    let rest = vec![Pose::rest(h)];
-    let all = headless::document_viewpoints(&doc, &rest);
-    assert_eq!(all.len(), 7);
-    let find = |all: &[(hanim::Viewpoint, glam::Mat4)], name: &str| {
-        let (v, m) = all.iter().find(|(v, _)| v.def.as_deref() == Some(name)).unwrap();
-        m.transform_point3(v.position)
+    // The eye and face views are Viewpoints among skullbase's (joint 3's) children: joint viewpoints.
+    let held: Vec<(&str, Option<usize>)> =
+        h.joint_viewpoints.iter().map(|v| (v.held.viewpoint.def.as_deref().unwrap(), v.joint)).collect();
+    assert_eq!(held, [("hanim_LeftEyeView", Some(3)), ("hanim_RightEyeView", Some(3)), ("hanim_FaceView", Some(3))]);
+    let at = |pose: &Pose, name: &str| -> Vec3 {
+        let g = hanim_viewer::pose::humanoid_from_joint(h, pose);
+        let figure = hanim_viewer::inspect::bounds::humanoid_bounds(&doc.scene, h, pose).unwrap();
+        let ctx = views::PoseContext { doc: &doc, humanoid: 0, humanoid_from_joint: &g, figure: &figure, aspect: 1.0 };
+        let entry = views::document_views(&doc)
+            .into_iter()
+            .find(|v| v.def.as_deref() == Some(name))
+            .unwrap_or_else(|| panic!("no view {name}"));
+        views::placement(&ctx, entry.source).unwrap().position()
     };
-    assert!((find(&all, "hanim_LeftEyeView") - Vec3::new(0.03, 1.6, 0.1)).length() < 1e-5);
+    let rest = Pose::rest(h);
+    assert!((at(&rest, "hanim_LeftEyeView") - Vec3::new(0.03, 1.6, 0.1)).length() < 1e-5);
     // The face view sits in a Transform (translation 0 0 0.2) under skullbase.
-    assert!((find(&all, "hanim_FaceView") - Vec3::new(0.0, 1.6, 0.5)).length() < 1e-5);
+    assert!((at(&rest, "hanim_FaceView") - Vec3::new(0.0, 1.6, 0.5)).length() < 1e-5);
     // Turning the head moves the eyes: 90° about y at the skullbase centre (0 1.5 0).
     let mut turned = Pose::rest(h);
     turned.rotation_offsets[3] = Quat::from_rotation_y(std::f32::consts::FRAC_PI_2);
-    let moved = find(&headless::document_viewpoints(&doc, &[turned]), "hanim_LeftEyeView");
+    let moved = at(&turned, "hanim_LeftEyeView");
     assert!((moved - Vec3::new(0.1, 1.6, -0.03)).length() < 1e-5, "{moved}");
 }
 

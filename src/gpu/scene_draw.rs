@@ -212,12 +212,18 @@ impl SceneDraw {
 
     /// Every draw, for [`HumanoidRenderer::draw`].
     pub fn draws(&self) -> Vec<&MeshDraw> {
+        let mut all = self.humanoid_draws();
+        all.extend(self.scene_shapes.iter());
+        all
+    }
+
+    /// The humanoids' draws alone, without the scene's other Shapes (catalogue images).
+    pub fn humanoid_draws(&self) -> Vec<&MeshDraw> {
         let mut all: Vec<&MeshDraw> = Vec::new();
         for h in &self.humanoids {
             all.extend(h.skin_draw.iter());
             all.extend(h.rigid.iter().map(|(_, d)| d));
         }
-        all.extend(self.scene_shapes.iter());
         all
     }
 }

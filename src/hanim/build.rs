@@ -128,6 +128,10 @@ fn grouping_matrix(scene: &Scene, id: NodeId, warnings: &mut Vec<Warning>) -> Re
     }
 }
 
+fn is_viewpoint(type_name: &str) -> bool {
+    matches!(type_name, "Viewpoint" | "OrthoViewpoint")
+}
+
 pub(crate) fn read_viewpoint(scene: &Scene, id: NodeId) -> Result<Viewpoint, X3dError> {
     let orientation = quat_from_axis_angle(scene.sf_rotation(id, "orientation", [0.0, 0.0, 1.0, 0.0])?);
     let default_fov = std::f32::consts::FRAC_PI_4;
@@ -264,6 +268,7 @@ struct HumanoidBuilder<'s> {
     joint_of_node: HashMap<NodeId, usize>,
     segment_of_node: HashMap<NodeId, usize>,
     site_of_node: HashMap<NodeId, usize>,
+    joint_viewpoints: Vec<JointViewpoint>,
 }
 
 /// What holds a node met during the skeleton walk.
@@ -288,6 +293,7 @@ impl<'s> HumanoidBuilder<'s> {
             joint_of_node: HashMap::new(),
             segment_of_node: HashMap::new(),
             site_of_node: HashMap::new(),
+            joint_viewpoints: Vec::new(),
         }
     }
 
@@ -420,6 +426,12 @@ impl<'s> HumanoidBuilder<'s> {
             motions_enabled,
             skin,
             viewpoints: humanoid_viewpoints,
+            joint_viewpoints: {
+                // The skeleton walk meets them in stack order; the list follows the document.
+                let mut held = std::mem::take(&mut self.joint_viewpoints);
+                held.sort_by_key(|v| v.held.viewpoint.node);
+                held
+            },
             binding: Vec::new(),
             binding_mode: BindingMode::None,
             joint_binding_positions,
@@ -440,9 +452,7 @@ impl<'s> HumanoidBuilder<'s> {
             roots.iter().rev().map(|&r| (r, Holder::Humanoid, Mat4::IDENTITY)).collect();
         let mut displacers_seen = HashSet::new();
         while let Some((id, holder, offset)) = stack.pop() {
-            if offset != Mat4::IDENTITY
-                && !matches!(scene.node(id).type_name.as_str(), "HAnimSite" | "Viewpoint" | "OrthoViewpoint")
-            {
+            if offset != Mat4::IDENTITY && scene.node(id).type_name != "HAnimSite" {
                 let message = format!(
                     "{} is inside a Transform within the skeleton; that Transform is ignored for it",
                     scene.describe(id)
@@ -479,10 +489,6 @@ impl<'s> HumanoidBuilder<'s> {
                             "HAnimJoint" | "HAnimSegment" | "HAnimSite" | "HAnimDisplacer" => {
                                 stack.push((child.node, Holder::Joint(j), Mat4::IDENTITY))
                             }
-                            // H-Anim 1.0 eye views: Viewpoints directly under the skullbase Joint.
-                            "Viewpoint" | "OrthoViewpoint" if child.field == "children" => {
-                                stack.push((child.node, Holder::Joint(j), Mat4::IDENTITY))
-                            }
                             _ if child.field == "children" => {
                                 self.joints[j].extra_children.insert(0, child.node);
                                 self.nested_hanim_nodes(child.node, Holder::Joint(j), &mut stack)?;
@@ -513,9 +519,6 @@ impl<'s> HumanoidBuilder<'s> {
                             "HAnimJoint" | "HAnimSite" | "HAnimDisplacer" | "HAnimSegment" => {
                                 stack.push((child.node, Holder::Segment(s), Mat4::IDENTITY))
                             }
-                            "Viewpoint" | "OrthoViewpoint" if child.field == "children" => {
-                                stack.push((child.node, Holder::Segment(s), Mat4::IDENTITY))
-                            }
                             _ if child.field == "children" => {
                                 self.segments[s].geometry.insert(0, child.node);
                                 self.nested_hanim_nodes(child.node, Holder::Segment(s), &mut stack)?;
@@ -535,17 +538,6 @@ impl<'s> HumanoidBuilder<'s> {
                     };
                     let site = self.read_site(id, parent, false)?;
                     self.sites[site].offset = offset;
-                }
-                "Viewpoint" | "OrthoViewpoint" => {
-                    if self.site_of_node.contains_key(&id) {
-                        continue;
-                    }
-                    let parent = match holder {
-                        Holder::Joint(j) => SiteParent::Joint(j),
-                        Holder::Segment(s) => SiteParent::Segment(s),
-                        Holder::Humanoid => SiteParent::Humanoid,
-                    };
-                    self.read_camera_site(id, parent, offset)?;
                 }
                 "HAnimDisplacer" => {
                     if !displacers_seen.insert(id) {
@@ -585,7 +577,8 @@ impl<'s> HumanoidBuilder<'s> {
         out: &mut Vec<(NodeId, Holder, Mat4)>,
     ) -> Result<(), HanimError> {
         let scene = self.scene;
-        if !is_grouping(&scene.node(group).type_name) {
+        let root_type = scene.node(group).type_name.as_str();
+        if !is_grouping(root_type) && !is_viewpoint(root_type) {
             return Ok(());
         }
         let mut found = Vec::new();
@@ -598,8 +591,18 @@ impl<'s> HumanoidBuilder<'s> {
                 continue;
             }
             let t = scene.node(node).type_name.as_str();
-            if t.starts_with("HAnim") || t == "Viewpoint" || t == "OrthoViewpoint" {
+            if t.starts_with("HAnim") {
                 found.push((node, holder, parent_matrix));
+            } else if is_viewpoint(t) {
+                // A camera that moves with the joint (H-Anim 1.0 eye views are children of skullbase).
+                let joint = match holder {
+                    Holder::Joint(j) => Some(j),
+                    Holder::Segment(s) => self.segments[s].joint,
+                    Holder::Humanoid => None,
+                };
+                let viewpoint = read_viewpoint(scene, node)?;
+                self.joint_viewpoints
+                    .push(JointViewpoint { joint, held: HeldViewpoint { viewpoint, offset: parent_matrix } });
             } else if is_grouping(t) {
                 let m = parent_matrix * grouping_matrix(scene, node, &mut self.warnings)?;
                 for child in shown_children(scene, node)?.into_iter().rev() {
@@ -688,8 +691,14 @@ impl<'s> HumanoidBuilder<'s> {
         let mut geometry = Vec::new();
         for child in &scene.node(id).children {
             match scene.node(child.node).type_name.as_str() {
-                "Viewpoint" | "OrthoViewpoint" => cameras.push(read_viewpoint(scene, child.node)?),
-                _ if child.field == "children" => geometry.push(child.node),
+                t if is_viewpoint(t) => cameras
+                    .push(HeldViewpoint { viewpoint: read_viewpoint(scene, child.node)?, offset: Mat4::IDENTITY }),
+                _ if child.field == "children" => {
+                    geometry.push(child.node);
+                    // Real files wrap a site's Viewpoint in a Transform with its marker (JoeKick's
+                    // RootFront_view): the camera is still the site's.
+                    self.viewpoints_below(child.node, &mut cameras)?;
+                }
                 _ => {}
             }
         }
@@ -705,33 +714,6 @@ impl<'s> HumanoidBuilder<'s> {
             cameras,
             geometry,
             description: scene.string(id, "description").unwrap_or("").to_string(),
-        });
-        self.site_of_node.insert(id, i);
-        Ok(i)
-    }
-
-    /// A Viewpoint placed in the skeleton without a Site around it (H-Anim 1.0 puts the eye views
-    /// `hanim_LeftEyeView` ... under the skullbase Joint): kept as a camera site of its holder, so it joins
-    /// the viewpoint list and follows the joint like an X3D eye-view Site.
-    fn read_camera_site(&mut self, id: NodeId, parent: SiteParent, offset: Mat4) -> Result<usize, HanimError> {
-        let scene = self.scene;
-        let camera = read_viewpoint(scene, id)?;
-        let name = match (&camera.def, camera.description.trim()) {
-            (Some(def), _) => def.clone(),
-            (None, description) => description.to_string(),
-        };
-        let i = self.sites.len();
-        self.sites.push(Site {
-            name,
-            def: scene.node(id).def.clone(),
-            node: id,
-            parent,
-            offset,
-            transform: TransformFields::default(),
-            in_viewpoints: false,
-            description: camera.description.clone(),
-            cameras: vec![camera],
-            geometry: Vec::new(),
         });
         self.site_of_node.insert(id, i);
         Ok(i)
@@ -770,13 +752,38 @@ impl<'s> HumanoidBuilder<'s> {
         Ok(())
     }
 
-    /// The `viewpoints` field: Sites (declared there or USEd from the skeleton) and bare Viewpoints.
-    fn read_viewpoints_field(&mut self, bare: &mut Vec<Viewpoint>) -> Result<(), HanimError> {
+    /// Viewpoints under the grouping node `group` (itself included), with the grouping transforms from
+    /// `group`'s parent down to each; each node once.
+    fn viewpoints_below(&mut self, group: NodeId, out: &mut Vec<HeldViewpoint>) -> Result<(), HanimError> {
         let scene = self.scene;
-        let mut stack: Vec<NodeId> = self.children_of(self.id, &["viewpoints"]).into_iter().rev().collect();
+        let mut stack = vec![(group, Mat4::IDENTITY)];
+        let mut seen = HashSet::new();
+        while let Some((node, parent_matrix)) = stack.pop() {
+            if !seen.insert(node) {
+                continue;
+            }
+            let t = scene.node(node).type_name.as_str();
+            if is_viewpoint(t) {
+                out.push(HeldViewpoint { viewpoint: read_viewpoint(scene, node)?, offset: parent_matrix });
+            } else if is_grouping(t) {
+                let m = parent_matrix * grouping_matrix(scene, node, &mut self.warnings)?;
+                for child in shown_children(scene, node)?.into_iter().rev() {
+                    stack.push((child, m));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The `viewpoints` field: Sites (declared there or USEd from the skeleton) and bare Viewpoints, with
+    /// the transforms of any grouping nodes around them.
+    fn read_viewpoints_field(&mut self, bare: &mut Vec<HeldViewpoint>) -> Result<(), HanimError> {
+        let scene = self.scene;
+        let mut stack: Vec<(NodeId, Mat4)> =
+            self.children_of(self.id, &["viewpoints"]).into_iter().rev().map(|n| (n, Mat4::IDENTITY)).collect();
         // Each node once: USE can make exponentially many paths to one node.
         let mut seen = HashSet::new();
-        while let Some(node) = stack.pop() {
+        while let Some((node, matrix)) = stack.pop() {
             if !seen.insert(node) {
                 continue;
             }
@@ -793,11 +800,17 @@ impl<'s> HumanoidBuilder<'s> {
                         self.sites[i].in_viewpoints = true;
                     }
                     None => {
-                        self.read_site(node, SiteParent::Humanoid, true)?;
+                        let site = self.read_site(node, SiteParent::Humanoid, true)?;
+                        self.sites[site].offset = matrix;
                     }
                 },
-                "Viewpoint" | "OrthoViewpoint" => bare.push(read_viewpoint(scene, node)?),
-                t if is_grouping(t) => stack.extend(shown_children(scene, node)?.into_iter().rev()),
+                t if is_viewpoint(t) => {
+                    bare.push(HeldViewpoint { viewpoint: read_viewpoint(scene, node)?, offset: matrix })
+                }
+                t if is_grouping(t) => {
+                    let m = matrix * grouping_matrix(scene, node, &mut self.warnings)?;
+                    stack.extend(shown_children(scene, node)?.into_iter().rev().map(|c| (c, m)));
+                }
                 _ => {}
             }
         }

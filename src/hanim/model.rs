@@ -122,8 +122,9 @@ pub struct Site {
     pub transform: TransformFields,
     /// Listed in the humanoid's `viewpoints` field.
     pub in_viewpoints: bool,
-    /// Viewpoint nodes inside the site (cameras).
-    pub cameras: Vec<Viewpoint>,
+    /// Viewpoint nodes inside the site (cameras), directly or under grouping nodes (e.g. a Transform
+    /// that scales a marker together with its Viewpoint).
+    pub cameras: Vec<HeldViewpoint>,
     /// Other children (accessories), drawn with the site.
     pub geometry: Vec<NodeId>,
     pub description: String,
@@ -184,6 +185,23 @@ pub struct Viewpoint {
     pub orientation: Quat,
     pub field_of_view: f32,
     pub center_of_rotation: Vec3,
+}
+
+/// A Viewpoint with the transforms of the grouping nodes between its holder (a site, a joint, a segment
+/// or the humanoid's `viewpoints` field) and it: identity for a direct child.
+#[derive(Debug, Clone)]
+pub struct HeldViewpoint {
+    pub viewpoint: Viewpoint,
+    pub offset: Mat4,
+}
+
+/// A Viewpoint among the children of a joint or a segment (H-Anim 1.0 puts its eye views under
+/// `skullbase`): it moves with the joint, `H · G_j · offset · T(position) · R(orientation)`.
+#[derive(Debug, Clone)]
+pub struct JointViewpoint {
+    /// The joint it moves with (`None`: a segment outside any joint, humanoid transform only).
+    pub joint: Option<usize>,
+    pub held: HeldViewpoint,
 }
 
 /// What kind of geometry a skin shape has.
@@ -270,7 +288,9 @@ pub struct Humanoid {
     pub motions_enabled: Vec<bool>,
     pub skin: Option<Skin>,
     /// Viewpoints placed directly in the `viewpoints` field (H-Anim 1.x style, no Site around them).
-    pub viewpoints: Vec<Viewpoint>,
+    pub viewpoints: Vec<HeldViewpoint>,
+    /// Viewpoints among the children of joints and segments (H-Anim 1.0 eye and face views).
+    pub joint_viewpoints: Vec<JointViewpoint>,
     /// Joint binding matrices `B_j`, one per joint (identity when the file gives none).
     pub binding: Vec<Mat4>,
     pub binding_mode: BindingMode,

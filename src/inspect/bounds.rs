@@ -98,14 +98,77 @@ fn geometry_points(scene: &Scene, root: NodeId, out: &mut Vec<Vec3>) -> Result<(
 
 /// World-space bounds of the humanoid at `pose`.
 pub fn humanoid_bounds(scene: &Scene, h: &Humanoid, pose: &Pose) -> Result<Aabb, X3dError> {
-    let world_from_humanoid = h.world_from_humanoid();
     let g = pose::humanoid_from_joint(h, pose);
+    part_bounds(scene, h, &g, Some(pose), &Parts::WHOLE)
+}
+
+/// Which parts of a humanoid a box covers.
+#[derive(Debug, Clone, Copy)]
+pub struct Parts<'a> {
+    /// Only what moves with these joints (indexed like `Humanoid::joints`): their centres, skin points
+    /// whose strongest influence is one of them, and the segments, joint children and sites they hold.
+    /// `None`: everything.
+    pub joints: Option<&'a [bool]>,
+    /// Include the geometry of sites declared in the `viewpoints` field: markers of camera positions,
+    /// often metres away from the body.
+    pub camera_sites: bool,
+}
+
+impl Parts<'_> {
+    pub const WHOLE: Parts<'static> = Parts { joints: None, camera_sites: true };
+    /// The body: everything but the camera-site markers.
+    pub const FIGURE: Parts<'static> = Parts { joints: None, camera_sites: false };
+
+    fn has(&self, joint: Option<usize>) -> bool {
+        match (self.joints, joint) {
+            (None, _) => true,
+            (Some(mask), Some(j)) => mask.get(j).copied().unwrap_or(false),
+            (Some(_), None) => false,
+        }
+    }
+}
+
+/// World-space bounds of `parts` of the humanoid with joint matrices `g` (`G_j`). With `pose`, the skin
+/// and segment points carry its displacers; without, skin points are skinned from `g` alone and
+/// segment points are at rest.
+pub fn part_bounds(
+    scene: &Scene,
+    h: &Humanoid,
+    g: &[Mat4],
+    pose: Option<&Pose>,
+    parts: &Parts,
+) -> Result<Aabb, X3dError> {
+    let world_from_humanoid = h.world_from_humanoid();
+    let joint_matrix = |j: Option<usize>| j.and_then(|j| g.get(j)).copied().unwrap_or(Mat4::IDENTITY);
     let mut bounds = Aabb::default();
     for (j, joint) in h.joints.iter().enumerate() {
-        bounds.add(world_from_humanoid.transform_point3(g[j].transform_point3(joint.rest.center)));
+        if parts.has(Some(j)) {
+            bounds.add(world_from_humanoid.transform_point3(joint_matrix(Some(j)).transform_point3(joint.rest.center)));
+        }
     }
-    if let Some(skin) = pose::deform_skin(h, pose) {
-        for p in skin.points {
+    if let Some(skin) = &h.skin {
+        let points = match pose {
+            Some(pose) => pose::deform_skin(h, pose).map(|d| d.points).unwrap_or_default(),
+            None => {
+                let matrices = pose::skin_matrices(h, g);
+                let options = pose::SkinOptions::default();
+                (0..skin.points.len())
+                    .map(|i| {
+                        let influences = if i < skin.influences.point_count() { skin.influences.of(i) } else { &[] };
+                        pose::skin_point(skin.points[i], influences, &matrices, &options)
+                    })
+                    .collect()
+            }
+        };
+        for (i, p) in points.into_iter().enumerate() {
+            if parts.joints.is_some() {
+                let strongest = (i < skin.influences.point_count())
+                    .then(|| skin.influences.of(i).iter().max_by(|a, b| a.1.total_cmp(&b.1)).map(|e| e.0 as usize))
+                    .flatten();
+                if !parts.has(strongest) {
+                    continue;
+                }
+            }
             bounds.add(world_from_humanoid.transform_point3(p));
         }
     }
@@ -122,23 +185,35 @@ pub fn humanoid_bounds(scene: &Scene, h: &Humanoid, pose: &Pose) -> Result<Aabb,
         Ok(())
     };
     for (s, segment) in h.segments.iter().enumerate() {
-        let m = segment.joint.map(|j| g[j]).unwrap_or(Mat4::IDENTITY);
+        if !parts.has(segment.joint) {
+            continue;
+        }
+        let m = joint_matrix(segment.joint);
         add_rigid(m, &segment.geometry, &mut bounds)?;
-        let q = pose::deform_segment(h, s, pose);
+        let q = match pose {
+            Some(pose) => pose::deform_segment(h, s, pose),
+            None => segment.coord_points.clone(),
+        };
         for p in q {
             bounds.add((world_from_humanoid * m).transform_point3(p));
         }
     }
     for (j, joint) in h.joints.iter().enumerate() {
-        add_rigid(g[j], &joint.extra_children, &mut bounds)?;
+        if parts.has(Some(j)) {
+            add_rigid(joint_matrix(Some(j)), &joint.extra_children, &mut bounds)?;
+        }
     }
     for site in &h.sites {
-        let holder = match site.parent {
-            SiteParent::Segment(s) => h.segments[s].joint.map(|j| g[j]).unwrap_or(Mat4::IDENTITY),
-            SiteParent::Joint(j) => g[j],
-            SiteParent::Humanoid => Mat4::IDENTITY,
+        let joint = match site.parent {
+            SiteParent::Segment(s) => h.segments.get(s).and_then(|s| s.joint),
+            SiteParent::Joint(j) => Some(j),
+            SiteParent::Humanoid => None,
         };
-        add_rigid(holder * site.offset * site.transform.matrix(), &site.geometry, &mut bounds)?;
+        let camera_marker = site.in_viewpoints && site.parent == SiteParent::Humanoid;
+        if !parts.has(joint) || (camera_marker && !parts.camera_sites) {
+            continue;
+        }
+        add_rigid(joint_matrix(joint) * site.offset * site.transform.matrix(), &site.geometry, &mut bounds)?;
     }
     Ok(bounds)
 }

@@ -36,6 +36,7 @@ impl HumanoidBuilder {
             motions_enabled: Vec::new(),
             skin: None,
             viewpoints: Vec::new(),
+            joint_viewpoints: Vec::new(),
             binding: Vec::new(),
             binding_mode: BindingMode::None,
             joint_binding_positions: Vec::new(),

@@ -8,7 +8,7 @@ pub fn viewpoints_ui(ui: &mut egui::Ui, state: &UiState, scene: &SceneSummary) -
     let mut commands = Vec::new();
     for (i, view) in scene.views.iter().enumerate() {
         let key = if i < 9 { format!("{}  ", i + 1) } else { "    ".to_string() };
-        let follows = if view.follows_joint { "  (follows joint)" } else { "" };
+        let follows = if view.follows_joint() { "  (follows joint)" } else { "" };
         let text = format!("{key}{}{follows}", view.label);
         if ui.selectable_label(state.active_view == Some(i), text).clicked() {
             commands.push(UiCommand::SelectView(i));

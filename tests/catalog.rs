@@ -1,0 +1,295 @@
+//! `catalog` over the whole corpus plus a corrupt file: every humanoid yields its view images and
+//! contact sheet, figures stay inside the frame, index.html is well-formed and every image it references
+//! exists; the corrupt file is reported without stopping the rest, and the command exits non-zero.
+//! Images are small (lavapipe renders on the CPU).
+
+mod common;
+
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use hanim_viewer::headless::ImageSize;
+use hanim_viewer::inspect::bounds::{Parts, humanoid_bounds, part_bounds};
+use hanim_viewer::pose::{self, Pose};
+use hanim_viewer::views::StandardView;
+use hanim_viewer::views::catalog::{self, CatalogOptions, RestPose};
+
+const SIZE: u32 = 160;
+/// The background is cleared exactly; sRGB rounding leaves ±1.
+const BACKGROUND_TOLERANCE: i32 = 3;
+
+const CORRUPT: &str = "<?xml version='1.0'?>\n<X3D version='4.0'><Scene>\n<HAnimHumanoid name='broken'>\n<HAnimJoint name='humanoid_root' center='0 1 0'\n";
+
+fn decode_png(path: &Path) -> (u32, u32, Vec<u8>) {
+    let file = std::fs::File::open(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let mut reader = png::Decoder::new(std::io::BufReader::new(file)).read_info().unwrap();
+    let mut buf = vec![0; reader.output_buffer_size().unwrap()];
+    let info = reader.next_frame(&mut buf).unwrap();
+    assert_eq!(info.color_type, png::ColorType::Rgba, "{}", path.display());
+    buf.truncate(info.buffer_size());
+    (info.width, info.height, buf)
+}
+
+fn pixel(rgba: &[u8], width: u32, x: u32, y: u32) -> [i32; 4] {
+    let i = ((y * width + x) * 4) as usize;
+    [rgba[i], rgba[i + 1], rgba[i + 2], rgba[i + 3]].map(i32::from)
+}
+
+fn differs(a: [i32; 4], b: [i32; 4]) -> bool {
+    a.iter().zip(b).any(|(x, y)| (x - y).abs() > BACKGROUND_TOLERANCE)
+}
+
+/// Every `src` and `href` attribute of a well-formed page (a parse error fails the test).
+fn references(html: &str) -> (Vec<String>, HashSet<String>) {
+    let mut reader = quick_xml::Reader::from_str(html);
+    let mut links = Vec::new();
+    let mut ids = HashSet::new();
+    loop {
+        match reader.read_event() {
+            Ok(quick_xml::events::Event::Eof) => break,
+            Ok(quick_xml::events::Event::Start(e) | quick_xml::events::Event::Empty(e)) => {
+                for a in e.attributes() {
+                    let a = a.expect("well-formed attribute");
+                    let value =
+                        a.normalized_value(quick_xml::XmlVersion::Implicit1_0).expect("valid entity").to_string();
+                    match AsRef::<str>::as_ref(&a.key) {
+                        "src" | "href" => links.push(value),
+                        "id" => {
+                            ids.insert(value);
+                        }
+                        _ => {}
+                    }
+                }
+            }
+            Ok(_) => {}
+            Err(e) => panic!("index.html is not well-formed at {}: {e}", reader.buffer_position()),
+        }
+    }
+    (links, ids)
+}
+
+#[test]
+fn the_whole_corpus_is_catalogued_and_a_corrupt_file_is_skipped() {
+    let Some(ctx) = common::gpu_or_skip() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let corrupt = dir.path().join("corrupt.x3d");
+    std::fs::write(&corrupt, CORRUPT).unwrap();
+    let out = dir.path().join("catalog");
+    let corpus = common::corpus("x3d");
+    let options = CatalogOptions {
+        out: out.clone(),
+        views: StandardView::ALL.to_vec(),
+        size: ImageSize { width: SIZE, height: SIZE },
+    };
+    let started = std::time::Instant::now();
+    let report = catalog::catalogue(&ctx, &[corpus.clone(), corrupt.clone()], &options, &RestPose).unwrap();
+    eprintln!("catalogued {} humanoids in {:.1} s", report.entries.len(), started.elapsed().as_secs_f64());
+
+    // The corrupt file failed, with its name and a position; nothing else did.
+    assert_eq!(report.failures.len(), 1, "{:#?}", report.failures);
+    assert!(report.failures[0].file.ends_with("corrupt.x3d"));
+    assert!(report.failures[0].error.contains("corrupt.x3d"), "{}", report.failures[0].error);
+
+    // Every humanoid of every corpus .x3d file has an entry.
+    let mut corpus_files: Vec<PathBuf> = std::fs::read_dir(&corpus)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "x3d"))
+        .collect();
+    corpus_files.sort();
+    assert_eq!(report.files, corpus_files.len() + 1);
+    let mut expected = 0;
+    for file in &corpus_files {
+        let doc = hanim_viewer::hanim::load(file).unwrap();
+        let entries: Vec<_> = report.entries.iter().filter(|e| Path::new(&e.file) == file).collect();
+        assert_eq!(entries.len(), doc.humanoids.len(), "{}", file.display());
+        expected += doc.humanoids.len();
+        for (index, (entry, h)) in entries.iter().zip(&doc.humanoids).enumerate() {
+            // Face needs a head joint; every other view is always there.
+            let views: Vec<StandardView> = entry.images.iter().map(|i| i.view).collect();
+            let has_head = hanim_viewer::views::head_joint(h).is_some();
+            let wanted: Vec<StandardView> =
+                StandardView::ALL.into_iter().filter(|v| *v != StandardView::Face || has_head).collect();
+            assert_eq!(views, wanted, "{}", file.display());
+            assert_eq!(entry.missing.len(), usize::from(!has_head));
+            // The figure box: is the whole drawn humanoid inside it (no camera markers outside)?
+            let rest = Pose::rest(h);
+            let g = pose::humanoid_from_joint(h, &rest);
+            let figure = part_bounds(&doc.scene, h, &g, Some(&rest), &Parts::FIGURE).unwrap();
+            let whole = humanoid_bounds(&doc.scene, h, &rest).unwrap();
+            let markers_outside = figure != whole;
+            if markers_outside {
+                eprintln!("{}: camera-site markers outside the figure; border and fill checks skipped", entry.id);
+            }
+            for image in &entry.images {
+                let (w, hgt, rgba) = decode_png(&out.join(&image.image));
+                assert_eq!((w, hgt), (SIZE, SIZE));
+                if entry.empty {
+                    continue;
+                }
+                let background = pixel(&rgba, w, 0, 0);
+                let foreground: Vec<(u32, u32)> = (0..hgt)
+                    .flat_map(|y| (0..w).map(move |x| (x, y)))
+                    .filter(|&(x, y)| differs(pixel(&rgba, w, x, y), background))
+                    .collect();
+                assert!(!foreground.is_empty(), "{}: {} view is blank", file.display(), image.view.name());
+                // The figure (or face) fills the frame: what is drawn spans at least 40 % of the image
+                // in its larger direction (the box fills 91 %; undrawn joint centres and specks widen the box).
+                let span = |axis: fn(&(u32, u32)) -> u32| {
+                    let values = foreground.iter().map(axis);
+                    values.clone().max().unwrap() - values.min().unwrap() + 1
+                };
+                let fill = span(|p| p.0).max(span(|p| p.1)) as f32 / SIZE as f32;
+                eprintln!("{} {}: fills {fill:.2}", entry.id, image.view.name());
+                if !markers_outside {
+                    assert!(fill >= 0.4, "{}: {} view fills only {fill:.2}", file.display(), image.view.name());
+                }
+                // Body views: nothing touches the image border (the figure is fully in frame).
+                if image.view != StandardView::Face && !markers_outside {
+                    for i in 0..SIZE {
+                        for (x, y) in [(i, 0), (i, SIZE - 1), (0, i), (SIZE - 1, i)] {
+                            assert!(
+                                !differs(pixel(&rgba, w, x, y), background),
+                                "{} humanoid {index}: {} view touches the border at ({x}, {y})",
+                                file.display(),
+                                image.view.name()
+                            );
+                        }
+                    }
+                }
+            }
+            let (sw, sh, _) = decode_png(&out.join(&entry.sheet));
+            let cells = entry.images.len() as u32;
+            assert!(sw > cells * SIZE && sw < cells * (SIZE + 20) + 20 && sh > SIZE, "sheet {sw}x{sh}");
+        }
+    }
+    assert_eq!(report.entries.len(), expected);
+    // Figures drawn with lines and diamonds get their skeleton; bodies with a surface do not.
+    let skeleton =
+        |name: &str| report.entries.iter().find(|e| e.file.ends_with(name)).map(|e| e.skeleton_shown).unwrap();
+    for name in ["DiamondManLOA1.x3d", "HAnim2SpecificationLOA3Illustrated.x3d", "Pirouette.x3d"] {
+        assert!(skeleton(name), "{name}");
+    }
+    for name in ["JoeKick.x3d", "JinLOA4.x3d", "NancyNativeTags.x3d", "BvhSeamless3dExport1.x3d"] {
+        assert!(!skeleton(name), "{name}");
+    }
+
+    // index.html: well-formed, links only to files that exist, a section per humanoid, the failure listed.
+    let html = std::fs::read_to_string(out.join("index.html")).unwrap();
+    let (links, ids) = references(&html);
+    let images = links.iter().filter(|l| l.ends_with(".png")).count();
+    let rendered: usize = report.entries.iter().map(|e| e.images.len() + 1).sum();
+    assert!(images >= rendered, "{images} image links for {rendered} images and sheets");
+    for link in &links {
+        match link.strip_prefix('#') {
+            Some(id) => assert!(ids.contains(id), "dangling anchor {link}"),
+            None => assert!(out.join(link).is_file(), "index.html references missing {link}"),
+        }
+    }
+    for e in &report.entries {
+        assert!(ids.contains(&e.id), "no section for {}", e.id);
+    }
+    assert!(html.contains("corrupt.x3d"));
+    assert!(html.contains("authorName") && html.contains("LOA"), "info fields and LOA are listed");
+    // Nothing but the catalogue's own files, no temporary files left behind.
+    for sub in ["images", "sheets"] {
+        for f in std::fs::read_dir(out.join(sub)).unwrap() {
+            let name = f.unwrap().file_name().to_string_lossy().to_string();
+            assert!(name.ends_with(".png") && !name.starts_with('.'), "{sub}/{name}");
+        }
+    }
+}
+
+#[test]
+fn the_command_exits_non_zero_on_a_bad_file_and_reruns_overwrite_only_its_own_outputs() {
+    if common::gpu_or_skip().is_none() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let corrupt = dir.path().join("corrupt.x3d");
+    std::fs::write(&corrupt, CORRUPT).unwrap();
+    // Two humanoids in one file (no head joints: front views only).
+    let two = dir.path().join("two.x3d");
+    let humanoid = |name: &str| {
+        format!(
+            "<HAnimHumanoid name='{name}'><HAnimJoint name='humanoid_root' center='0 1 0' containerField='skeleton'>\
+             <HAnimSegment name='pelvis'><Shape><IndexedFaceSet coordIndex='0 1 2 -1'>\
+             <Coordinate point='-0.2 0 0 0.2 0 0 0 1.8 0'/></IndexedFaceSet></Shape></HAnimSegment>\
+             </HAnimJoint></HAnimHumanoid>"
+        )
+    };
+    std::fs::write(
+        &two,
+        format!(
+            "<X3D version='4.0'><Scene>{}<Transform translation='2 0 0'>{}</Transform></Scene></X3D>",
+            humanoid("a"),
+            humanoid("b")
+        ),
+    )
+    .unwrap();
+    let out = dir.path().join("out");
+    std::fs::create_dir_all(&out).unwrap();
+    std::fs::write(out.join("notes.txt"), "kept").unwrap();
+    let run = || {
+        Command::new(env!("CARGO_BIN_EXE_hanim-viewer"))
+            .args(["catalog", "--size", "64x48", "--views", "front,face", "--out"])
+            .arg(&out)
+            .arg(common::corpus("x3d/DiamondManLOA1.x3d"))
+            .arg(&corrupt)
+            .arg(&two)
+            .output()
+            .unwrap()
+    };
+    let first = run();
+    let stderr = String::from_utf8_lossy(&first.stderr);
+    assert_eq!(first.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("corrupt.x3d"), "{stderr}");
+    let listing = |dir: &Path| {
+        let mut names: Vec<String> =
+            walk(dir).into_iter().map(|p| p.strip_prefix(dir).unwrap().display().to_string()).collect();
+        names.sort();
+        names
+    };
+    let files = listing(&out);
+    assert_eq!(
+        files,
+        [
+            "images/DiamondManLOA1-face.png",
+            "images/DiamondManLOA1-front.png",
+            "images/two--1-front.png",
+            "images/two--2-front.png",
+            "index.html",
+            "notes.txt",
+            "sheets/DiamondManLOA1.png",
+            "sheets/two--1.png",
+            "sheets/two--2.png"
+        ]
+    );
+    assert!(html_mentions(&out, "No face view: no skullbase (or head) joint"));
+    let (w, h, _) = decode_png(&out.join("images/DiamondManLOA1-front.png"));
+    assert_eq!((w, h), (64, 48));
+    let html = std::fs::read_to_string(out.join("index.html")).unwrap();
+    let second = run();
+    assert_eq!(second.status.code(), Some(1));
+    assert_eq!(listing(&out), files, "a re-run writes the same names");
+    assert_eq!(std::fs::read_to_string(out.join("index.html")).unwrap(), html, "and the same page");
+    assert_eq!(std::fs::read_to_string(out.join("notes.txt")).unwrap(), "kept");
+}
+
+fn html_mentions(out: &Path, text: &str) -> bool {
+    std::fs::read_to_string(out.join("index.html")).unwrap().contains(text)
+}
+
+fn walk(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            out.extend(walk(&path));
+        } else {
+            out.push(path);
+        }
+    }
+    out
+}
