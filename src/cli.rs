@@ -74,6 +74,8 @@ pub enum Command {
     },
     /// Render the humanoids offscreen on the GPU and write a PNG (pose joints and displacers, pick a view).
     Render(crate::headless::RenderArgs),
+    /// Print every joint's effective rotation, translation and world centre, at rest or at a time or frame of a motion.
+    Pose(crate::animation::pose_command::PoseArgs),
 }
 
 fn load(path: &Path) -> Result<hanim::Document> {
@@ -151,6 +153,10 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
         }
         Command::Render(args) => {
             crate::headless::run(&args)?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Pose(args) => {
+            crate::animation::pose_command::run(&args)?;
             Ok(ExitCode::SUCCESS)
         }
     }
