@@ -26,8 +26,8 @@ pub struct RenderArgs {
     /// The X3D file to render.
     pub file: PathBuf,
     /// Where to write the PNG (written to a temporary file beside it, then renamed).
-    #[arg(long, value_name = "PNG")]
-    pub out: PathBuf,
+    #[arg(long, value_name = "PNG", required_unless_present = "out_dir", conflicts_with = "out_dir")]
+    pub out: Option<PathBuf>,
     /// Image size, WIDTHxHEIGHT.
     #[arg(long, default_value = "1280x720", value_parser = parse_size)]
     pub size: ImageSize,
@@ -51,6 +51,9 @@ pub struct RenderArgs {
     /// Use the GPU adapter whose name contains NAME (e.g. `llvmpipe`).
     #[arg(long, value_name = "NAME")]
     pub adapter: Option<String>,
+    /// Pose the humanoids with a motion (`--motion`, `--frame`/`--time`, `--every` + `--out-dir`).
+    #[command(flatten)]
+    pub motion: crate::animation::sequence::MotionRenderArgs,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -459,14 +462,20 @@ pub fn camera_for(doc: &Document, poses: &[Pose], bounds: &Aabb, view: &ViewRequ
 
 /// Renders `doc` as `request` asks, on `ctx`.
 pub fn render_document(ctx: &GpuContext, doc: &Document, request: &SceneRequest) -> Result<RenderedImage> {
+    let poses = poses_for(doc, &request.joint_rotations, &request.displacer_weights)?;
+    render_posed(ctx, doc, request, &poses)
+}
+
+/// Renders `doc` at `poses` (one per humanoid; `request`'s joint rotations and displacer weights are not
+/// applied again).
+pub fn render_posed(ctx: &GpuContext, doc: &Document, request: &SceneRequest, poses: &[Pose]) -> Result<RenderedImage> {
     if doc.humanoids.is_empty() {
         bail!("{}: the file has no HAnimHumanoid to render", doc.scene.main_path().display());
     }
     let ImageSize { width, height } = request.size;
     let aspect = width as f32 / height as f32;
-    let poses = poses_for(doc, &request.joint_rotations, &request.displacer_weights)?;
-    let bounds = scene_bounds(doc, &poses)?;
-    let camera = camera_for(doc, &poses, &bounds, &request.view, aspect)?;
+    let bounds = scene_bounds(doc, poses)?;
+    let camera = camera_for(doc, poses, &bounds, &request.view, aspect)?;
     let background = doc.settings.background.unwrap_or(NEUTRAL_GREY);
 
     let formats = TargetFormats::HEADLESS;
@@ -480,7 +489,7 @@ pub fn render_document(ctx: &GpuContext, doc: &Document, request: &SceneRequest)
     let mut draws: Vec<MeshDraw> = Vec::new();
     let mut lines = OverlayLines::default();
     let cross = usable_box(&bounds).size().max_element() * 0.012;
-    for (h, pose) in doc.humanoids.iter().zip(&poses) {
+    for (h, pose) in doc.humanoids.iter().zip(poses) {
         let drawn = draw_humanoid(ctx, doc, h, pose, &renderer, &mut skins, &mut draws)?;
         if request.show_skeleton || !drawn {
             overlay::push_skeleton(&mut lines.skeleton, h, pose, cross);
@@ -637,6 +646,10 @@ pub fn run(args: &RenderArgs) -> Result<()> {
     }
     let ctx = GpuContext::headless(args.adapter.as_deref())?;
     log::info!("rendering on {}", ctx.summary);
+    if args.motion.motion.is_some() {
+        return crate::animation::sequence::run(&ctx, &doc, args);
+    }
+    let out = args.out.as_deref().ok_or_else(|| anyhow!("--out is required without --motion ... --out-dir"))?;
     let request = SceneRequest {
         size: args.size,
         view: args.view.clone().map_or(ViewRequest::Auto, ViewRequest::Named),
@@ -646,8 +659,8 @@ pub fn run(args: &RenderArgs) -> Result<()> {
         show_grid: args.grid,
     };
     let image = render_document(&ctx, &doc, &request)?;
-    write_png_atomically(&args.out, image.width, image.height, &image.rgba)?;
-    log::info!("wrote {}", args.out.display());
+    write_png_atomically(out, image.width, image.height, &image.rgba)?;
+    log::info!("wrote {}", out.display());
     Ok(())
 }
 

@@ -17,6 +17,7 @@
 pub mod interpolator;
 pub mod motion;
 pub mod pose_command;
+pub mod sequence;
 
 use glam::{Quat, Vec3};
 

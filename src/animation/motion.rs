@@ -249,7 +249,7 @@ impl HanimMotion {
             ));
         }
         let channel_count: usize = channel_groups.iter().map(Vec::len).sum();
-        let frame_count = if channel_count == 0 { 0 } else { m.values.len() / channel_count };
+        let frame_count = m.values.len().checked_div(channel_count).unwrap_or(0);
         if (channel_count == 0 && !m.values.is_empty()) || frame_count * channel_count != m.values.len() {
             let expected = if channel_count == 0 {
                 "0 (no channels)".to_string()
