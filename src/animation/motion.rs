@@ -385,7 +385,8 @@ impl HanimMotion {
             return s;
         }
         if looping {
-            s + (u - s).rem_euclid(span)
+            // Forwards the range is [s, e) and wraps to s; backwards it is (s, e] and wraps to e.
+            if k > 0.0 { s + (u - s).rem_euclid(span) } else { e - (e - u).rem_euclid(span) }
         } else {
             let end = match mode {
                 Interpolation::Smooth => e,
@@ -413,11 +414,12 @@ impl HanimMotion {
         (frame - u0) * self.frame_duration / k
     }
 
-    /// The next (`direction` > 0) or previous frame from `frame`, by `|frameIncrement|` (1 when 0),
-    /// wrapping at the range ends (§4.4: next/previous always wrap).
+    /// The next (`direction` > 0: `frame + frameIncrement`) or previous (`frame − frameIncrement`) frame,
+    /// wrapping at the range ends (§4.4: next/previous always wrap); a zero increment steps by 1.
     pub fn step_frame(&self, frame: usize, direction: i32) -> usize {
         let count = (self.last_frame - self.first_frame + 1) as i64;
-        let step = i64::from(self.frame_increment.unsigned_abs().max(1)) * i64::from(direction.signum());
+        let increment = if self.frame_increment == 0 { 1 } else { i64::from(self.frame_increment) };
+        let step = increment * i64::from(direction.signum());
         let from = frame.clamp(self.first_frame, self.last_frame) as i64 - self.first_frame as i64;
         self.first_frame + (from + step).rem_euclid(count) as usize
     }
