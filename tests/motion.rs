@@ -71,9 +71,9 @@ fn direct_interpolator(doc: &Document, sensor: &str, target: &str, field: &str) 
     doc.scene
         .routes
         .iter()
-        .filter(|r| r.to_node == target && r.to_field == field && fed.contains(&r.from_node))
+        .rev()
+        .find(|r| r.to_node == target && r.to_field == field && fed.contains(&r.from_node))
         .map(|r| r.from_node)
-        .last()
 }
 
 fn orientation_by_hand(doc: &Document, interpolator: NodeId, fraction: f32) -> Quat {
