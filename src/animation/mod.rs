@@ -222,8 +222,8 @@ impl Animations {
     }
 
     /// Writes every enabled clip at playback time `tau` into `poses` (one per humanoid): first the base
-    /// rotations, translations and displacer weights go back to the file's values, then each enabled clip
-    /// writes what it drives, in list order. Offsets are left alone. Returns the humanoid transform fields
+    /// rotations and translations go back to the file's values, then each enabled clip writes what it
+    /// drives (joints and displacer weights), in list order. Offsets are left alone. Returns the humanoid transform fields
     /// the clips set.
     pub fn apply(
         &self,
@@ -237,7 +237,8 @@ impl Animations {
             let rest = Pose::rest(h);
             pose.rotations = rest.rotations;
             pose.translations = rest.translations;
-            pose.displacer_weights = rest.displacer_weights;
+            // Displacer weights are also the user's edits (a pose holds no weight offset): only those a
+            // clip drives are overwritten below.
         }
         for clip in self.clips.iter().filter(|c| c.enabled && c.unsupported().is_none()) {
             match &clip.source {
@@ -374,6 +375,8 @@ pub struct Transport {
     pub options: SampleOptions,
     /// Whether the camera follows the root joint.
     pub follow_root: bool,
+    /// Where the followed root was last frame (world), so the camera moves by the root's step.
+    pub followed_root: Option<Vec3>,
 }
 
 pub const MIN_SPEED: f32 = 0.1;
@@ -394,7 +397,37 @@ impl Transport {
             selected,
             options: SampleOptions::default(),
             follow_root: false,
+            followed_root: None,
         }
+    }
+
+    /// The window's transport for `doc`: paused at time 0 with the clips the file enables; what could
+    /// not be read is logged.
+    pub fn for_window(doc: &Document) -> Transport {
+        let animations = Animations::from_document(doc);
+        for w in &animations.warnings {
+            log::warn!("{w}");
+        }
+        for e in &animations.rejected {
+            log::error!("motion not playable: {e}");
+        }
+        Transport::new(animations)
+    }
+
+    /// Plays clip `name` alone, paused at `seconds` (scripted runs).
+    pub fn show(&mut self, name: &str, seconds: f64) -> Result<(), String> {
+        let index = self.animations.find(name).ok_or_else(|| {
+            let names: Vec<&str> = self.animations.clips.iter().map(|c| c.name()).collect();
+            format!("no motion or clip named '{name}' (clips: {})", names.join(", "))
+        })?;
+        if let Some(reason) = self.animations.clips[index].unsupported() {
+            return Err(format!("clip '{name}' cannot be played: {reason}"));
+        }
+        self.animations.solo(index);
+        self.selected = Some(index);
+        self.playing = false;
+        self.time = seconds;
+        Ok(())
     }
 
     pub fn selected_clip(&self) -> Option<&Clip> {
@@ -472,4 +505,32 @@ impl Transport {
     pub fn apply(&self, doc: &Document, poses: &mut [Pose]) -> Vec<HumanoidOverride> {
         self.animations.apply(doc, self.time, &self.options, poses)
     }
+
+    /// With [`follow_root`](Self::follow_root) on, how far the root of `humanoid` moved (world) since the
+    /// last call; the camera adds it to its target. Zero when following starts or is off.
+    pub fn root_step(&mut self, doc: &Document, humanoid: usize, pose: &Pose, world_from_humanoid: glam::Mat4) -> Vec3 {
+        if !self.follow_root {
+            self.followed_root = None;
+            return Vec3::ZERO;
+        }
+        let Some(h) = doc.humanoids.get(humanoid) else { return Vec3::ZERO };
+        let Some(root) = h.joints.iter().position(|j| j.parent.is_none()) else { return Vec3::ZERO };
+        let g = crate::pose::humanoid_from_joint(h, pose);
+        let now = world_from_humanoid.transform_point3(g[root].transform_point3(h.joints[root].rest.center));
+        let step = self.followed_root.map_or(Vec3::ZERO, |before| now - before);
+        self.followed_root = Some(now);
+        step
+    }
+}
+
+/// `H` of a humanoid with the fields clips set.
+pub fn world_from_humanoid(h: &crate::hanim::Humanoid, o: &HumanoidOverride) -> glam::Mat4 {
+    let mut fields = h.transform;
+    if let Some(r) = o.rotation {
+        fields.rotation = r;
+    }
+    if let Some(t) = o.translation {
+        fields.translation = t;
+    }
+    h.world_from_parent * fields.matrix()
 }

@@ -26,6 +26,8 @@ pub struct LoadedScene {
     /// World-space bounds at the rest pose.
     pub rest_bounds: Aabb,
     pub triangles: u32,
+    /// Motion playback: the file's HAnimMotions and interpolator clips.
+    pub transport: crate::animation::Transport,
 }
 
 impl LoadedScene {
@@ -44,7 +46,8 @@ impl LoadedScene {
         let rest_bounds = humanoid_bounds(&doc.scene, h, &editor.pose)?;
         let summary = SceneSummary::new(&doc, h);
         let triangles = mesh.triangle_count();
-        Ok(Self { path, humanoid, summary, editor, skin, mesh, rest_bounds, triangles, doc })
+        let transport = crate::animation::Transport::for_window(&doc);
+        Ok(Self { path, humanoid, summary, editor, skin, mesh, rest_bounds, triangles, doc, transport })
     }
 
     pub fn humanoid(&self) -> &Humanoid {

@@ -13,6 +13,7 @@
 //! wait N                    let N frames pass
 //! resize W H                resize the window (logical pixels)
 //! screenshot FILE           save the 3D view (waits for a view transition to end)
+//! motion NAME SECONDS       play clip NAME (HAnimMotion name/DEF or TimeSensor DEF) alone, paused at SECONDS
 //! quit
 //! ```
 
@@ -40,6 +41,8 @@ pub enum ScriptStep {
     Wait(u32),
     Resize(u32, u32),
     Screenshot(PathBuf),
+    /// A clip played alone, paused at a time in seconds.
+    Motion(String, f64),
     Quit,
 }
 
@@ -121,6 +124,13 @@ pub fn parse_script(text: &str) -> Result<Vec<ScriptLine>> {
                 }
                 ScriptStep::Resize(w as u32, h as u32)
             }
+            "motion" => {
+                let [name, seconds] = rest else {
+                    bail!("line {line}: 'motion' takes a clip name and a time in seconds")
+                };
+                let [t] = numbers::<1>(&[seconds], line)?;
+                ScriptStep::Motion((*name).to_string(), f64::from(t))
+            }
             "screenshot" => ScriptStep::Screenshot(PathBuf::from(trimmed["screenshot".len()..].trim())),
             other => bail!("line {line}: unknown action '{other}'"),
         };
@@ -191,7 +201,7 @@ pub fn commands_for(step: &ScriptStep, summary: &SceneSummary, line: usize) -> R
         ScriptStep::Redo => vec![UiCommand::Redo],
         ScriptStep::Screenshot(path) => vec![UiCommand::Screenshot(Some(path.clone()))],
         ScriptStep::Quit => vec![UiCommand::Quit],
-        ScriptStep::Limits(_) | ScriptStep::Wait(_) | ScriptStep::Resize(..) => Vec::new(),
+        ScriptStep::Limits(_) | ScriptStep::Wait(_) | ScriptStep::Resize(..) | ScriptStep::Motion(..) => Vec::new(),
     })
 }
 
