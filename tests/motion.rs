@@ -7,7 +7,8 @@ mod common;
 
 use glam::{Quat, Vec3};
 use hanim_viewer::animation::{
-    Animations, ClipSource, Interpolation, RootMode, SampleOptions, pose_command, sequence::MotionRenderArgs,
+    Animations, ClipSource, EulerOrder, Interpolation, RootMode, SampleOptions, pose_command,
+    sequence::MotionRenderArgs,
 };
 use hanim_viewer::hanim::{self, Document, quat_from_axis_angle};
 use hanim_viewer::pose::Pose;
@@ -343,6 +344,7 @@ fn pose_args(motion: Option<&str>, frame: Option<usize>, time: Option<f64>) -> p
         time,
         stepped: false,
         root_mode: RootMode::AsGiven,
+        xite_euler: false,
         json: true,
         list: false,
     }
@@ -382,6 +384,54 @@ fn jin_motion_loops_backwards_with_a_negative_increment() {
     let animations = Animations::from_document_strict(&doc).unwrap();
     assert_eq!(animations.clips[0].frame_position(100.0, Interpolation::Smooth), Some(0.0));
     assert!(animations.clips[0].finished(19.55, Interpolation::Smooth));
+}
+
+#[test]
+fn jin_motion_euler_order_toggle_and_frame_index() {
+    let doc = load(JIN);
+    let values = jin_values();
+    let root = joint(&doc, "humanoid_root");
+    // The root group lists Zrotation Xrotation Yrotation (values 3, 4, 5): X_ITE's reading is Rx·Ry·Rz.
+    let xite = SampleOptions { euler_order: EulerOrder::Xyz, ..SampleOptions::default() };
+    let poses = sample(&doc, "motion_animation", 7.0, &xite);
+    let v = &values[70 * 57..];
+    let want = Quat::from_rotation_x(v[4].to_radians())
+        * Quat::from_rotation_y(v[5].to_radians())
+        * Quat::from_rotation_z(v[3].to_radians());
+    assert_same_rotation(poses[0].rotations[root], want, "X_ITE order at frame 70");
+    let listed = sample(&doc, "motion_animation", 7.0, &SampleOptions::default());
+    assert!(listed[0].rotations[root].dot(want).abs() < 0.9999, "the two orders differ on this frame");
+
+    // frameIndex is where the transport and `pose --motion` without a frame or time start.
+    let doc = jin_with(" enabled='true' frameIndex='50'");
+    let transport = hanim_viewer::animation::Transport::new(Animations::from_document(&doc));
+    let u = transport.selected_clip().unwrap().frame_position(transport.time, Interpolation::Smooth).unwrap();
+    assert!((u - 50.0).abs() < 1e-9, "{u}");
+    let report = pose_command::build_report(&doc, &pose_args(Some("motion_animation"), None, None)).unwrap();
+    assert!((report.frame.unwrap() - 50.0).abs() < 1e-9);
+}
+
+#[test]
+fn an_interpolator_with_more_keys_than_values_is_warned_and_cut() {
+    let text = r#"<X3D version='4.0'><Scene>
+      <HAnimHumanoid DEF='hanim_H' name='H'>
+        <HAnimJoint DEF='hanim_humanoid_root' name='humanoid_root' containerField='skeleton'/>
+      </HAnimHumanoid>
+      <TimeSensor DEF='Clock' cycleInterval='2' loop='true'/>
+      <OrientationInterpolator DEF='Turn' key='0 0.5 1' keyValue='0 1 0 0, 0 1 0 1.2'/>
+      <ROUTE fromNode='Clock' fromField='fraction_changed' toNode='Turn' toField='set_fraction'/>
+      <ROUTE fromNode='Turn' fromField='value_changed' toNode='hanim_humanoid_root' toField='set_rotation'/>
+    </Scene></X3D>"#;
+    let doc = hanim::load_str(text, std::path::Path::new("short_values.x3d")).unwrap();
+    let animations = Animations::from_document(&doc);
+    let warning = animations.warnings.iter().find(|w| w.message.contains("3 keys but 2 keyValues")).expect("warned");
+    assert!(warning.to_string().contains("short_values.x3d:6:"), "{warning}");
+    assert_eq!(animations.clips.len(), 1);
+    // Keys 0 and 0.5 remain: at fraction 0.25 (0.5 s) halfway to 1.2 rad, past 0.5 held at 1.2 rad.
+    let poses = sample(&doc, "Clock", 0.5, &SampleOptions::default());
+    assert_same_rotation(poses[0].rotations[0], Quat::from_rotation_y(0.6), "halfway");
+    let poses = sample(&doc, "Clock", 1.5, &SampleOptions::default());
+    assert_same_rotation(poses[0].rotations[0], Quat::from_rotation_y(1.2), "held");
 }
 
 #[test]

@@ -149,7 +149,50 @@ fn label(scene: &Scene, id: NodeId) -> String {
     scene.node(id).def.clone().unwrap_or_else(|| scene.node(id).type_name.clone())
 }
 
-fn read_curve(scene: &Scene, id: NodeId) -> Result<Option<Curve>, X3dError> {
+/// Reads an interpolator's keys and values; a key count that differs from the value count is warned
+/// (X3D §19.2.2 leaves the results undefined) and both lists are cut to the shorter.
+fn read_curve(scene: &Scene, id: NodeId, warnings: &mut Vec<Warning>) -> Result<Option<Curve>, X3dError> {
+    let curve = read_curve_raw(scene, id)?;
+    let Some(mut curve) = curve else { return Ok(None) };
+    let (keys, values) = match &mut curve {
+        Curve::Orientation { keys, values } => (keys.len(), values.len()),
+        Curve::Position { keys, values } => (keys.len(), values.len()),
+        Curve::Scalar { keys, values } => (keys.len(), values.len()),
+    };
+    if keys != values || keys == 0 {
+        let node = scene.node(id);
+        let loc = node.field("keyValue").or(node.field("key")).map_or(node.loc, |f| f.loc);
+        warnings.push(Warning {
+            pos: scene.pos(loc),
+            message: format!(
+                "{}: {keys} keys but {values} keyValues; {}",
+                scene.describe(id),
+                if keys.min(values) == 0 { "the interpolator is skipped" } else { "the longer list is cut" }
+            ),
+        });
+        let n = keys.min(values);
+        match &mut curve {
+            Curve::Orientation { keys, values } => {
+                keys.truncate(n);
+                values.truncate(n);
+            }
+            Curve::Position { keys, values } => {
+                keys.truncate(n);
+                values.truncate(n);
+            }
+            Curve::Scalar { keys, values } => {
+                keys.truncate(n);
+                values.truncate(n);
+            }
+        }
+        if n == 0 {
+            return Ok(None);
+        }
+    }
+    Ok(Some(curve))
+}
+
+fn read_curve_raw(scene: &Scene, id: NodeId) -> Result<Option<Curve>, X3dError> {
     let keys = scene.mf_float(id, "key")?;
     Ok(match scene.node(id).type_name.as_str() {
         "OrientationInterpolator" => Some(Curve::Orientation {
@@ -291,7 +334,7 @@ pub fn find_clips(doc: &Document, warnings: &mut Vec<Warning>) -> Vec<Interpolat
     let mut curve_of = |id: NodeId, warnings: &mut Vec<Warning>| -> Option<Curve> {
         curves
             .entry(id)
-            .or_insert_with(|| match read_curve(scene, id) {
+            .or_insert_with(|| match read_curve(scene, id, warnings) {
                 Ok(c) => c,
                 Err(e) => {
                     warnings

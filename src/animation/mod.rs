@@ -389,9 +389,16 @@ impl Transport {
             .iter()
             .position(|c| c.enabled)
             .or_else(|| animations.clips.iter().position(|c| c.unsupported().is_none()));
+        // A motion on the timeline starts at its frameIndex (§4.4), the other clips at 0.
+        let time = match selected.map(|i| &animations.clips[i].source) {
+            Some(ClipSource::Motion { motion, .. }) if motion.frame_increment != 0 => {
+                motion.time_of_frame(motion.frame_index as f64).max(0.0)
+            }
+            _ => 0.0,
+        };
         Transport {
             animations,
-            time: 0.0,
+            time,
             playing: false,
             speed: 1.0,
             selected,

@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use anyhow::{Result, anyhow, bail};
 use glam::{Quat, Vec3};
 
-use super::{Animations, ClipSource, Interpolation, RootMode, SampleOptions, with_overrides};
+use super::{Animations, ClipSource, EulerOrder, Interpolation, RootMode, SampleOptions, with_overrides};
 use crate::hanim::Document;
 use crate::pose::{self, Pose};
 
@@ -32,6 +32,10 @@ pub struct PoseArgs {
     /// Root translation: `as-given` (default), `relative` (to the first frame) or `in-place`.
     #[arg(long, value_name = "MODE", default_value = "as-given", value_parser = parse_root_mode)]
     pub root_mode: RootMode,
+    /// Multiply Euler channels as X_ITE does (`Rx·Ry·Rz` whatever the listed order) instead of in the
+    /// listed order.
+    #[arg(long)]
+    pub xite_euler: bool,
     /// Print JSON instead of text.
     #[arg(long)]
     pub json: bool,
@@ -186,7 +190,13 @@ pub fn resolve_time(
         (Some(_), ClipSource::Interpolators(_)) => {
             bail!("'{motion}' is an interpolator clip: give --time in seconds, not --frame")
         }
-        (None, _) => time.unwrap_or(0.0),
+        (None, ClipSource::Motion { motion: m, .. }) => match time {
+            Some(t) => t,
+            // Neither given: the motion's own current frame (frameIndex, §4.4).
+            None if m.frame_increment != 0 => m.time_of_frame(m.frame_index as f64).max(0.0),
+            None => 0.0,
+        },
+        (None, ClipSource::Interpolators(_)) => time.unwrap_or(0.0),
     };
     if !tau.is_finite() {
         bail!("the time must be a finite number of seconds");
@@ -266,7 +276,7 @@ pub fn build_report(doc: &Document, args: &PoseArgs) -> Result<PoseReport> {
     let options = SampleOptions {
         interpolation: if args.stepped { Interpolation::Stepped } else { Interpolation::Smooth },
         root_mode: args.root_mode,
-        ..SampleOptions::default()
+        euler_order: if args.xite_euler { EulerOrder::Xyz } else { EulerOrder::Listed },
     };
     let mut animations = Animations::from_document(doc);
     let (poses, overrides, tau, frame) = match &args.motion {

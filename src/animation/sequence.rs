@@ -8,7 +8,7 @@ use anyhow::{Context, Result, anyhow, bail};
 use glam::Quat;
 
 use super::pose_command::{parse_root_mode, resolve_time};
-use super::{Animations, ClipSource, Interpolation, RootMode, SampleOptions, with_overrides};
+use super::{Animations, ClipSource, EulerOrder, Interpolation, RootMode, SampleOptions, with_overrides};
 use crate::gpu::GpuContext;
 use crate::hanim::Document;
 use crate::headless::{
@@ -46,6 +46,9 @@ pub struct MotionRenderArgs {
     /// Root translation: `as-given` (default), `relative` (to the first frame) or `in-place`.
     #[arg(long, value_name = "MODE", default_value = "as-given", value_parser = parse_root_mode)]
     pub root_mode: RootMode,
+    /// Multiply Euler channels as X_ITE does (`Rx·Ry·Rz`) instead of in the listed order.
+    #[arg(long)]
+    pub xite_euler: bool,
 }
 
 /// Playback times of a sequence: every `every`-th frame of an HAnimMotion in playing order (the first
@@ -129,7 +132,7 @@ pub fn run(ctx: &GpuContext, doc: &Document, args: &RenderArgs) -> Result<()> {
     let options = SampleOptions {
         interpolation: if m.stepped { Interpolation::Stepped } else { Interpolation::Smooth },
         root_mode: m.root_mode,
-        ..SampleOptions::default()
+        euler_order: if m.xite_euler { EulerOrder::Xyz } else { EulerOrder::Listed },
     };
     let mut animations = Animations::from_document(doc);
     for w in &animations.warnings {

@@ -2,7 +2,7 @@
 //! speed, loop, the timeline scrubber (frame and seconds; draggable while playing) and the playback
 //! options. It only changes the [`Transport`]; the app samples it into the pose every frame.
 
-use crate::animation::{ClipSource, Interpolation, MAX_SPEED, MIN_SPEED, RootMode, Transport};
+use crate::animation::{ClipSource, EulerOrder, Interpolation, MAX_SPEED, MIN_SPEED, RootMode, Transport};
 
 /// Space and the arrow keys, when no text field has the keyboard.
 pub fn transport_keys(ui: &mut egui::Ui, transport: &mut Transport) {
@@ -82,6 +82,14 @@ pub fn transport_ui(ui: &mut egui::Ui, transport: &mut Transport) {
                 ui.selectable_value(&mut transport.options.root_mode, mode, mode.label());
             }
         });
+        let mut xite = transport.options.euler_order == EulerOrder::Xyz;
+        if ui
+            .checkbox(&mut xite, "X_ITE Euler order")
+            .on_hover_text("multiply rotation channels as Rx·Ry·Rz, as X_ITE does, instead of in the listed order")
+            .changed()
+        {
+            transport.options.euler_order = if xite { EulerOrder::Xyz } else { EulerOrder::Listed };
+        }
         ui.checkbox(&mut transport.follow_root, "camera follows root");
     });
     timeline_ui(ui, transport);
