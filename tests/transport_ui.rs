@@ -35,11 +35,13 @@ fn frame(s: &State) -> f64 {
 fn the_panel_enables_plays_steps_scrubs_and_stops_the_motion() {
     let mut h = harness();
     h.run();
+    assert!(!h.state().transport.engaged, "the window opens on the rest pose");
     assert_eq!(h.state().transport.selected, Some(0), "the only clip is shown on the timeline");
     assert!(!h.state().transport.animations.clips[0].enabled, "disabled in the file");
     h.get_by_role_and_label(Role::CheckBox, "enabled").click();
     h.run();
     assert!(h.state().transport.animations.clips[0].enabled, "the list's toggle enables it");
+    assert!(h.state().transport.engaged, "from now on the transport drives the pose");
 
     // Space plays; the clock moves only when the app advances it.
     h.key_press(egui::Key::Space);

@@ -377,6 +377,9 @@ pub struct Transport {
     pub follow_root: bool,
     /// Where the followed root was last frame (world), so the camera moves by the root's step.
     pub followed_root: Option<Vec3>,
+    /// False until the user plays, steps, scrubs or toggles a clip: the window opens on the file's rest
+    /// pose and leaves it alone until then.
+    pub engaged: bool,
 }
 
 pub const MIN_SPEED: f32 = 0.1;
@@ -405,6 +408,7 @@ impl Transport {
             options: SampleOptions::default(),
             follow_root: false,
             followed_root: None,
+            engaged: false,
         }
     }
 
@@ -432,6 +436,7 @@ impl Transport {
         }
         self.animations.solo(index);
         self.selected = Some(index);
+        self.engaged = true;
         self.playing = false;
         self.time = seconds;
         Ok(())
@@ -462,6 +467,7 @@ impl Transport {
     }
 
     pub fn toggle_play(&mut self) {
+        self.engaged = true;
         if !self.playing {
             // Play from the start again after a finished non-looping pass.
             let mode = self.options.interpolation;
@@ -475,6 +481,7 @@ impl Transport {
     }
 
     pub fn stop(&mut self) {
+        self.engaged = true;
         self.playing = false;
         self.time = 0.0;
     }
@@ -483,8 +490,15 @@ impl Transport {
         self.speed = speed.clamp(MIN_SPEED, MAX_SPEED);
     }
 
+    /// Moves the clock to `seconds` (the timeline of an interpolator clip).
+    pub fn seek_time(&mut self, seconds: f64) {
+        self.engaged = true;
+        self.time = seconds;
+    }
+
     /// Moves the clock to the frame `frame` of the selected HAnimMotion.
     pub fn seek_frame(&mut self, frame: usize) {
+        self.engaged = true;
         if let Some(ClipSource::Motion { motion, .. }) = self.selected_clip().map(|c| &c.source) {
             self.time = motion.time_of_frame(frame as f64);
         }
@@ -493,6 +507,7 @@ impl Transport {
     /// One frame forward (`direction` 1) or back (−1): the selected HAnimMotion's next/previous frame
     /// (wrapping, §4.4); for an interpolator clip, 1/30 s.
     pub fn step(&mut self, direction: i32) {
+        self.engaged = true;
         self.playing = false;
         let mode = self.options.interpolation;
         let Some(clip) = self.selected_clip() else { return };

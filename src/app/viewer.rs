@@ -602,6 +602,9 @@ impl Viewer {
     /// the skin pass then re-deforms it like any other pose change.
     fn play_motion(&mut self, dt: f64) {
         let Some(scene) = self.scene.as_mut() else { return };
+        if !scene.transport.engaged {
+            return;
+        }
         scene.transport.advance(dt);
         let overrides = scene.transport.apply(&scene.doc, std::slice::from_mut(&mut scene.editor.pose));
         let h = &scene.doc.humanoids[scene.humanoid];

@@ -151,7 +151,7 @@ fn timeline_ui(ui: &mut egui::Ui, transport: &mut Transport) {
     });
     match seek {
         Some(Seek::Frame(frame)) => transport.seek_frame(frame),
-        Some(Seek::Time(seconds)) => transport.time = seconds,
+        Some(Seek::Time(seconds)) => transport.seek_time(seconds),
         None => {}
     }
 }
@@ -159,10 +159,12 @@ fn timeline_ui(ui: &mut egui::Ui, transport: &mut Transport) {
 fn clip_list_ui(ui: &mut egui::Ui, transport: &mut Transport) {
     let mode = transport.options.interpolation;
     let mut select = None;
+    let mut toggled = false;
     egui::Grid::new("clips").striped(true).show(ui, |ui| {
         for (i, clip) in transport.animations.clips.iter_mut().enumerate() {
             let unsupported = clip.unsupported().map(str::to_string);
             let enabled = ui.add_enabled(unsupported.is_none(), egui::Checkbox::new(&mut clip.enabled, "enabled"));
+            toggled |= enabled.changed();
             if let Some(reason) = &unsupported {
                 enabled.on_disabled_hover_text(reason);
             }
@@ -183,5 +185,8 @@ fn clip_list_ui(ui: &mut egui::Ui, transport: &mut Transport) {
     });
     if let Some(i) = select {
         transport.selected = Some(i);
+    }
+    if toggled {
+        transport.engaged = true;
     }
 }
