@@ -43,7 +43,8 @@ pub fn transport_panel(ui: &mut egui::Ui, transport: &mut Transport) {
 
 /// The panel's content.
 pub fn transport_ui(ui: &mut egui::Ui, transport: &mut Transport) {
-    ui.horizontal(|ui| {
+    // Wrapped, so a narrow window stacks the controls instead of widening the panel.
+    ui.horizontal_wrapped(|ui| {
         let play = if transport.playing { "Pause" } else { "Play" };
         if ui.button(play).on_hover_text("Space").clicked() {
             transport.toggle_play();
@@ -123,7 +124,8 @@ fn timeline_ui(ui: &mut egui::Ui, transport: &mut Transport) {
     let mut seek = None;
     ui.horizontal(|ui| {
         ui.label(egui::RichText::new(clip.name()).strong());
-        let width = ui.available_width() - 190.0;
+        // Room for the name before and the frame/time text after the slider.
+        let width = ui.available_width() - 260.0;
         ui.spacing_mut().slider_width = width.max(120.0);
         match &clip.source {
             ClipSource::Motion { motion, .. } => {
