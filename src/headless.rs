@@ -472,67 +472,140 @@ pub fn render_posed(ctx: &GpuContext, doc: &Document, request: &SceneRequest, po
     if doc.humanoids.is_empty() {
         bail!("{}: the file has no HAnimHumanoid to render", doc.scene.main_path().display());
     }
-    let ImageSize { width, height } = request.size;
-    let aspect = width as f32 / height as f32;
+    let aspect = request.size.width as f32 / request.size.height as f32;
     let bounds = scene_bounds(doc, poses)?;
     let camera = camera_for(doc, poses, &bounds, &request.view, aspect)?;
-    let background = doc.settings.background.unwrap_or(NEUTRAL_GREY);
-
-    let formats = TargetFormats::HEADLESS;
-    let renderer = HumanoidRenderer::new(&ctx.device, formats)?;
-    let overlay_renderer = OverlayRenderer::new(&ctx.device, formats, renderer.frame_layout())?;
-    let target = RenderTarget::new(ctx, width, height, formats)?;
-    let frame = renderer.create_frame(&ctx.device);
-    frame.write(&ctx.queue, &camera.frame_uniform(aspect));
-
-    let mut skins: Vec<GpuSkin> = Vec::new();
-    let mut draws: Vec<MeshDraw> = Vec::new();
-    let mut lines = OverlayLines::default();
-    let cross = usable_box(&bounds).size().max_element() * 0.012;
-    for (h, pose) in doc.humanoids.iter().zip(poses) {
-        let drawn = draw_humanoid(ctx, doc, h, pose, &renderer, &mut skins, &mut draws)?;
-        if request.show_skeleton || !drawn {
-            overlay::push_skeleton(&mut lines.skeleton, h, pose, cross);
-        }
-    }
-    if request.show_grid {
-        overlay::push_grid(&mut lines.grid, &bounds);
-    }
-    let mut overlay_buffers = OverlayBuffers::new(&ctx.device);
-    overlay_buffers.update(&ctx.device, &ctx.queue, &lines);
-
-    let mut encoder =
-        ctx.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("headless::encoder") });
-    for skin in &skins {
-        skin.encode(&mut encoder);
-    }
-    {
-        let [r, g, b] = background.map(|c| f64::from(linear_from_srgb(c)));
-        let clear = wgpu::Color { r, g, b, a: 1.0 };
-        let mut pass = render_pass::begin_scene_pass(&mut encoder, target.views(), clear);
-        let draw_refs: Vec<&MeshDraw> = draws.iter().collect();
-        renderer.draw(&mut pass, &frame, &draw_refs);
-        overlay_renderer.draw(&mut pass, &frame, &overlay_buffers);
-    }
-    ctx.queue.submit([encoder.finish()]);
-    let rgba = target.read_rgba8(ctx)?;
-    ctx.check_health()?;
-    Ok(RenderedImage { width, height, rgba, camera, bounds, background })
+    let mut renderer = PosedRenderer::new(ctx, doc, request)?;
+    renderer.render(ctx, doc, poses, &camera, &bounds)
 }
 
-/// Prepares the skin of `h` (mesh, GPU skin at `pose`, draw data) and its rigid geometry (segments,
-/// joint children, sites: one draw per Shape placed with `H · G_j`, morphing segments reading the skin
-/// pass's segment points); false when it has nothing to draw, so that the caller shows its skeleton
-/// instead.
-fn draw_humanoid(
+/// The GPU side of rendering one document, built once and then re-posed for each image: render passes,
+/// offscreen target, each humanoid's skin pass and draws. A motion sequence renders all its frames with
+/// one of these. `render` takes the document it was built from (or a copy whose humanoid transforms
+/// differ, as clips may set them).
+pub struct PosedRenderer {
+    renderer: HumanoidRenderer,
+    overlay_renderer: OverlayRenderer,
+    target: RenderTarget,
+    frame: render_pass::FrameUniform,
+    overlay_buffers: OverlayBuffers,
+    humanoids: Vec<PreparedHumanoid>,
+    size: ImageSize,
+    background: [f32; 3],
+    show_skeleton: bool,
+    show_grid: bool,
+}
+
+/// One humanoid's GPU resources; `skin` is `None` when it has nothing to draw (its skeleton is drawn).
+struct PreparedHumanoid {
+    skin: Option<GpuSkin>,
+    skin_draw: Option<MeshDraw>,
+    /// Rigid draws and the joint each moves with.
+    rigid: Vec<(MeshDraw, Option<usize>)>,
+}
+
+impl PosedRenderer {
+    pub fn new(ctx: &GpuContext, doc: &Document, request: &SceneRequest) -> Result<Self> {
+        if doc.humanoids.is_empty() {
+            bail!("{}: the file has no HAnimHumanoid to render", doc.scene.main_path().display());
+        }
+        let ImageSize { width, height } = request.size;
+        let formats = TargetFormats::HEADLESS;
+        let renderer = HumanoidRenderer::new(&ctx.device, formats)?;
+        let overlay_renderer = OverlayRenderer::new(&ctx.device, formats, renderer.frame_layout())?;
+        let target = RenderTarget::new(ctx, width, height, formats)?;
+        let frame = renderer.create_frame(&ctx.device);
+        let humanoids =
+            doc.humanoids.iter().map(|h| prepare_humanoid(ctx, doc, h, &renderer)).collect::<Result<Vec<_>>>()?;
+        Ok(Self {
+            overlay_buffers: OverlayBuffers::new(&ctx.device),
+            renderer,
+            overlay_renderer,
+            target,
+            frame,
+            humanoids,
+            size: request.size,
+            background: doc.settings.background.unwrap_or(NEUTRAL_GREY),
+            show_skeleton: request.show_skeleton,
+            show_grid: request.show_grid,
+        })
+    }
+
+    /// Renders `doc` at `poses` (one per humanoid) seen by `camera`; `bounds` sizes the skeleton marks
+    /// and the grid.
+    pub fn render(
+        &mut self,
+        ctx: &GpuContext,
+        doc: &Document,
+        poses: &[Pose],
+        camera: &Camera,
+        bounds: &Aabb,
+    ) -> Result<RenderedImage> {
+        let ImageSize { width, height } = self.size;
+        let aspect = width as f32 / height as f32;
+        self.frame.write(&ctx.queue, &camera.frame_uniform(aspect));
+        let mut lines = OverlayLines::default();
+        let cross = usable_box(bounds).size().max_element() * 0.012;
+        for ((h, pose), prepared) in doc.humanoids.iter().zip(poses).zip(&self.humanoids) {
+            let drawn = prepared.pose(ctx, h, pose);
+            if self.show_skeleton || !drawn {
+                overlay::push_skeleton(&mut lines.skeleton, h, pose, cross);
+            }
+        }
+        if self.show_grid {
+            overlay::push_grid(&mut lines.grid, bounds);
+        }
+        self.overlay_buffers.update(&ctx.device, &ctx.queue, &lines);
+
+        let mut encoder =
+            ctx.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("headless::encoder") });
+        for skin in self.humanoids.iter().filter_map(|p| p.skin.as_ref()) {
+            skin.encode(&mut encoder);
+        }
+        {
+            let [r, g, b] = self.background.map(|c| f64::from(linear_from_srgb(c)));
+            let clear = wgpu::Color { r, g, b, a: 1.0 };
+            let mut pass = render_pass::begin_scene_pass(&mut encoder, self.target.views(), clear);
+            let draw_refs: Vec<&MeshDraw> =
+                self.humanoids.iter().flat_map(|p| p.skin_draw.iter().chain(p.rigid.iter().map(|(d, _)| d))).collect();
+            self.renderer.draw(&mut pass, &self.frame, &draw_refs);
+            self.overlay_renderer.draw(&mut pass, &self.frame, &self.overlay_buffers);
+        }
+        ctx.queue.submit([encoder.finish()]);
+        let rgba = self.target.read_rgba8(ctx)?;
+        ctx.check_health()?;
+        Ok(RenderedImage { width, height, rgba, camera: *camera, bounds: *bounds, background: self.background })
+    }
+}
+
+impl PreparedHumanoid {
+    /// Uploads `pose` (skin pass) and places the draws with `H` and `H · G_j`; false when the humanoid has
+    /// nothing to draw.
+    fn pose(&self, ctx: &GpuContext, h: &Humanoid, pose: &Pose) -> bool {
+        let Some(skin) = &self.skin else { return false };
+        skin.update(&ctx.queue, h, pose);
+        let world_from_humanoid = h.world_from_humanoid();
+        if let Some(draw) = &self.skin_draw {
+            draw.set_world_from_humanoid(&ctx.queue, world_from_humanoid);
+        }
+        let humanoid_from_joint = pose::humanoid_from_joint(h, pose);
+        for (draw, joint) in &self.rigid {
+            let joint = joint.and_then(|j| humanoid_from_joint.get(j)).copied().unwrap_or(Mat4::IDENTITY);
+            draw.set_world_from_humanoid(&ctx.queue, world_from_humanoid * joint);
+        }
+        true
+    }
+}
+
+/// Prepares the skin of `h` (mesh, GPU skin, draw data) and its rigid geometry (segments, joint
+/// children, sites: one draw per Shape placed with `H · G_j`, morphing segments reading the skin pass's
+/// segment points); without either, nothing, so that the caller shows its skeleton instead.
+fn prepare_humanoid(
     ctx: &GpuContext,
     doc: &Document,
     h: &Humanoid,
-    pose: &Pose,
     renderer: &HumanoidRenderer,
-    skins: &mut Vec<GpuSkin>,
-    draws: &mut Vec<MeshDraw>,
-) -> Result<bool> {
+) -> Result<PreparedHumanoid> {
     let mesh = skin_mesh_from_humanoid(&doc.scene, h).with_context(|| format!("skin of humanoid '{}'", h.name))?;
     for note in &mesh.notes {
         log::warn!("humanoid '{}': {note}", h.name);
@@ -552,20 +625,19 @@ fn draw_humanoid(
     let skin_drawn = h.skin.is_some() && mesh.parts.iter().any(|p| !p.indices.is_empty());
     if !skin_drawn && rigid.is_empty() {
         log::warn!("humanoid '{}' has no skin or segment geometry to draw: drawing its skeleton", h.name);
-        return Ok(false);
+        return Ok(PreparedHumanoid { skin: None, skin_draw: None, rigid: Vec::new() });
     }
     let (source_point, normals) = if skin_drawn { mesh.concatenated_corners() } else { (Vec::new(), Vec::new()) };
     let skin = GpuSkin::new(ctx, h, SkinCorners { source_point: &source_point, normals: &normals })?;
-    skin.update(&ctx.queue, h, pose);
-    let world_from_humanoid = h.world_from_humanoid();
     let mut triangles = 0;
-    if skin_drawn {
+    let skin_draw = if skin_drawn {
         let draw = renderer.create_mesh(&ctx.device, &mesh, &skin)?;
-        draw.set_world_from_humanoid(&ctx.queue, world_from_humanoid);
         triangles += draw.triangle_count();
-        draws.push(draw);
-    }
-    let humanoid_from_joint = pose::humanoid_from_joint(h, pose);
+        Some(draw)
+    } else {
+        None
+    };
+    let mut rigid_draws = Vec::with_capacity(rigid.len());
     for (shape, (part, points)) in &rigid {
         let draw = match shape.morph_segment {
             Some(s) => renderer.create_rigid_mesh(&ctx.device, part, &skin.segment_points, skin.segment_offsets[s])?,
@@ -574,10 +646,8 @@ fn draw_humanoid(
                 renderer.create_rigid_mesh(&ctx.device, part, &buffer, 0)?
             }
         };
-        let joint = shape.joint.map_or(Mat4::IDENTITY, |j| humanoid_from_joint[j]);
-        draw.set_world_from_humanoid(&ctx.queue, world_from_humanoid * joint);
         triangles += draw.triangle_count();
-        draws.push(draw);
+        rigid_draws.push((draw, shape.joint));
     }
     log::info!(
         "humanoid '{}': {} skin points, {} corners, {} rigid shapes, {triangles} triangles",
@@ -586,8 +656,7 @@ fn draw_humanoid(
         skin.corner_count,
         rigid.len()
     );
-    skins.push(skin);
-    Ok(true)
+    Ok(PreparedHumanoid { skin: Some(skin), skin_draw, rigid: rigid_draws })
 }
 
 /// A process-wide counter so concurrent writers in one process never share a temporary name.

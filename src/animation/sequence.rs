@@ -97,6 +97,9 @@ pub fn render_times(
     times: &[f64],
     mut each: impl FnMut(usize, headless::RenderedImage) -> Result<()>,
 ) -> Result<()> {
+    if times.is_empty() {
+        bail!("no frames to render");
+    }
     let base = poses_for(doc, &request.joint_rotations, &request.displacer_weights)?;
     let frames: Vec<(Option<Document>, Vec<Pose>)> =
         times.iter().map(|&t| posed(doc, animations, t, options, &base)).collect();
@@ -117,9 +120,18 @@ pub fn render_times(
         },
         ViewRequest::Camera(c) => ViewRequest::Camera(*c),
     };
-    let request = SceneRequest { view, ..request.clone() };
+    // One camera for every frame: a file Viewpoint is placed at the first frame's pose.
+    let camera = match &view {
+        ViewRequest::Camera(c) => *c,
+        _ => {
+            let (copy, poses) = &frames[0];
+            headless::camera_for(copy.as_ref().unwrap_or(doc), poses, &bounds, &view, aspect)?
+        }
+    };
+    // GPU resources are built once; each frame only uploads its pose.
+    let mut renderer = headless::PosedRenderer::new(ctx, doc, request)?;
     for (i, (copy, poses)) in frames.iter().enumerate() {
-        let image = headless::render_posed(ctx, copy.as_ref().unwrap_or(doc), &request, poses)?;
+        let image = renderer.render(ctx, copy.as_ref().unwrap_or(doc), poses, &camera, &bounds)?;
         each(i, image)?;
     }
     Ok(())
