@@ -476,10 +476,12 @@ fn a_values_array_that_is_not_channels_times_frames_is_rejected() {
     assert!(error.contains("9 channels × frames, i.e. 18 or 27 for 2 or 3 frames"), "{error}");
     assert!(error.contains("motion_bad_values.x3d:14:17:"), "names the values field's position: {error}");
     // The pose command refuses it with the same message.
-    let mut args = pose_args(Some("hanim_broken"), None, None);
-    args.file = path;
-    let error = pose_command::build_report(&doc, &args).unwrap_err().to_string();
-    assert!(error.contains("values has 20 numbers"), "{error}");
+    for name in ["hanim_broken", "broken"] {
+        let mut args = pose_args(Some(name), None, None);
+        args.file = path.clone();
+        let error = pose_command::build_report(&doc, &args).unwrap_err().to_string();
+        assert!(error.contains("values has 20 numbers"), "{name}: {error}");
+    }
 }
 
 #[test]

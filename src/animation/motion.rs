@@ -119,6 +119,9 @@ pub enum Interpolation {
 pub struct MotionError {
     pub pos: SourcePos,
     pub message: String,
+    /// The motion's `name` and DEF, so a request by either finds the error.
+    pub name: String,
+    pub def: Option<String>,
 }
 
 /// An HAnimMotion ready to sample.
@@ -229,6 +232,8 @@ impl HanimMotion {
         let error = |field: &str, message: String| MotionError {
             pos: pos_of(field),
             message: format!("{}: {message}", scene.describe(m.node)),
+            name: m.name.clone(),
+            def: m.def.clone(),
         };
         let mut warnings = Vec::new();
         let mut warn = |field: &str, message: String| {

@@ -162,7 +162,7 @@ pub fn resolve_time(
     time: Option<f64>,
 ) -> Result<(usize, f64)> {
     let Some(index) = animations.find(motion) else {
-        if let Some(e) = animations.rejected.iter().find(|e| e.message.contains(&format!("'{motion}'"))) {
+        if let Some(e) = animations.rejected.iter().find(|e| e.name == motion || e.def.as_deref() == Some(motion)) {
             bail!("{e}");
         }
         let names: Vec<&str> = animations.clips.iter().map(|c| c.name()).collect();
