@@ -117,3 +117,32 @@ fn a_finished_non_looping_motion_stops_and_plays_again_from_the_start() {
 fn frame_of(t: &Transport) -> f64 {
     t.selected_clip().unwrap().frame_position(t.time, t.options.interpolation).unwrap()
 }
+
+#[test]
+fn the_camera_target_jumps_onto_the_root_then_moves_with_it() {
+    let doc = hanim::load(&common::corpus("x3d/KoreanCharacterMotionAnnexD01Jin.x3d")).unwrap();
+    let h = &doc.humanoids[0];
+    let mut t = Transport::new(Animations::from_document(&doc));
+    t.show("motion_animation", 5.0).unwrap();
+    let mut poses = vec![Pose::rest(h)];
+    let world = h.world_from_humanoid();
+    let root_centre = |p: &Pose| {
+        world.transform_point3(
+            hanim_viewer::pose::humanoid_from_joint(h, p)[0].transform_point3(h.joints[0].rest.center),
+        )
+    };
+    assert_eq!(t.follow(&doc, 0, &poses[0], world, glam::Vec3::ZERO), None, "off by default");
+    t.follow_root = true;
+    t.apply(&doc, &mut poses);
+    let first = t.follow(&doc, 0, &poses[0], world, glam::Vec3::new(9.0, 9.0, 9.0)).unwrap();
+    assert!(first.abs_diff_eq(root_centre(&poses[0]), 1e-5), "starts on the root");
+    // The user panned the target away; following keeps that offset and adds the root's step.
+    let panned = first + glam::Vec3::X;
+    let before = root_centre(&poses[0]);
+    t.time = 6.0;
+    t.apply(&doc, &mut poses);
+    let next = t.follow(&doc, 0, &poses[0], world, panned).unwrap();
+    let step = root_centre(&poses[0]) - before;
+    assert!(step.length() > 1e-3, "the root travels in this motion");
+    assert!(next.abs_diff_eq(panned + step, 1e-5));
+}

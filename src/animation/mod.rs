@@ -528,20 +528,31 @@ impl Transport {
         self.animations.apply(doc, self.time, &self.options, poses)
     }
 
-    /// With [`follow_root`](Self::follow_root) on, how far the root of `humanoid` moved (world) since the
-    /// last call; the camera adds it to its target. Zero when following starts or is off.
-    pub fn root_step(&mut self, doc: &Document, humanoid: usize, pose: &Pose, world_from_humanoid: glam::Mat4) -> Vec3 {
+    /// With [`follow_root`](Self::follow_root) on, where the camera target goes this frame: onto the root
+    /// of `humanoid` when following starts (a motion in BVH units may have carried it out of view), then
+    /// along with each step the root makes (world), so orbit and zoom stay free. `None` when off.
+    pub fn follow(
+        &mut self,
+        doc: &Document,
+        humanoid: usize,
+        pose: &Pose,
+        world_from_humanoid: glam::Mat4,
+        target: Vec3,
+    ) -> Option<Vec3> {
         if !self.follow_root {
             self.followed_root = None;
-            return Vec3::ZERO;
+            return None;
         }
-        let Some(h) = doc.humanoids.get(humanoid) else { return Vec3::ZERO };
-        let Some(root) = h.joints.iter().position(|j| j.parent.is_none()) else { return Vec3::ZERO };
+        let h = doc.humanoids.get(humanoid)?;
+        let root = h.joints.iter().position(|j| j.parent.is_none())?;
         let g = crate::pose::humanoid_from_joint(h, pose);
         let now = world_from_humanoid.transform_point3(g[root].transform_point3(h.joints[root].rest.center));
-        let step = self.followed_root.map_or(Vec3::ZERO, |before| now - before);
+        let moved = match self.followed_root {
+            Some(before) => target + (now - before),
+            None => now,
+        };
         self.followed_root = Some(now);
-        step
+        Some(moved)
     }
 }
 

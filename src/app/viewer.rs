@@ -612,8 +612,12 @@ impl Viewer {
             .get(scene.humanoid)
             .map_or(h.world_from_humanoid(), |o| crate::animation::world_from_humanoid(h, o));
         scene.mesh.set_world_from_humanoid(&self.gpu.queue, world_from_humanoid);
-        let step = scene.transport.root_step(&scene.doc, scene.humanoid, &scene.editor.pose, world_from_humanoid);
-        self.camera.orbit.target += step;
+        let target = self.camera.orbit.target;
+        if let Some(target) =
+            scene.transport.follow(&scene.doc, scene.humanoid, &scene.editor.pose, world_from_humanoid, target)
+        {
+            self.camera.orbit.target = target;
+        }
     }
 
     fn frame(&mut self) {
