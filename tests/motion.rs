@@ -629,3 +629,19 @@ fn a_rendered_sequence_of_a_corpus_motion_moves_and_stays_in_frame() {
     // 3.73 s at 30 frames/s, every 20th: 0, 0.667, ..., 3.333 s (6 images).
     check_sequence("x3d/JoeKick.x3d", "KickTimer", 20, 6);
 }
+
+#[test]
+fn an_empty_corpus_motion_is_listed_with_no_frames_and_drives_nothing() {
+    // hanimmotion_containerfield.x3d: three empty HAnimMotions, one inside the humanoid (the others are
+    // outside any humanoid and belong to none).
+    let doc = load("x3d/hanimmotion_containerfield.x3d");
+    let animations = Animations::from_document_strict(&doc).unwrap();
+    assert_eq!(animations.clips.len(), 1);
+    let clip = &animations.clips[0];
+    assert_eq!(
+        (clip.name(), clip.frame_count(), clip.duration(Interpolation::Smooth)),
+        ("HAnimMotion #1", Some(0), 0.0)
+    );
+    let (poses, _) = animations.sample(&doc, 1.0, &SampleOptions::default());
+    assert_eq!(poses[0], Pose::rest(&doc.humanoids[0]));
+}
