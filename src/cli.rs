@@ -80,6 +80,8 @@ pub enum Command {
     /// Render every humanoid of the inputs in the standard views, with a contact sheet per humanoid and
     /// an index.html; exit 1 when any input failed.
     Catalog(crate::views::catalog::CatalogArgs),
+    /// Print every joint's effective rotation, translation and world centre, at rest or at a time or frame of a motion.
+    Pose(crate::animation::pose_command::PoseArgs),
 }
 
 fn load(path: &Path) -> Result<hanim::Document> {
@@ -174,5 +176,9 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         Command::Catalog(args) => crate::views::catalog::run(&args),
+        Command::Pose(args) => {
+            crate::animation::pose_command::run(&args)?;
+            Ok(ExitCode::SUCCESS)
+        }
     }
 }

@@ -25,8 +25,8 @@ pub struct RenderArgs {
     /// The X3D file to render.
     pub file: PathBuf,
     /// Where to write the PNG (written to a temporary file beside it, then renamed).
-    #[arg(long, value_name = "PNG")]
-    pub out: PathBuf,
+    #[arg(long, value_name = "PNG", required_unless_present = "out_dir", conflicts_with = "out_dir")]
+    pub out: Option<PathBuf>,
     /// Image size, WIDTHxHEIGHT.
     #[arg(long, default_value = "1280x720", value_parser = parse_size)]
     pub size: ImageSize,
@@ -50,6 +50,9 @@ pub struct RenderArgs {
     /// Use the GPU adapter whose name contains NAME (e.g. `llvmpipe`).
     #[arg(long, value_name = "NAME")]
     pub adapter: Option<String>,
+    /// Pose the humanoids with a motion (`--motion`, `--frame`/`--time`, `--every` + `--out-dir`).
+    #[command(flatten)]
+    pub motion: crate::animation::sequence::MotionRenderArgs,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -300,68 +303,136 @@ pub fn camera_for(doc: &Document, poses: &[Pose], bounds: &Aabb, view: &ViewRequ
     views::named_camera(doc, poses, bounds, name, aspect)
 }
 
-/// Renders `doc` as `request` asks, on `ctx`. The auto and standard views frame the humanoids and the
-/// scene's other Shapes.
+/// Renders `doc` as `request` asks, on `ctx`. The auto and standard views frame the humanoids and (with
+/// `show_scene`) the scene's other Shapes.
 pub fn render_document(ctx: &GpuContext, doc: &Document, request: &SceneRequest) -> Result<RenderedImage> {
-    if doc.humanoids.is_empty() {
-        bail!("{}: the file has no HAnimHumanoid to render", doc.scene.main_path().display());
-    }
-    let ImageSize { width, height } = request.size;
-    let aspect = width as f32 / height as f32;
     let poses = match &request.poses {
         Some(poses) if poses.len() == doc.humanoids.len() => poses.clone(),
         Some(poses) => bail!("internal: {} poses for {} humanoids", poses.len(), doc.humanoids.len()),
         None => poses_for(doc, &request.joint_rotations, &request.displacer_weights)?,
     };
+    render_posed(ctx, doc, request, &poses)
+}
 
-    let formats = TargetFormats::HEADLESS;
-    let renderer = HumanoidRenderer::new(&ctx.device, formats)?;
-    let scene_draw = SceneDraw::new(ctx, &renderer, doc, &poses)?;
-    let mut bounds = scene_bounds(doc, &poses)?;
-    if request.show_scene && !scene_draw.scene_bounds.is_empty() {
-        bounds.add(scene_draw.scene_bounds.min);
-        bounds.add(scene_draw.scene_bounds.max);
-    }
-    let camera = camera_for(doc, &poses, &bounds, &request.view, aspect)?;
-    let background = doc.settings.background.unwrap_or(NEUTRAL_GREY);
+/// Renders `doc` at `poses` (one per humanoid; `request`'s joint rotations and displacer weights are not
+/// applied again).
+pub fn render_posed(ctx: &GpuContext, doc: &Document, request: &SceneRequest, poses: &[Pose]) -> Result<RenderedImage> {
+    let aspect = request.size.width as f32 / request.size.height as f32;
+    let mut renderer = PosedRenderer::new(ctx, doc, request, poses)?;
+    let bounds = renderer.framing_bounds(doc, poses)?;
+    let camera = camera_for(doc, poses, &bounds, &request.view, aspect)?;
+    renderer.render(ctx, doc, poses, &camera, &bounds)
+}
 
-    let overlay_renderer = OverlayRenderer::new(&ctx.device, formats, renderer.frame_layout())?;
-    let target = RenderTarget::new(ctx, width, height, formats)?;
-    let frame = renderer.create_frame(&ctx.device);
-    frame.write(&ctx.queue, &camera.frame_uniform_for(aspect, &doc.settings));
+/// The GPU side of rendering one document, built once and then re-posed for each image: render passes,
+/// offscreen target and the scene's draws (each humanoid's skin pass, skin and rigid draws, the other
+/// Shapes). A motion sequence renders all its frames with one of these. `render` takes the document it
+/// was built from (or a copy whose humanoid transforms differ, as clips may set them).
+pub struct PosedRenderer {
+    renderer: HumanoidRenderer,
+    overlay_renderer: OverlayRenderer,
+    target: RenderTarget,
+    frame: render_pass::FrameUniform,
+    overlay_buffers: OverlayBuffers,
+    scene_draw: SceneDraw,
+    size: ImageSize,
+    background: [f32; 3],
+    show_skeleton: bool,
+    show_grid: bool,
+    show_scene: bool,
+}
 
-    let mut lines = OverlayLines::default();
-    let cross = views::usable_box(&bounds).size().max_element() * 0.012;
-    for ((h, pose), draws) in doc.humanoids.iter().zip(&poses).zip(&scene_draw.humanoids) {
-        if !draws.has_geometry() {
-            log::warn!("humanoid '{}' has no skin or segment geometry to draw: drawing its skeleton", h.name);
+impl PosedRenderer {
+    /// Builds everything for `doc`, first posed at `poses`.
+    pub fn new(ctx: &GpuContext, doc: &Document, request: &SceneRequest, poses: &[Pose]) -> Result<Self> {
+        if doc.humanoids.is_empty() {
+            bail!("{}: the file has no HAnimHumanoid to render", doc.scene.main_path().display());
         }
-        if request.show_skeleton || !draws.has_geometry() {
-            overlay::push_skeleton(&mut lines.skeleton, h, pose, cross);
-        }
+        let ImageSize { width, height } = request.size;
+        let formats = TargetFormats::HEADLESS;
+        let renderer = HumanoidRenderer::new(&ctx.device, formats)?;
+        let overlay_renderer = OverlayRenderer::new(&ctx.device, formats, renderer.frame_layout())?;
+        let target = RenderTarget::new(ctx, width, height, formats)?;
+        let frame = renderer.create_frame(&ctx.device);
+        let scene_draw = SceneDraw::new(ctx, &renderer, doc, poses)?;
+        log::info!("{} triangles", scene_draw.triangles);
+        Ok(Self {
+            overlay_buffers: OverlayBuffers::new(&ctx.device),
+            renderer,
+            overlay_renderer,
+            target,
+            frame,
+            scene_draw,
+            size: request.size,
+            background: doc.settings.background.unwrap_or(NEUTRAL_GREY),
+            show_skeleton: request.show_skeleton,
+            show_grid: request.show_grid,
+            show_scene: request.show_scene,
+        })
     }
-    if request.show_grid {
-        overlay::push_grid(&mut lines.grid, &bounds);
-    }
-    let mut overlay_buffers = OverlayBuffers::new(&ctx.device);
-    overlay_buffers.update(&ctx.device, &ctx.queue, &lines);
-    log::info!("{} triangles", scene_draw.triangles);
 
-    let mut encoder =
-        ctx.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("headless::encoder") });
-    scene_draw.encode(&mut encoder);
-    {
-        let [r, g, b] = background.map(|c| f64::from(linear_from_srgb(c)));
-        let clear = wgpu::Color { r, g, b, a: 1.0 };
-        let mut pass = render_pass::begin_scene_pass(&mut encoder, target.views(), clear);
-        let draws = if request.show_scene { scene_draw.draws() } else { scene_draw.humanoid_draws() };
-        renderer.draw(&mut pass, &frame, &draws, camera.position());
-        overlay_renderer.draw(&mut pass, &frame, &overlay_buffers);
+    /// What the automatic and standard views frame at `poses`: the humanoids, and the scene's other
+    /// Shapes when they are drawn.
+    pub fn framing_bounds(&self, doc: &Document, poses: &[Pose]) -> Result<Aabb> {
+        let mut bounds = scene_bounds(doc, poses)?;
+        if self.show_scene && !self.scene_draw.scene_bounds.is_empty() {
+            bounds.add(self.scene_draw.scene_bounds.min);
+            bounds.add(self.scene_draw.scene_bounds.max);
+        }
+        Ok(bounds)
     }
-    ctx.queue.submit([encoder.finish()]);
-    let rgba = target.read_rgba8(ctx)?;
-    ctx.check_health()?;
-    Ok(RenderedImage { width, height, rgba, camera, bounds, background, notes: scene_draw.notes })
+
+    /// Renders `doc` at `poses` (one per humanoid) seen by `camera`; `bounds` sizes the skeleton marks
+    /// and the grid.
+    pub fn render(
+        &mut self,
+        ctx: &GpuContext,
+        doc: &Document,
+        poses: &[Pose],
+        camera: &Camera,
+        bounds: &Aabb,
+    ) -> Result<RenderedImage> {
+        let ImageSize { width, height } = self.size;
+        let aspect = width as f32 / height as f32;
+        self.frame.write(&ctx.queue, &camera.frame_uniform_for(aspect, &doc.settings));
+        let mut lines = OverlayLines::default();
+        let cross = views::usable_box(bounds).size().max_element() * 0.012;
+        for (index, (h, pose)) in doc.humanoids.iter().zip(poses).enumerate() {
+            self.scene_draw.update_humanoid_placed(&ctx.queue, index, h, pose, h.world_from_humanoid());
+            let drawn = self.scene_draw.humanoids.get(index).is_some_and(|d| d.has_geometry());
+            if self.show_skeleton || !drawn {
+                overlay::push_skeleton(&mut lines.skeleton, h, pose, cross);
+            }
+        }
+        if self.show_grid {
+            overlay::push_grid(&mut lines.grid, bounds);
+        }
+        self.overlay_buffers.update(&ctx.device, &ctx.queue, &lines);
+
+        let mut encoder =
+            ctx.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("headless::encoder") });
+        self.scene_draw.encode(&mut encoder);
+        {
+            let [r, g, b] = self.background.map(|c| f64::from(linear_from_srgb(c)));
+            let clear = wgpu::Color { r, g, b, a: 1.0 };
+            let mut pass = render_pass::begin_scene_pass(&mut encoder, self.target.views(), clear);
+            let draws = if self.show_scene { self.scene_draw.draws() } else { self.scene_draw.humanoid_draws() };
+            self.renderer.draw(&mut pass, &self.frame, &draws, camera.position());
+            self.overlay_renderer.draw(&mut pass, &self.frame, &self.overlay_buffers);
+        }
+        ctx.queue.submit([encoder.finish()]);
+        let rgba = self.target.read_rgba8(ctx)?;
+        ctx.check_health()?;
+        Ok(RenderedImage {
+            width,
+            height,
+            rgba,
+            camera: *camera,
+            bounds: *bounds,
+            background: self.background,
+            notes: self.scene_draw.notes.clone(),
+        })
+    }
 }
 
 /// Writes an RGBA8 image as PNG to `path` atomically (see [`crate::output`]).
@@ -377,6 +448,10 @@ pub fn run(args: &RenderArgs) -> Result<()> {
     }
     let ctx = GpuContext::headless(args.adapter.as_deref())?;
     log::info!("rendering on {}", ctx.summary);
+    if args.motion.motion.is_some() {
+        return crate::animation::sequence::run(&ctx, &doc, args);
+    }
+    let out = args.out.as_deref().ok_or_else(|| anyhow!("--out is required without --motion ... --out-dir"))?;
     let request = SceneRequest {
         size: args.size,
         view: args.view.clone().map_or(ViewRequest::Auto, ViewRequest::Named),
@@ -388,8 +463,8 @@ pub fn run(args: &RenderArgs) -> Result<()> {
         show_scene: true,
     };
     let image = render_document(&ctx, &doc, &request)?;
-    write_png_atomically(&args.out, image.width, image.height, &image.rgba)?;
-    log::info!("wrote {}", args.out.display());
+    write_png_atomically(out, image.width, image.height, &image.rgba)?;
+    log::info!("wrote {}", out.display());
     Ok(())
 }
 

@@ -4,6 +4,7 @@
 //! [`pose`] (CPU reference deformation, the oracle for the GPU path) → GPU → app. [`inspect`] and
 //! [`cli`] report on a loaded document.
 
+pub mod animation;
 pub mod app;
 pub mod cli;
 pub mod gpu;

@@ -193,7 +193,7 @@ fn the_render_command_writes_the_png_atomically() {
     let out = dir.path().join("shot.png");
     let args = RenderArgs {
         file: common::corpus("x3d/JoeKick.x3d"),
-        out: out.clone(),
+        out: Some(out.clone()),
         size: ImageSize { width: 96, height: 64 },
         view: Some("Scene_Front View".into()),
         poses: Vec::new(),
@@ -201,6 +201,7 @@ fn the_render_command_writes_the_png_atomically() {
         skeleton: true,
         grid: true,
         adapter: None,
+        motion: Default::default(),
     };
     headless::run(&args).unwrap_or_else(|e| panic!("{e:#}"));
     let names: Vec<String> =
@@ -214,7 +215,7 @@ fn the_render_command_writes_the_png_atomically() {
 
     // A failing render (unknown view) writes nothing at all.
     let failed = dir.path().join("failed.png");
-    let error = headless::run(&RenderArgs { out: failed.clone(), view: Some("nowhere".into()), ..args })
+    let error = headless::run(&RenderArgs { out: Some(failed.clone()), view: Some("nowhere".into()), ..args })
         .expect_err("an unknown view is an error");
     assert!(error.to_string().contains("no view named 'nowhere'"), "{error}");
     assert!(!failed.exists());

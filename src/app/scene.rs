@@ -28,6 +28,10 @@ pub struct LoadedScene {
     /// World-space bounds at the rest pose.
     pub rest_bounds: Aabb,
     pub triangles: u32,
+    /// Motion playback: the file's HAnimMotions and interpolator clips.
+    pub transport: crate::animation::Transport,
+    /// Where the shown humanoid stands: its own transform, or the one a playing clip drives.
+    pub world_from_humanoid: glam::Mat4,
 }
 
 impl LoadedScene {
@@ -40,7 +44,9 @@ impl LoadedScene {
         let rest_bounds = humanoid_bounds(&doc.scene, h, &editor.pose)?;
         let summary = SceneSummary::new(&doc, h);
         let triangles = draws.triangles;
-        Ok(Self { path, humanoid, summary, editor, draws, rest_bounds, triangles, doc })
+        let transport = crate::animation::Transport::for_window(&doc);
+        let world_from_humanoid = h.world_from_humanoid();
+        Ok(Self { path, humanoid, summary, editor, draws, rest_bounds, triangles, doc, transport, world_from_humanoid })
     }
 
     pub fn humanoid(&self) -> &Humanoid {
@@ -49,7 +55,8 @@ impl LoadedScene {
 
     /// Writes this frame's pose of the shown humanoid and records the skin/morph pass.
     pub fn update_and_encode(&self, queue: &wgpu::Queue, encoder: &mut wgpu::CommandEncoder) {
-        self.draws.update_humanoid(queue, self.humanoid, self.humanoid(), &self.editor.pose);
+        let h = self.humanoid();
+        self.draws.update_humanoid_placed(queue, self.humanoid, h, &self.editor.pose, self.world_from_humanoid);
         self.draws.encode(encoder);
     }
 

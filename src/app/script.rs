@@ -14,6 +14,7 @@
 //! resize W H                resize the window (logical pixels)
 //! screenshot FILE           save the 3D view (waits for a view transition to end)
 //! screenshot-size W H|view  later screenshots at W×H pixels, or at the 3D view's size
+//! motion NAME SECONDS       play clip NAME (HAnimMotion name/DEF or TimeSensor DEF) alone, paused at SECONDS
 //! quit
 //! ```
 
@@ -43,6 +44,8 @@ pub enum ScriptStep {
     Screenshot(PathBuf),
     /// Screenshot size in pixels; `None`: the 3D view's size.
     ScreenshotSize(Option<[u32; 2]>),
+    /// A clip played alone, paused at a time in seconds.
+    Motion(String, f64),
     Quit,
 }
 
@@ -137,6 +140,13 @@ pub fn parse_script(text: &str) -> Result<Vec<ScriptLine>> {
                     ScriptStep::ScreenshotSize(Some([w as u32, h as u32]))
                 }
             },
+            "motion" => {
+                let [name, seconds] = rest else {
+                    bail!("line {line}: 'motion' takes a clip name and a time in seconds")
+                };
+                let [t] = numbers::<1>(&[seconds], line)?;
+                ScriptStep::Motion((*name).to_string(), f64::from(t))
+            }
             "screenshot" => ScriptStep::Screenshot(PathBuf::from(trimmed["screenshot".len()..].trim())),
             other => bail!("line {line}: unknown action '{other}'"),
         };
@@ -207,9 +217,11 @@ pub fn commands_for(step: &ScriptStep, summary: &SceneSummary, line: usize) -> R
         ScriptStep::Redo => vec![UiCommand::Redo],
         ScriptStep::Screenshot(path) => vec![UiCommand::Screenshot(Some(path.clone()))],
         ScriptStep::Quit => vec![UiCommand::Quit],
-        ScriptStep::Limits(_) | ScriptStep::Wait(_) | ScriptStep::Resize(..) | ScriptStep::ScreenshotSize(_) => {
-            Vec::new()
-        }
+        ScriptStep::Limits(_)
+        | ScriptStep::Wait(_)
+        | ScriptStep::Resize(..)
+        | ScriptStep::ScreenshotSize(_)
+        | ScriptStep::Motion(..) => Vec::new(),
     })
 }
 

@@ -219,8 +219,12 @@ impl Viewer {
     /// animations); otherwise the loop sleeps until input or egui's next repaint time.
     pub fn schedule_redraw(&self, event_loop: &ActiveEventLoop) {
         let now = Instant::now();
-        let busy =
-            self.script.is_some() || self.loading.is_some() || self.camera.in_transition() || self.ui.continuous_redraw;
+        let playing = self.scene.as_ref().is_some_and(|s| s.transport.playing);
+        let busy = self.script.is_some()
+            || self.loading.is_some()
+            || self.camera.in_transition()
+            || self.ui.continuous_redraw
+            || playing;
         let toast_expiry = self.toasts.iter().map(|(_, t)| *t + Duration::from_secs_f64(TOAST_SECONDS)).min();
         let next = [self.next_repaint, toast_expiry].into_iter().flatten().min();
         if busy || next.is_some_and(|t| t <= now) {
@@ -404,6 +408,21 @@ impl Viewer {
             }
             ScriptStep::ScreenshotSize(size) => {
                 self.ui.screenshot_size = *size;
+                return Vec::new();
+            }
+            ScriptStep::Motion(name, seconds) => {
+                let shown = match self.scene.as_mut() {
+                    Some(scene) => scene.transport.show(name, *seconds),
+                    None => Err("no humanoid is loaded".to_string()),
+                };
+                if let Err(e) = shown {
+                    self.exit_failure = Some(anyhow!("script failed: line {line}: {e}"));
+                    self.script = None;
+                }
+                // The sampled pose reaches the GPU on the next frame.
+                if let Some(runner) = &mut self.script {
+                    runner.wait_frames = 1;
+                }
                 return Vec::new();
             }
             ScriptStep::Resize(w, h) => {
@@ -632,6 +651,28 @@ impl Viewer {
         }
     }
 
+    /// Advances the motion clock and samples the enabled clips into the pose (user offsets stay on top);
+    /// the skin pass then re-deforms it like any other pose change.
+    fn play_motion(&mut self, dt: f64) {
+        let Some(scene) = self.scene.as_mut() else { return };
+        if !scene.transport.engaged {
+            return;
+        }
+        scene.transport.advance(dt);
+        let overrides = scene.transport.apply(&scene.doc, std::slice::from_mut(&mut scene.editor.pose));
+        let h = &scene.doc.humanoids[scene.humanoid];
+        let world_from_humanoid = overrides
+            .get(scene.humanoid)
+            .map_or(h.world_from_humanoid(), |o| crate::animation::world_from_humanoid(h, o));
+        scene.world_from_humanoid = world_from_humanoid;
+        let target = self.camera.orbit.target;
+        if let Some(target) =
+            scene.transport.follow(&scene.doc, scene.humanoid, &scene.editor.pose, world_from_humanoid, target)
+        {
+            self.camera.orbit.target = target;
+        }
+    }
+
     fn frame(&mut self) {
         let started = Instant::now();
         let dt = self.stats.tick();
@@ -653,8 +694,9 @@ impl Viewer {
         let loading_path = self.loading.as_ref().map(|l| l.path.clone());
         let (can_undo, can_redo) =
             self.scene.as_ref().map_or((false, false), |s| (s.editor.history.can_undo(), s.editor.history.can_redo()));
+        let file_path = self.scene.as_ref().map(|s| s.path.clone());
         let info = FrameInfo {
-            file: self.scene.as_ref().map(|s| s.path.as_path()),
+            file: file_path.as_deref(),
             adapter: &adapter,
             fps: self.stats.fps,
             frame_ms: self.stats.frame_ms,
@@ -667,10 +709,16 @@ impl Viewer {
             can_redo,
         };
         let ui_state = &mut self.ui;
-        let scene_view = self.scene.as_ref().map(|s| (&s.summary, &s.editor.pose));
+        let (scene_view, mut transport) = match self.scene.as_mut() {
+            Some(s) => (Some((&s.summary, &s.editor.pose)), Some(&mut s.transport)),
+            None => (None, None),
+        };
         let mut commands = Vec::new();
         let mut viewport_input = ViewportInput::default();
         let full_output = self.egui_ctx.run_ui(raw_input, |ui| {
+            if let Some(transport) = transport.as_deref_mut() {
+                ui::transport::transport_panel(ui, transport);
+            }
             let (c, input) = ui::app_ui(ui, ui_state, scene_view, &info, texture);
             commands = c;
             viewport_input = input;
@@ -685,6 +733,7 @@ impl Viewer {
         }
         let pixels_per_point = full_output.pixels_per_point;
         self.camera_input(&viewport_input, pixels_per_point);
+        self.play_motion(f64::from(dt));
 
         // The 3D view's size follows the central panel.
         let rect = viewport_input.rect;

@@ -57,6 +57,15 @@ fn diagonal(points: &[Vec3]) -> f32 {
 /// Runs `poses` seeded random poses (plus the rest pose) through both paths.
 pub fn measure(ctx: &GpuContext, h: &Humanoid, poses: usize, seed: u64) -> Result<Agreement, GpuError> {
     let mut rng = StdRng::seed_from_u64(seed);
+    let mut all_poses = vec![Pose::rest(h)];
+    all_poses.extend((0..poses).map(|_| random_pose(h, &mut rng)));
+    measure_poses(ctx, h, &all_poses, seed)
+}
+
+/// Runs the given poses (e.g. sampled motion frames) through both paths; `seed` picks the stand-in
+/// normals of a skin without its own.
+pub fn measure_poses(ctx: &GpuContext, h: &Humanoid, all_poses: &[Pose], seed: u64) -> Result<Agreement, GpuError> {
+    let mut rng = StdRng::seed_from_u64(seed);
     let skin_points: &[Vec3] = h.skin.as_ref().map_or(&[], |s| &s.points);
     // One corner per point, with the file's normals or random unit normals, so the normal kernel runs every
     // influence list.
@@ -74,9 +83,7 @@ pub fn measure(ctx: &GpuContext, h: &Humanoid, poses: usize, seed: u64) -> Resul
     let bbox_diagonal = diagonal(skin_points).max(f32::MIN_POSITIVE);
     let mut result =
         Agreement { poses: 0, max_point_error: 0.0, max_normal_error: 0.0, max_segment_error: 0.0, bbox_diagonal };
-    let mut all_poses = vec![Pose::rest(h)];
-    all_poses.extend((0..poses).map(|_| random_pose(h, &mut rng)));
-    for pose in &all_poses {
+    for pose in all_poses {
         gpu.deform(ctx, h, pose);
         if let Some(expected) = pose::deform_skin(h, pose) {
             let got = gpu.read_points(ctx)?;

@@ -189,10 +189,22 @@ impl SceneDraw {
     /// Writes humanoid `index`'s frame data for `pose`: the skin pass's joint matrices and displacer
     /// weights, and every rigid shape's placement `H · G_j`.
     pub fn update_humanoid(&self, queue: &wgpu::Queue, index: usize, h: &Humanoid, pose: &Pose) {
+        self.update_humanoid_placed(queue, index, h, pose, h.world_from_humanoid());
+    }
+
+    /// As [`Self::update_humanoid`], with the humanoid placed by `world_from_humanoid` (a clip that
+    /// drives the humanoid's own translation or rotation).
+    pub fn update_humanoid_placed(
+        &self,
+        queue: &wgpu::Queue,
+        index: usize,
+        h: &Humanoid,
+        pose: &Pose,
+        world_from_humanoid: Mat4,
+    ) {
         let Some(draws) = self.humanoids.get(index) else { return };
         let Some(skin) = &draws.skin else { return };
         skin.update(queue, h, pose);
-        let world_from_humanoid = h.world_from_humanoid();
         if let Some(draw) = &draws.skin_draw {
             draw.set_world_from_humanoid(queue, world_from_humanoid);
         }

@@ -9,6 +9,7 @@ pub mod limits;
 pub mod panels;
 pub mod scene;
 pub mod state;
+pub mod transport;
 
 use std::path::Path;
 
@@ -71,6 +72,8 @@ pub const SHORTCUTS: &[(&str, &str)] = &[
     ("F", "Fit the humanoid in the view"),
     ("J", "Frame the selected joint"),
     ("G / K", "Toggle grid / skeleton"),
+    ("Space", "Play / pause the motion"),
+    ("Left / Right", "Previous / next frame of the selected motion"),
     ("F1", "This help"),
     ("Left drag", "Orbit"),
     ("Right or middle drag, Shift+left drag", "Pan"),

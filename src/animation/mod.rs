@@ -1,0 +1,569 @@
+//! Motion playback: HAnimMotion channel data ([`motion`]) and TimeSensor/interpolator clips
+//! ([`interpolator`]) become clips of one transport, sampled into [`Pose`]s at a playback time that never
+//! reads the wall clock (the window advances it; tests and the command line set it).
+//!
+//! # Combining clips
+//! Every enabled clip is sampled at the same playback time and written in list order: the humanoid's
+//! `motions` in file order, then interpolator clips in TimeSensor order. Per joint and per kind
+//! (rotation, translation, displacer weight), the last enabled clip that drives it wins; what no clip
+//! drives keeps the file's rest value. This is the semantics note's §4.5 rule for several motions,
+//! extended to interpolator clips. A user's joint edit (`Pose::rotation_offsets` /
+//! `translation_offsets`) is never touched, so it applies on top of the motion (§1.4).
+//!
+//! # Root motion
+//! Translations written to a skeleton root joint (the `humanoid_root` of every file in the corpus)
+//! follow [`RootMode`].
+
+pub mod interpolator;
+pub mod motion;
+pub mod pose_command;
+pub mod sequence;
+
+use glam::{Quat, Vec3};
+
+pub use interpolator::{Curve, CurveValue, InterpolatorClip, TargetField, Track, find_clips};
+pub use motion::{EulerOrder, HanimMotion, Interpolation, JointSample, MotionError};
+
+use crate::hanim::Document;
+use crate::pose::Pose;
+use crate::x3d::Warning;
+
+/// Where a clip's data comes from.
+#[derive(Debug, Clone)]
+pub enum ClipSource {
+    /// An HAnimMotion of humanoid `humanoid`.
+    Motion {
+        humanoid: usize,
+        motion: HanimMotion,
+    },
+    Interpolators(InterpolatorClip),
+}
+
+/// One entry of the transport's list.
+#[derive(Debug, Clone)]
+pub struct Clip {
+    pub source: ClipSource,
+    /// Whether it drives the humanoid now (starts as the file says).
+    pub enabled: bool,
+    /// Loop flag (starts as the file says; the transport's loop toggle changes it).
+    pub looping: bool,
+}
+
+impl Clip {
+    /// The name users pick it by: the motion's name (else DEF), or the TimeSensor's DEF.
+    pub fn name(&self) -> &str {
+        match &self.source {
+            ClipSource::Motion { motion, .. } if !motion.name.is_empty() => &motion.name,
+            ClipSource::Motion { motion, .. } => motion.def.as_deref().unwrap_or(""),
+            ClipSource::Interpolators(c) => &c.name,
+        }
+    }
+
+    /// True when `wanted` is its name or DEF.
+    pub fn is_named(&self, wanted: &str) -> bool {
+        self.name() == wanted
+            || matches!(&self.source, ClipSource::Motion { motion, .. } if motion.def.as_deref() == Some(wanted))
+    }
+
+    pub fn kind(&self) -> &'static str {
+        match &self.source {
+            ClipSource::Motion { .. } => "HAnimMotion",
+            ClipSource::Interpolators(_) => "interpolators",
+        }
+    }
+
+    /// Why it cannot play, if it cannot.
+    pub fn unsupported(&self) -> Option<&str> {
+        match &self.source {
+            ClipSource::Interpolators(c) => c.unsupported.as_deref(),
+            ClipSource::Motion { .. } => None,
+        }
+    }
+
+    /// Seconds of one pass.
+    pub fn duration(&self, mode: Interpolation) -> f64 {
+        match &self.source {
+            ClipSource::Motion { motion, .. } => motion.duration(mode),
+            ClipSource::Interpolators(c) => c.cycle_interval,
+        }
+    }
+
+    /// Frames, for HAnimMotions.
+    pub fn frame_count(&self) -> Option<usize> {
+        match &self.source {
+            ClipSource::Motion { motion, .. } => Some(motion.frame_count),
+            ClipSource::Interpolators(_) => None,
+        }
+    }
+
+    /// The frame shown at `tau` (HAnimMotions), as a fractional frame position.
+    pub fn frame_position(&self, tau: f64, mode: Interpolation) -> Option<f64> {
+        match &self.source {
+            ClipSource::Motion { motion, .. } => Some(motion.frame_position(tau, mode, self.looping)),
+            ClipSource::Interpolators(_) => None,
+        }
+    }
+
+    /// Whether a non-looping clip has played to its end at `tau`.
+    pub fn finished(&self, tau: f64, mode: Interpolation) -> bool {
+        !self.looping
+            && match &self.source {
+                ClipSource::Motion { motion, .. } => motion.finished(tau, mode),
+                ClipSource::Interpolators(c) => tau >= c.cycle_interval,
+            }
+    }
+}
+
+/// How root translations from clips are placed (see the module documentation).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum RootMode {
+    /// The file's values, as X_ITE uses them (semantics note §4.6).
+    #[default]
+    AsGiven,
+    /// Moved so that the clip starts at the root's rest translation: `t = rest + (v − v_first)`.
+    RelativeToFirst,
+    /// As `RelativeToFirst`, with the horizontal (X, Z) travel removed: only the height changes.
+    InPlace,
+}
+
+impl RootMode {
+    pub const ALL: [RootMode; 3] = [RootMode::AsGiven, RootMode::RelativeToFirst, RootMode::InPlace];
+
+    pub fn label(self) -> &'static str {
+        match self {
+            RootMode::AsGiven => "as given",
+            RootMode::RelativeToFirst => "relative to first frame",
+            RootMode::InPlace => "in place",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<RootMode> {
+        match name {
+            "as-given" | "given" => Some(RootMode::AsGiven),
+            "relative" | "relative-to-first" => Some(RootMode::RelativeToFirst),
+            "in-place" | "inplace" => Some(RootMode::InPlace),
+            _ => None,
+        }
+    }
+}
+
+/// Sampling options shared by every clip.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct SampleOptions {
+    pub interpolation: Interpolation,
+    pub euler_order: EulerOrder,
+    pub root_mode: RootMode,
+}
+
+/// Humanoid transform fields written by interpolator clips (a [`Pose`] holds joints only).
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct HumanoidOverride {
+    pub rotation: Option<Quat>,
+    pub translation: Option<Vec3>,
+}
+
+/// Every clip of a document, and what reading them reported.
+#[derive(Debug, Clone, Default)]
+pub struct Animations {
+    pub clips: Vec<Clip>,
+    /// HAnimMotions that cannot be played (e.g. `values` not channels × frames), left out of `clips`.
+    pub rejected: Vec<MotionError>,
+    pub warnings: Vec<Warning>,
+}
+
+impl Animations {
+    /// Reads every HAnimMotion of every humanoid and every interpolator clip of `doc`. A motion that
+    /// fails its checks goes to [`rejected`](Self::rejected); use [`from_document_strict`] to fail instead.
+    ///
+    /// [`from_document_strict`]: Self::from_document_strict
+    pub fn from_document(doc: &Document) -> Animations {
+        let mut out = Animations::default();
+        for (hi, h) in doc.humanoids.iter().enumerate() {
+            for index in 0..h.motions.len() {
+                match HanimMotion::from_model(&doc.scene, h, index) {
+                    Ok(motion) => {
+                        out.warnings.extend(motion.warnings.iter().cloned());
+                        out.clips.push(Clip {
+                            enabled: motion.enabled,
+                            looping: motion.looping,
+                            source: ClipSource::Motion { humanoid: hi, motion },
+                        });
+                    }
+                    Err(e) => out.rejected.push(e),
+                }
+            }
+        }
+        for clip in find_clips(doc, &mut out.warnings) {
+            out.clips.push(Clip {
+                enabled: clip.plays_at_load(),
+                looping: clip.looping,
+                source: ClipSource::Interpolators(clip),
+            });
+        }
+        out
+    }
+
+    /// As [`from_document`](Self::from_document), but the first rejected motion is an error.
+    pub fn from_document_strict(doc: &Document) -> Result<Animations, MotionError> {
+        let mut all = Self::from_document(doc);
+        if all.rejected.is_empty() { Ok(all) } else { Err(all.rejected.swap_remove(0)) }
+    }
+
+    /// The clip named `wanted` (motion name or DEF, TimeSensor DEF).
+    pub fn find(&self, wanted: &str) -> Option<usize> {
+        self.clips.iter().position(|c| c.is_named(wanted))
+    }
+
+    /// Enables clip `index` alone.
+    pub fn solo(&mut self, index: usize) {
+        for (i, clip) in self.clips.iter_mut().enumerate() {
+            clip.enabled = i == index;
+        }
+    }
+
+    /// Writes every enabled clip at playback time `tau` into `poses` (one per humanoid): first the base
+    /// rotations and translations go back to the file's values, then each enabled clip writes what it
+    /// drives (joints and displacer weights), in list order. Offsets are left alone. Returns the humanoid transform fields
+    /// the clips set.
+    pub fn apply(
+        &self,
+        doc: &Document,
+        tau: f64,
+        options: &SampleOptions,
+        poses: &mut [Pose],
+    ) -> Vec<HumanoidOverride> {
+        let mut overrides = vec![HumanoidOverride::default(); doc.humanoids.len()];
+        for (h, pose) in doc.humanoids.iter().zip(poses.iter_mut()) {
+            let rest = Pose::rest(h);
+            pose.rotations = rest.rotations;
+            pose.translations = rest.translations;
+            // Displacer weights are also the user's edits (a pose holds no weight offset): only those a
+            // clip drives are overwritten below.
+        }
+        for clip in self.clips.iter().filter(|c| c.enabled && c.unsupported().is_none()) {
+            match &clip.source {
+                ClipSource::Motion { humanoid, motion } => {
+                    let (Some(h), Some(pose)) = (doc.humanoids.get(*humanoid), poses.get_mut(*humanoid)) else {
+                        continue;
+                    };
+                    let u = motion.frame_position(tau, options.interpolation, clip.looping);
+                    let first = if options.root_mode == RootMode::AsGiven {
+                        Vec::new()
+                    } else {
+                        motion.sample(
+                            motion.frame_position(0.0, options.interpolation, false),
+                            options.interpolation,
+                            options.euler_order,
+                        )
+                    };
+                    for s in motion.sample(u, options.interpolation, options.euler_order) {
+                        if let Some(r) = s.rotation
+                            && let Some(slot) = pose.rotations.get_mut(s.joint)
+                        {
+                            *slot = r;
+                        }
+                        if let Some(t) = s.translation {
+                            let start = first.iter().find(|f| f.joint == s.joint).and_then(|f| f.translation);
+                            let t = root_translation(h, s.joint, t, start, options.root_mode);
+                            if let Some(slot) = pose.translations.get_mut(s.joint) {
+                                *slot = t;
+                            }
+                        }
+                    }
+                }
+                ClipSource::Interpolators(c) => {
+                    let fraction = c.fraction(tau, clip.looping);
+                    for track in &c.tracks {
+                        let (Some(h), Some(pose)) = (doc.humanoids.get(track.humanoid), poses.get_mut(track.humanoid))
+                        else {
+                            continue;
+                        };
+                        let Some(value) = track.evaluate(fraction) else { continue };
+                        match (track.target, value) {
+                            (TargetField::JointRotation(j), CurveValue::Rotation(r)) => {
+                                if let Some(slot) = pose.rotations.get_mut(j) {
+                                    *slot = r;
+                                }
+                            }
+                            (TargetField::JointTranslation(j), CurveValue::Translation(t)) => {
+                                let start = match (options.root_mode, track.evaluate(0.0)) {
+                                    (RootMode::AsGiven, _) => None,
+                                    (_, Some(CurveValue::Translation(first))) => Some(first),
+                                    _ => None,
+                                };
+                                let t = root_translation(h, j, t, start, options.root_mode);
+                                if let Some(slot) = pose.translations.get_mut(j) {
+                                    *slot = t;
+                                }
+                            }
+                            (TargetField::DisplacerWeight(d), CurveValue::Scalar(w)) => {
+                                if let Some(slot) = pose.displacer_weights.get_mut(d) {
+                                    *slot = w;
+                                }
+                            }
+                            (TargetField::HumanoidRotation, CurveValue::Rotation(r)) => {
+                                overrides[track.humanoid].rotation = Some(r)
+                            }
+                            (TargetField::HumanoidTranslation, CurveValue::Translation(t)) => {
+                                overrides[track.humanoid].translation = Some(t)
+                            }
+                            _ => {}
+                        }
+                    }
+                }
+            }
+        }
+        overrides
+    }
+
+    /// Fresh poses (file values, no offsets) with every enabled clip applied at `tau`.
+    pub fn sample(&self, doc: &Document, tau: f64, options: &SampleOptions) -> (Vec<Pose>, Vec<HumanoidOverride>) {
+        let mut poses: Vec<Pose> = doc.humanoids.iter().map(Pose::rest).collect();
+        let overrides = self.apply(doc, tau, options, &mut poses);
+        (poses, overrides)
+    }
+}
+
+/// A copy of `doc` whose humanoid transforms take the fields clips set (for drawing and bounds).
+pub fn with_overrides(doc: &Document, overrides: &[HumanoidOverride]) -> Option<Document> {
+    if overrides.iter().all(|o| o.rotation.is_none() && o.translation.is_none()) {
+        return None;
+    }
+    let mut copy = doc.clone();
+    for (h, o) in copy.humanoids.iter_mut().zip(overrides) {
+        if let Some(r) = o.rotation {
+            h.transform.rotation = r;
+        }
+        if let Some(t) = o.translation {
+            h.transform.translation = t;
+        }
+    }
+    Some(copy)
+}
+
+/// A root joint's translation under `mode`; other joints take `value` as given.
+fn root_translation(
+    h: &crate::hanim::Humanoid,
+    joint: usize,
+    value: Vec3,
+    first: Option<Vec3>,
+    mode: RootMode,
+) -> Vec3 {
+    let is_root = h.joints.get(joint).is_some_and(|j| j.parent.is_none());
+    let (Some(first), true) = (first, is_root) else { return value };
+    let rest = h.joints[joint].rest.translation;
+    let delta = value - first;
+    match mode {
+        RootMode::AsGiven => value,
+        RootMode::RelativeToFirst => rest + delta,
+        RootMode::InPlace => rest + Vec3::new(0.0, delta.y, 0.0),
+    }
+}
+
+/// The transport: which clip the timeline shows, the playback clock and speed. The clock only moves
+/// when [`advance`](Self::advance) is called with an elapsed time, so playback is reproducible.
+#[derive(Debug, Clone)]
+pub struct Transport {
+    pub animations: Animations,
+    /// Playback time in seconds (τ of the semantics note §4.4).
+    pub time: f64,
+    pub playing: bool,
+    /// 0.1 to 4.
+    pub speed: f32,
+    /// The clip the timeline, stepping and loop toggle act on.
+    pub selected: Option<usize>,
+    pub options: SampleOptions,
+    /// Whether the camera follows the root joint.
+    pub follow_root: bool,
+    /// Where the followed root was last frame (world), so the camera moves by the root's step.
+    pub followed_root: Option<Vec3>,
+    /// False until the user plays, steps, scrubs or toggles a clip: the window opens on the file's rest
+    /// pose and leaves it alone until then.
+    pub engaged: bool,
+}
+
+pub const MIN_SPEED: f32 = 0.1;
+pub const MAX_SPEED: f32 = 4.0;
+
+impl Transport {
+    pub fn new(animations: Animations) -> Transport {
+        let selected = animations
+            .clips
+            .iter()
+            .position(|c| c.enabled)
+            .or_else(|| animations.clips.iter().position(|c| c.unsupported().is_none()));
+        // A motion on the timeline starts at its frameIndex (§4.4), the other clips at 0.
+        let time = match selected.map(|i| &animations.clips[i].source) {
+            Some(ClipSource::Motion { motion, .. }) if motion.frame_increment != 0 => {
+                motion.time_of_frame(motion.frame_index as f64).max(0.0)
+            }
+            _ => 0.0,
+        };
+        Transport {
+            animations,
+            time,
+            playing: false,
+            speed: 1.0,
+            selected,
+            options: SampleOptions::default(),
+            follow_root: false,
+            followed_root: None,
+            engaged: false,
+        }
+    }
+
+    /// The window's transport for `doc`: paused at time 0 with the clips the file enables; what could
+    /// not be read is logged.
+    pub fn for_window(doc: &Document) -> Transport {
+        let animations = Animations::from_document(doc);
+        for w in &animations.warnings {
+            log::warn!("{w}");
+        }
+        for e in &animations.rejected {
+            log::error!("motion not playable: {e}");
+        }
+        Transport::new(animations)
+    }
+
+    /// Plays clip `name` alone, paused at `seconds` (scripted runs).
+    pub fn show(&mut self, name: &str, seconds: f64) -> Result<(), String> {
+        let index = self.animations.find(name).ok_or_else(|| {
+            let names: Vec<&str> = self.animations.clips.iter().map(|c| c.name()).collect();
+            format!("no motion or clip named '{name}' (clips: {})", names.join(", "))
+        })?;
+        if let Some(reason) = self.animations.clips[index].unsupported() {
+            return Err(format!("clip '{name}' cannot be played: {reason}"));
+        }
+        self.animations.solo(index);
+        self.selected = Some(index);
+        self.engaged = true;
+        self.playing = false;
+        self.time = seconds;
+        Ok(())
+    }
+
+    pub fn selected_clip(&self) -> Option<&Clip> {
+        self.selected.and_then(|i| self.animations.clips.get(i))
+    }
+
+    /// True when any clip drives the humanoid.
+    pub fn any_enabled(&self) -> bool {
+        self.animations.clips.iter().any(|c| c.enabled && c.unsupported().is_none())
+    }
+
+    /// Advances the clock by `elapsed` wall seconds × speed while playing; stops when every enabled clip
+    /// is a finished non-looping one. Returns whether the time changed.
+    pub fn advance(&mut self, elapsed: f64) -> bool {
+        if !self.playing || elapsed <= 0.0 {
+            return false;
+        }
+        self.time += elapsed * f64::from(self.speed);
+        let mode = self.options.interpolation;
+        let mut active = self.animations.clips.iter().filter(|c| c.enabled && c.unsupported().is_none()).peekable();
+        if active.peek().is_none() || active.all(|c| c.finished(self.time, mode)) {
+            self.playing = false;
+        }
+        true
+    }
+
+    pub fn toggle_play(&mut self) {
+        self.engaged = true;
+        if !self.playing {
+            // Play from the start again after a finished non-looping pass.
+            let mode = self.options.interpolation;
+            if let Some(clip) = self.selected_clip()
+                && clip.finished(self.time, mode)
+            {
+                self.time = 0.0;
+            }
+        }
+        self.playing = !self.playing;
+    }
+
+    pub fn stop(&mut self) {
+        self.engaged = true;
+        self.playing = false;
+        self.time = 0.0;
+    }
+
+    pub fn set_speed(&mut self, speed: f32) {
+        self.speed = speed.clamp(MIN_SPEED, MAX_SPEED);
+    }
+
+    /// Moves the clock to `seconds` (the timeline of an interpolator clip).
+    pub fn seek_time(&mut self, seconds: f64) {
+        self.engaged = true;
+        self.time = seconds;
+    }
+
+    /// Moves the clock to the frame `frame` of the selected HAnimMotion.
+    pub fn seek_frame(&mut self, frame: usize) {
+        self.engaged = true;
+        if let Some(ClipSource::Motion { motion, .. }) = self.selected_clip().map(|c| &c.source) {
+            self.time = motion.time_of_frame(frame as f64);
+        }
+    }
+
+    /// One frame forward (`direction` 1) or back (−1): the selected HAnimMotion's next/previous frame
+    /// (wrapping, §4.4); for an interpolator clip, 1/30 s.
+    pub fn step(&mut self, direction: i32) {
+        self.engaged = true;
+        self.playing = false;
+        let mode = self.options.interpolation;
+        let Some(clip) = self.selected_clip() else { return };
+        match &clip.source {
+            ClipSource::Motion { motion, .. } => {
+                let now = motion.frame_position(self.time, mode, clip.looping).round() as usize;
+                let next = motion.step_frame(now, direction);
+                self.time = motion.time_of_frame(next as f64);
+            }
+            ClipSource::Interpolators(_) => {
+                self.time = (self.time + f64::from(direction.signum()) / 30.0).max(0.0);
+            }
+        }
+    }
+
+    /// Sets the base pose of `poses` for the current time (offsets kept).
+    pub fn apply(&self, doc: &Document, poses: &mut [Pose]) -> Vec<HumanoidOverride> {
+        self.animations.apply(doc, self.time, &self.options, poses)
+    }
+
+    /// With [`follow_root`](Self::follow_root) on, where the camera target goes this frame: onto the root
+    /// of `humanoid` when following starts (a motion in BVH units may have carried it out of view), then
+    /// along with each step the root makes (world), so orbit and zoom stay free. `None` when off.
+    pub fn follow(
+        &mut self,
+        doc: &Document,
+        humanoid: usize,
+        pose: &Pose,
+        world_from_humanoid: glam::Mat4,
+        target: Vec3,
+    ) -> Option<Vec3> {
+        if !self.follow_root {
+            self.followed_root = None;
+            return None;
+        }
+        let h = doc.humanoids.get(humanoid)?;
+        let root = h.joints.iter().position(|j| j.parent.is_none())?;
+        let g = crate::pose::humanoid_from_joint(h, pose);
+        let now = world_from_humanoid.transform_point3(g[root].transform_point3(h.joints[root].rest.center));
+        let moved = match self.followed_root {
+            Some(before) => target + (now - before),
+            None => now,
+        };
+        self.followed_root = Some(now);
+        Some(moved)
+    }
+}
+
+/// `H` of a humanoid with the fields clips set.
+pub fn world_from_humanoid(h: &crate::hanim::Humanoid, o: &HumanoidOverride) -> glam::Mat4 {
+    let mut fields = h.transform;
+    if let Some(r) = o.rotation {
+        fields.rotation = r;
+    }
+    if let Some(t) = o.translation {
+        fields.translation = t;
+    }
+    h.world_from_parent * fields.matrix()
+}
