@@ -74,6 +74,8 @@ pub enum Command {
     },
     /// Render the humanoids offscreen on the GPU and write a PNG (pose joints and displacers, pick a view).
     Render(crate::headless::RenderArgs),
+    /// Motion capture (ASF/AMC, BVH): import onto a humanoid as HAnimMotion, stick figures, mappings.
+    Motion(crate::mocap::cli::MotionArgs),
 }
 
 fn load(path: &Path) -> Result<hanim::Document> {
@@ -151,6 +153,10 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
         }
         Command::Render(args) => {
             crate::headless::run(&args)?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Motion(args) => {
+            crate::mocap::cli::run(&args)?;
             Ok(ExitCode::SUCCESS)
         }
     }

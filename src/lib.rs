@@ -11,6 +11,7 @@ pub mod hanim;
 pub mod headless;
 pub mod inspect;
 pub mod mesh;
+pub mod mocap;
 pub mod pose;
 pub mod ui;
 pub mod x3d;

@@ -1,0 +1,276 @@
+//! Retargeting a [`Clip`] onto a loaded H-Anim humanoid (docs/asf-amc.md §5).
+//!
+//! The source's world-space rotation of each bone relative to its rest pose, `Gs_b`, is carried over,
+//! not its local rotation; so bones that the humanoid lacks (LOA 1 has no vl3 or clavicles) still
+//! reach their descendants, and joints the source lacks stay rigid with their parent.
+//!
+//! ```text
+//! Q_j   = the rotation turning the humanoid's rest bone direction (centre j → centre of the joint mapped
+//!         from the source bone's first mapped descendant) onto the source's (the same two joints);
+//!         identity for the root; inherited from the nearest mapped ancestor where no direction exists
+//! D_j   = Gs_b · Q_j   (j driven by b),   D_j = D_parent   (j not driven)
+//! G_j   = D_j · Rrest_j                    Rrest = the humanoid's rest global rotation
+//! r_j   = G_parent⁻¹ · G_j                 the joint rotation written to the motion
+//! ```
+//! So at the source's rest the humanoid takes the source's rest shape (CMU: arms sideways, legs 20° out),
+//! and every limb keeps the humanoid's own lengths. The root moves as the source root scaled by
+//! `k` = humanoid leg length / source leg length (hip → knee → ankle): horizontally relative to the first
+//! frame, vertically so that the source's lowest ankle height over the clip lands on the humanoid's rest
+//! ankle height.
+
+use glam::{DQuat, DVec3, Vec3};
+
+use super::mapping::Mapping;
+use super::rig::{Clip, Rig};
+use crate::hanim::Humanoid;
+use crate::pose::{self, Pose};
+
+/// A motion for a humanoid: per frame, a rotation for each listed joint and the root translation.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Retargeted {
+    /// Humanoid joint indices with channels; the root first.
+    pub joints: Vec<usize>,
+    /// `frames × joints.len()` joint rotations `r_j` (they replace the file rotation).
+    pub rotations: Vec<DQuat>,
+    /// Root translation per frame (humanoid space, metres of the humanoid's units).
+    pub root_translation: Vec<DVec3>,
+    pub frame_time: f64,
+    /// Source joint name → humanoid joint names it drives.
+    pub pairs: Vec<(String, Vec<String>)>,
+    /// Leg-length ratio humanoid / source.
+    pub scale: f64,
+    pub notes: Vec<String>,
+}
+
+impl Retargeted {
+    pub fn frame_count(&self) -> usize {
+        self.root_translation.len()
+    }
+
+    /// The humanoid's pose at `frame`: the file's rest pose with the motion's joints replaced.
+    pub fn pose(&self, h: &Humanoid, frame: usize) -> Pose {
+        let mut pose = Pose::rest(h);
+        let n = self.joints.len();
+        for (k, &j) in self.joints.iter().enumerate() {
+            pose.rotations[j] = self.rotations[frame * n + k].as_quat();
+        }
+        pose.translations[self.joints[0]] = self.root_translation[frame].as_vec3();
+        pose
+    }
+}
+
+/// Finds a humanoid joint by name, then DEF, then without case.
+pub fn find_joint(h: &Humanoid, name: &str) -> Option<usize> {
+    h.joints
+        .iter()
+        .position(|j| j.name == name)
+        .or_else(|| h.joints.iter().position(|j| j.def.as_deref() == Some(name)))
+        .or_else(|| h.joints.iter().position(|j| j.name.eq_ignore_ascii_case(name)))
+}
+
+fn is_descendant(h: &Humanoid, mut joint: usize, ancestor: usize) -> bool {
+    while let Some(p) = h.joints[joint].parent {
+        if p == ancestor {
+            return true;
+        }
+        joint = p;
+    }
+    false
+}
+
+/// Rest globals of the humanoid: rotation (scale ignored) and centre position, humanoid space.
+fn rest_globals(h: &Humanoid) -> (Vec<DQuat>, Vec<DVec3>) {
+    let g = pose::humanoid_from_joint(h, &Pose::rest(h));
+    let mut rotations: Vec<DQuat> = Vec::with_capacity(h.joints.len());
+    for joint in &h.joints {
+        let local = joint.rest.rotation.as_dquat();
+        let parent = joint.parent.and_then(|p| rotations.get(p).copied()).unwrap_or(DQuat::IDENTITY);
+        rotations.push((parent * local).normalize());
+    }
+    let centres = h.joints.iter().zip(&g).map(|(joint, m)| m.transform_point3(joint.rest.center).as_dvec3()).collect();
+    (rotations, centres)
+}
+
+/// Retargets `clip` (on `rig`) onto humanoid `h` with `mapping`.
+pub fn retarget(rig: &Rig, clip: &Clip, h: &Humanoid, mapping: &Mapping) -> anyhow::Result<Retargeted> {
+    let Some(target_root) = h.joints.iter().position(|j| j.parent.is_none()) else {
+        anyhow::bail!("humanoid '{}' has no joints to drive", h.name);
+    };
+    let mut notes = Vec::new();
+    // Source joint → humanoid joints.
+    let mut targets: Vec<Vec<usize>> = vec![Vec::new(); rig.joints.len()];
+    let mut driven_by: Vec<Option<usize>> = vec![None; h.joints.len()];
+    for (s, joint) in rig.joints.iter().enumerate() {
+        let wanted: Vec<usize> = if joint.parent.is_none() {
+            vec![target_root]
+        } else {
+            mapping.targets_of(&joint.name).unwrap_or(&[]).iter().filter_map(|n| find_joint(h, n)).collect()
+        };
+        for j in wanted {
+            if let Some(other) = driven_by[j] {
+                notes.push(format!(
+                    "{} is already driven by {}; {} ignored for it",
+                    h.joints[j].name, rig.joints[other].name, joint.name
+                ));
+                continue;
+            }
+            driven_by[j] = Some(s);
+            targets[s].push(j);
+        }
+    }
+    let unmapped: Vec<&str> = rig
+        .joints
+        .iter()
+        .enumerate()
+        .filter(|(s, j)| targets[*s].is_empty() && mapping.targets_of(&j.name).is_none())
+        .map(|(_, j)| j.name.as_str())
+        .collect();
+    if !unmapped.is_empty() {
+        notes.push(format!(
+            "source joints not in the mapping (they still move their descendants): {}",
+            unmapped.join(", ")
+        ));
+    }
+    let (rest_rot, rest_pos) = rest_globals(h);
+
+    // Q per source joint with targets: from the first mapped descendant along first children.
+    let mut q: Vec<Option<DQuat>> = vec![None; rig.joints.len()];
+    for s in 0..rig.joints.len() {
+        if targets[s].is_empty() {
+            continue;
+        }
+        if rig.joints[s].parent.is_none() {
+            q[s] = Some(DQuat::IDENTITY);
+            continue;
+        }
+        let j = targets[s][0];
+        let mut next = rig.children(s).next();
+        let mut found = None;
+        while let Some(c) = next {
+            let below: Vec<usize> = targets[c].iter().copied().filter(|&t| is_descendant(h, t, j)).collect();
+            if !below.is_empty() {
+                found = Some((c, below));
+                break;
+            }
+            next = rig.children(c).next();
+        }
+        if let Some((c, below)) = found {
+            let d_s = rig.joints[c].rest - rig.joints[s].rest;
+            let centre = below.iter().map(|&t| rest_pos[t]).sum::<DVec3>() / below.len() as f64;
+            let d_t = centre - rest_pos[j];
+            if d_s.length() > 1e-4 && d_t.length() > 1e-4 {
+                q[s] = Some(DQuat::from_rotation_arc(d_t.normalize(), d_s.normalize()));
+            }
+        }
+    }
+    // Fill the rest from the nearest source ancestor with a Q (rig order is parent first).
+    for s in 0..rig.joints.len() {
+        if q[s].is_none() {
+            q[s] = Some(rig.joints[s].parent.and_then(|p| q[p]).unwrap_or(DQuat::IDENTITY));
+        }
+    }
+
+    // Root translation scale and vertical calibration.
+    let leg = |names: [&str; 3], positions: &dyn Fn(&str) -> Option<DVec3>| -> Option<f64> {
+        let [a, b, c] = names.map(positions);
+        Some((b? - a?).length() + (c? - b?).length())
+    };
+    let source_of = |target: &str| -> Option<DVec3> {
+        let j = find_joint(h, target)?;
+        driven_by[j].map(|s| rig.joints[s].rest)
+    };
+    let target_of = |target: &str| -> Option<DVec3> { find_joint(h, target).map(|j| rest_pos[j]) };
+    let mut ratios = Vec::new();
+    for side in ["l", "r"] {
+        let ankle = if find_joint(h, &format!("{side}_talocrural")).is_some() { "talocrural" } else { "ankle" };
+        let names = [format!("{side}_hip"), format!("{side}_knee"), format!("{side}_{ankle}")];
+        let names = [names[0].as_str(), names[1].as_str(), names[2].as_str()];
+        if let (Some(t), Some(s)) = (leg(names, &target_of), leg(names, &source_of))
+            && s > 1e-6
+        {
+            ratios.push(t / s);
+        }
+    }
+    let scale = if ratios.is_empty() {
+        notes.push("no hip, knee and ankle on both skeletons: the root translation is not scaled".into());
+        1.0
+    } else {
+        ratios.iter().sum::<f64>() / ratios.len() as f64
+    };
+    // Source ankles (rig joints driving the humanoid's ankles) and the humanoid's rest ankle height.
+    let ankles: Vec<(usize, usize)> = ["l_talocrural", "r_talocrural", "l_ankle", "r_ankle"]
+        .iter()
+        .filter_map(|n| find_joint(h, n))
+        .filter_map(|j| driven_by[j].map(|s| (s, j)))
+        .collect();
+
+    let frames = clip.frame_count();
+    let root_positions: Vec<DVec3> = (0..frames).map(|f| clip.positions(rig, f).joints[0]).collect();
+    let vertical = if ankles.is_empty() {
+        notes.push("no ankles mapped: the root height follows the source relative to its first frame".into());
+        None
+    } else {
+        let lowest_source = (0..frames)
+            .map(|f| {
+                let p = clip.positions(rig, f);
+                ankles.iter().map(|(s, _)| p.joints[*s].y).fold(f64::INFINITY, f64::min)
+            })
+            .fold(f64::INFINITY, f64::min);
+        let target_ankle = ankles.iter().map(|(_, j)| rest_pos[*j].y).sum::<f64>() / ankles.len() as f64;
+        Some((lowest_source, target_ankle))
+    };
+    let root_centre = h.joints[target_root].rest.center.as_dvec3();
+    let rest_root = rest_pos[target_root];
+    let first = root_positions.first().copied().unwrap_or(DVec3::ZERO);
+
+    let mut joints: Vec<usize> = vec![target_root];
+    joints.extend((0..h.joints.len()).filter(|&j| j != target_root && driven_by[j].is_some()));
+    let column: Vec<Option<usize>> = {
+        let mut c = vec![None; h.joints.len()];
+        for (k, &j) in joints.iter().enumerate() {
+            c[j] = Some(k);
+        }
+        c
+    };
+    let mut rotations = Vec::with_capacity(frames * joints.len());
+    let mut root_translation = Vec::with_capacity(frames);
+    let mut d: Vec<DQuat> = vec![DQuat::IDENTITY; h.joints.len()];
+    let mut row = vec![DQuat::IDENTITY; joints.len()];
+    for (f, p) in root_positions.iter().enumerate() {
+        let gs = clip.global_rotations(rig, f);
+        for j in 0..h.joints.len() {
+            let parent = h.joints[j].parent;
+            d[j] = match driven_by[j] {
+                Some(s) => (gs[s] * q[s].unwrap_or(DQuat::IDENTITY)).normalize(),
+                None => parent.map_or(DQuat::IDENTITY, |p| d[p]),
+            };
+            if let Some(k) = column[j] {
+                let global = d[j] * rest_rot[j];
+                let parent_global = parent.map_or(DQuat::IDENTITY, |p| d[p] * rest_rot[p]);
+                row[k] = (parent_global.inverse() * global).normalize();
+            }
+        }
+        rotations.extend_from_slice(&row);
+        let y = match vertical {
+            Some((lowest_source, target_ankle)) => target_ankle + scale * (p.y - lowest_source),
+            None => rest_root.y + scale * (p.y - first.y),
+        };
+        let world = DVec3::new(rest_root.x + scale * (p.x - first.x), y, rest_root.z + scale * (p.z - first.z));
+        // The root's centre lands at translation + centre (its parent is the humanoid).
+        root_translation.push(world - root_centre);
+    }
+    let pairs = rig
+        .joints
+        .iter()
+        .enumerate()
+        .filter(|(s, _)| !targets[*s].is_empty())
+        .map(|(s, j)| (j.name.clone(), targets[s].iter().map(|&t| h.joints[t].name.clone()).collect()))
+        .collect();
+    Ok(Retargeted { joints, rotations, root_translation, frame_time: clip.frame_time, pairs, scale, notes })
+}
+
+/// World position of joint centres at `pose` (for checks): `H·G_j·c_j`.
+pub fn joint_world_positions(h: &Humanoid, pose: &Pose) -> Vec<Vec3> {
+    let world = pose::world_from_joint(h, &pose::humanoid_from_joint(h, pose));
+    h.joints.iter().zip(world).map(|(j, m)| m.transform_point3(j.rest.center)).collect()
+}
