@@ -72,6 +72,8 @@ pub fn parse_amc(text: &str, path: &Path, asf: &Asf) -> Result<Amc, MocapError> 
     let mut seen = vec![false; asf.bones.len() + 1];
     let mut missing_reported = 0usize;
     let lines = tokenize(text, SYNTAX);
+    let bone_by_name: std::collections::HashMap<String, usize> =
+        asf.bones.iter().enumerate().map(|(i, b)| (b.name.to_ascii_lowercase(), i)).collect();
     for line in &lines {
         let first = line.tokens[0];
         if let Some(keyword) = first.text.strip_prefix(':') {
@@ -137,7 +139,7 @@ pub fn parse_amc(text: &str, path: &Path, asf: &Asf) -> Result<Amc, MocapError> 
         let (index, slot, count, what) = if first.text.eq_ignore_ascii_case("root") {
             (asf.bones.len(), 0, asf.root.order.len(), "root (:root order)".to_string())
         } else {
-            let Some(b) = asf.bone_index(first.text) else {
+            let Some(&b) = bone_by_name.get(&first.text.to_ascii_lowercase()) else {
                 return Err(r.token(
                     &first,
                     format!("unknown bone '{}' (expected a bone of the ASF, 'root' or a frame number)", first.text),

@@ -189,11 +189,6 @@ impl Asf {
         self.bones.iter().position(|b| b.name.eq_ignore_ascii_case(name))
     }
 
-    /// Children of `parent` (`None` = root) in hierarchy order.
-    pub fn children(&self, parent: Option<usize>) -> impl Iterator<Item = usize> + '_ {
-        self.order.iter().copied().filter(move |&b| self.bones[b].parent == parent)
-    }
-
     /// Numbers on one AMC frame: the root's channels plus every bone's dofs.
     pub fn values_per_frame(&self) -> usize {
         self.root.order.len() + self.bones.iter().map(|b| b.dofs.len()).sum::<usize>()

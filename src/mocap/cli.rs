@@ -84,6 +84,10 @@ pub enum MotionCommand {
         /// `front`, `side`, `top` or `inclined`.
         #[arg(long, default_value = "front")]
         view: String,
+        /// Render this X3D humanoid with the motion retargeted onto it instead of the stick figure (joint
+        /// rotations only: the humanoid stays at its rest root position).
+        #[arg(long, value_name = "X3D")]
+        onto: Option<PathBuf>,
         /// Use the GPU adapter whose name contains NAME.
         #[arg(long, value_name = "NAME")]
         adapter: Option<String>,
@@ -226,14 +230,19 @@ pub fn run(args: &MotionArgs) -> Result<()> {
             println!("{}: {} joints, {} frames", out.display(), capture.rig.joints.len(), capture.clip.frame_count());
             Ok(())
         }
-        MotionCommand::Render { skeleton, amc, out, frame, size, view, adapter, capture } => {
+        MotionCommand::Render { skeleton, amc, out, frame, size, view, onto, adapter, capture } => {
             let capture = load_capture(skeleton, amc.as_deref(), capture)?;
             let frames = capture.clip.frame_count();
             if *frame >= frames {
                 bail!("--frame {frame}: the motion has {frames} frames (0 to {})", frames.saturating_sub(1));
             }
             let mapping = mapping_for(&capture, None)?;
-            let image = render_frame(&capture, &mapping, *frame, *size, view, adapter.as_deref())?;
+            let image = match onto {
+                Some(humanoid) => {
+                    render_retargeted(&capture, &mapping, humanoid, *frame, *size, view, adapter.as_deref())?
+                }
+                None => render_frame(&capture, &mapping, *frame, *size, view, adapter.as_deref())?,
+            };
             headless::write_png_atomically(out, image.width, image.height, &image.rgba)?;
             println!("{}: frame {frame} of {frames}, {}x{}", out.display(), image.width, image.height);
             Ok(())
@@ -263,6 +272,40 @@ pub fn render_frame(
     request.view = ViewRequest::Named(view.to_string());
     request.show_skeleton = true;
     request.show_grid = true;
+    headless::render_document(&ctx, &doc, &request)
+}
+
+/// Renders the humanoid of `humanoid_file` at frame `frame` of the capture retargeted onto it: each
+/// joint's rotation is passed as the offset `Δ = r_rest⁻¹·r` that the render command applies after the
+/// file rotation (the root translation is not applied).
+pub fn render_retargeted(
+    capture: &Capture,
+    mapping: &Mapping,
+    humanoid_file: &Path,
+    frame: usize,
+    size: ImageSize,
+    view: &str,
+    adapter: Option<&str>,
+) -> Result<headless::RenderedImage> {
+    let doc = crate::hanim::load(humanoid_file)?;
+    let h = doc.humanoids.first().with_context(|| format!("{}: no HAnimHumanoid", humanoid_file.display()))?;
+    let result = retarget::retarget(&capture.rig, &capture.clip, h, mapping)?;
+    let pose = result.pose(h, frame);
+    let mut request = SceneRequest::new(size.width, size.height);
+    request.view = ViewRequest::Named(view.to_string());
+    request.show_grid = true;
+    // Humanoids whose skin carries no weights do not deform: the skeleton shows the pose anyway.
+    request.show_skeleton = true;
+    for &j in &result.joints {
+        let offset = h.joints[j].rest.rotation.inverse() * pose.rotations[j];
+        let (axis, angle) = offset.to_axis_angle();
+        if angle.abs() > 1e-7 {
+            // Match by DEF when there is one: names may repeat across humanoids, DEFs may not.
+            let joint = h.joints[j].def.clone().unwrap_or_else(|| h.joints[j].name.clone());
+            request.joint_rotations.push(headless::JointRotation { joint, axis, angle });
+        }
+    }
+    let ctx = crate::gpu::GpuContext::headless(adapter).map_err(|e| anyhow::anyhow!(e))?;
     headless::render_document(&ctx, &doc, &request)
 }
 

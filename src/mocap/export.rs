@@ -121,6 +121,7 @@ pub fn xml_escape(text: &str) -> String {
 /// the source name (so that every name is unique).
 pub fn stick_joint_names(rig: &Rig, mapping: &Mapping) -> Vec<String> {
     let mut used = std::collections::HashSet::new();
+    let source_names: std::collections::HashSet<&str> = rig.joints.iter().map(|j| j.name.as_str()).collect();
     rig.joints
         .iter()
         .map(|j| {
@@ -130,7 +131,7 @@ pub fn stick_joint_names(rig: &Rig, mapping: &Mapping) -> Vec<String> {
                 mapping.targets_of(&j.name).and_then(|t| t.first()).cloned()
             };
             let name = match wanted {
-                Some(w) if !used.contains(&w) && rig.joints.iter().all(|o| o.name != w) => w,
+                Some(w) if !used.contains(&w) && !source_names.contains(w.as_str()) => w,
                 _ => j.name.clone(),
             };
             let name = if used.contains(&name) { format!("{}_{}", name, used.len()) } else { name };

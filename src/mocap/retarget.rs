@@ -14,9 +14,8 @@
 //! ```
 //! So at the source's rest the humanoid takes the source's rest shape (CMU: arms sideways, legs 20° out),
 //! and every limb keeps the humanoid's own lengths. The root moves as the source root scaled by
-//! `k` = humanoid leg length / source leg length (hip → knee → ankle): horizontally relative to the first
-//! frame, vertically so that the source's lowest ankle height over the clip lands on the humanoid's rest
-//! ankle height.
+//! `k` = humanoid leg length / source leg length (hip → knee → ankle), relative to the first frame, then
+//! shifted vertically so that the lowest the humanoid's ankles get over the clip is their rest height.
 
 use glam::{DQuat, DVec3, Vec3};
 
@@ -135,6 +134,7 @@ pub fn retarget(rig: &Rig, clip: &Clip, h: &Humanoid, mapping: &Mapping) -> anyh
 
     // Q per source joint with targets: from the first mapped descendant along first children.
     let mut q: Vec<Option<DQuat>> = vec![None; rig.joints.len()];
+    let children = rig.children();
     for s in 0..rig.joints.len() {
         if targets[s].is_empty() {
             continue;
@@ -144,7 +144,7 @@ pub fn retarget(rig: &Rig, clip: &Clip, h: &Humanoid, mapping: &Mapping) -> anyh
             continue;
         }
         let j = targets[s][0];
-        let mut next = rig.children(s).next();
+        let mut next = children[s].first().copied();
         let mut found = None;
         while let Some(c) = next {
             let below: Vec<usize> = targets[c].iter().copied().filter(|&t| is_descendant(h, t, j)).collect();
@@ -152,7 +152,7 @@ pub fn retarget(rig: &Rig, clip: &Clip, h: &Humanoid, mapping: &Mapping) -> anyh
                 found = Some((c, below));
                 break;
             }
-            next = rig.children(c).next();
+            next = children[c].first().copied();
         }
         if let Some((c, below)) = found {
             let d_s = rig.joints[c].rest - rig.joints[s].rest;
@@ -206,19 +206,6 @@ pub fn retarget(rig: &Rig, clip: &Clip, h: &Humanoid, mapping: &Mapping) -> anyh
 
     let frames = clip.frame_count();
     let root_positions: Vec<DVec3> = (0..frames).map(|f| clip.positions(rig, f).joints[0]).collect();
-    let vertical = if ankles.is_empty() {
-        notes.push("no ankles mapped: the root height follows the source relative to its first frame".into());
-        None
-    } else {
-        let lowest_source = (0..frames)
-            .map(|f| {
-                let p = clip.positions(rig, f);
-                ankles.iter().map(|(s, _)| p.joints[*s].y).fold(f64::INFINITY, f64::min)
-            })
-            .fold(f64::INFINITY, f64::min);
-        let target_ankle = ankles.iter().map(|(_, j)| rest_pos[*j].y).sum::<f64>() / ankles.len() as f64;
-        Some((lowest_source, target_ankle))
-    };
     let root_centre = h.joints[target_root].rest.center.as_dvec3();
     let rest_root = rest_pos[target_root];
     let first = root_positions.first().copied().unwrap_or(DVec3::ZERO);
@@ -251,11 +238,8 @@ pub fn retarget(rig: &Rig, clip: &Clip, h: &Humanoid, mapping: &Mapping) -> anyh
             }
         }
         rotations.extend_from_slice(&row);
-        let y = match vertical {
-            Some((lowest_source, target_ankle)) => target_ankle + scale * (p.y - lowest_source),
-            None => rest_root.y + scale * (p.y - first.y),
-        };
-        let world = DVec3::new(rest_root.x + scale * (p.x - first.x), y, rest_root.z + scale * (p.z - first.z));
+        // Provisional height: relative to the first frame; the ankles fix the level below.
+        let world = rest_root + scale * (*p - first);
         // The root's centre lands at translation + centre (its parent is the humanoid).
         root_translation.push(world - root_centre);
     }
@@ -266,7 +250,30 @@ pub fn retarget(rig: &Rig, clip: &Clip, h: &Humanoid, mapping: &Mapping) -> anyh
         .filter(|(s, _)| !targets[*s].is_empty())
         .map(|(s, j)| (j.name.clone(), targets[s].iter().map(|&t| h.joints[t].name.clone()).collect()))
         .collect();
-    Ok(Retargeted { joints, rotations, root_translation, frame_time: clip.frame_time, pairs, scale, notes })
+    let mut result =
+        Retargeted { joints, rotations, root_translation, frame_time: clip.frame_time, pairs, scale, notes };
+    // Vertical level: the lowest the humanoid's ankles get over the clip is their rest height, so the
+    // supporting foot stands where the humanoid's own feet stand (the source's floor may sit a few cm off
+    // y = 0, and the root-to-hip offsets of the two skeletons differ).
+    let ankle_joints: Vec<usize> = ankles.iter().map(|(_, j)| *j).collect();
+    if ankle_joints.is_empty() {
+        result.notes.push("no ankles mapped: the root height follows the source relative to its first frame".into());
+    } else {
+        let rest_ankle = ankle_joints.iter().map(|&j| rest_pos[j].y).sum::<f64>() / ankle_joints.len() as f64;
+        let mut lowest = f64::INFINITY;
+        for f in 0..result.frame_count() {
+            let g = pose::humanoid_from_joint(h, &result.pose(h, f));
+            for &j in &ankle_joints {
+                lowest = lowest.min(f64::from(g[j].transform_point3(h.joints[j].rest.center).y));
+            }
+        }
+        if lowest.is_finite() {
+            for t in &mut result.root_translation {
+                t.y += rest_ankle - lowest;
+            }
+        }
+    }
+    Ok(result)
 }
 
 /// World position of joint centres at `pose` (for checks): `H·G_j·c_j`.

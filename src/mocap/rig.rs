@@ -53,8 +53,15 @@ impl Rig {
         self.joints.iter().position(|j| j.name.eq_ignore_ascii_case(name))
     }
 
-    pub fn children(&self, parent: usize) -> impl Iterator<Item = usize> + '_ {
-        self.joints.iter().enumerate().filter(move |(_, j)| j.parent == Some(parent)).map(|(i, _)| i)
+    /// Children of every joint, in joint order (first child first).
+    pub fn children(&self) -> Vec<Vec<usize>> {
+        let mut children = vec![Vec::new(); self.joints.len()];
+        for (j, joint) in self.joints.iter().enumerate() {
+            if let Some(p) = joint.parent {
+                children[p].push(j);
+            }
+        }
+        children
     }
 }
 
@@ -136,13 +143,19 @@ pub fn rig_from_asf(asf: &Asf) -> Rig {
     let mut joints =
         vec![RigJoint { name: "root".into(), parent: None, rest: asf.root.position * s, tip: None, bone: DVec3::ZERO }];
     let mut joint_of_bone = vec![0usize; asf.bones.len()];
+    let mut has_children = vec![false; asf.bones.len()];
+    for bone in &asf.bones {
+        if let Some(p) = bone.parent {
+            has_children[p] = true;
+        }
+    }
     for &b in &asf.order {
         let bone = &asf.bones[b];
         let parent = bone.parent.map_or(0, |p| joint_of_bone[p]);
         let parent_joint = &joints[parent];
         let start = parent_joint.rest + parent_joint.bone;
         let vector = bone.direction * bone.length * s;
-        let has_children = asf.bones.iter().any(|c| c.parent == Some(b));
+        let has_children = has_children[b];
         joint_of_bone[b] = joints.len();
         joints.push(RigJoint {
             name: bone.name.clone(),
@@ -246,15 +259,25 @@ pub fn guess_bvh_metres_per_unit(bvh: &Bvh) -> f64 {
 pub fn rig_from_bvh(bvh: &Bvh, metres_per_unit: f64) -> Rig {
     let s = metres_per_unit;
     let mut joints: Vec<RigJoint> = Vec::with_capacity(bvh.joints.len());
+    // First child with a non-zero offset, and whether any child exists, per joint.
+    let mut first_child: Vec<Option<usize>> = vec![None; bvh.joints.len()];
+    let mut has_children = vec![false; bvh.joints.len()];
+    for (c, child) in bvh.joints.iter().enumerate() {
+        if let Some(p) = child.parent {
+            has_children[p] = true;
+            if first_child[p].is_none() && child.offset.length() > 0.0 {
+                first_child[p] = Some(c);
+            }
+        }
+    }
     for (j, joint) in bvh.joints.iter().enumerate() {
         let rest = match joint.parent {
             Some(p) => joints[p].rest + joint.offset * s,
             None => joint.offset * s,
         };
-        let first_child = bvh.joints.iter().skip(j + 1).find(|c| c.parent == Some(j) && c.offset.length() > 0.0);
         let end_site = joint.end_sites.first().map(|e| *e * s);
-        let has_children = bvh.joints.iter().any(|c| c.parent == Some(j));
-        let bone = first_child.map(|c| c.offset * s).or(end_site).unwrap_or(DVec3::ZERO);
+        let has_children = has_children[j];
+        let bone = first_child[j].map(|c| bvh.joints[c].offset * s).or(end_site).unwrap_or(DVec3::ZERO);
         joints.push(RigJoint {
             name: joint.name.clone(),
             parent: joint.parent,
