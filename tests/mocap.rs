@@ -759,3 +759,67 @@ fn deep_and_odd_inputs_neither_overflow_nor_panic() {
     let e = asf::load_asf(&path).unwrap_err();
     assert_eq!((e.line, e.column), (2, 10), "{e}");
 }
+
+// ---------------------------------------------------------------------------------------------------
+// Mapping files and rendering.
+
+#[test]
+fn a_mapping_file_chooses_the_driven_joints() {
+    let dir = tempfile::tempdir().unwrap();
+    let map = dir.path().join("legs.txt");
+    std::fs::write(&map, "# legs only\n{s}femur {s}_hip\n{s}tibia {s}_knee\n{s}foot {s}_talocrural\n").unwrap();
+    let out = dir.path().join("legs.x3d");
+    let args = parse_motion(&[
+        "import",
+        corpus("x3d/JinLOA1.x3d").to_str().unwrap(),
+        corpus("asf/09_06.amc").to_str().unwrap(),
+        "--asf",
+        corpus("asf/09.asf").to_str().unwrap(),
+        "--map",
+        map.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    cli::run(&args).unwrap();
+    let doc = hanim::load(&out).unwrap();
+    let motion = doc.humanoids[0].motions.last().unwrap();
+    assert_eq!(motion.joints, "humanoid_root l_hip l_knee l_talocrural r_hip r_knee r_talocrural");
+    assert_eq!((motion.channel_count, motion.frame_count), (6 + 6 * 3, 141));
+    // A mapping with a bad placeholder is refused with its position.
+    std::fs::write(&map, "lfemur {x}_hip\n").unwrap();
+    let e = cli::run(&args).unwrap_err().to_string();
+    assert!(e.ends_with("legs.txt:1:8: unknown placeholder in '{x}_hip' (expected {s}, {S} or {Side})"), "{e}");
+}
+
+#[test]
+fn a_stick_figure_frame_renders_its_joints_where_they_project() {
+    let Some(ctx) = common::gpu_or_skip() else { return };
+    let c = capture("07.asf", "07_05.amc");
+    let mapping = default_mapping(&c);
+    let frame = 258;
+    let doc = cli::posed_stick_document(&c, &mapping, frame).unwrap();
+    let mut request = hanim_viewer::headless::SceneRequest::new(240, 240);
+    request.view = hanim_viewer::headless::ViewRequest::Named("side".into());
+    request.show_skeleton = true;
+    let image = hanim_viewer::headless::render_document(&ctx, &doc, &request).unwrap();
+    let background = image.background_rgba8();
+    let p = frame_positions(&c, frame);
+    for joint in ["root", "lfoot", "rfoot", "head", "lhumerus", "ltibia"] {
+        let world = at(&c, &p, joint).as_vec3();
+        let (x, y) = image.camera.project_to_pixel(world, image.width, image.height).unwrap();
+        let (x, y) = (x.round() as i64, y.round() as i64);
+        let drawn = (-2..=2).any(|dy| {
+            (-2..=2).any(|dx| {
+                let (px, py) = (x + dx, y + dy);
+                (0..image.width as i64).contains(&px)
+                    && (0..image.height as i64).contains(&py)
+                    && image.pixel(px as u32, py as u32) != background
+            })
+        });
+        assert!(drawn, "{joint} at pixel ({x}, {y}) is not drawn");
+    }
+    // Nothing is drawn far from the figure: the image corners keep the background.
+    for (x, y) in [(0, 0), (239, 0), (0, 239), (239, 239)] {
+        assert_eq!(image.pixel(x, y), background);
+    }
+}

@@ -264,15 +264,20 @@ pub fn render_frame(
     view: &str,
     adapter: Option<&str>,
 ) -> Result<headless::RenderedImage> {
-    let names = export::stick_joint_names(&capture.rig, mapping);
-    let text = export::stick_figure_x3d(&capture.rig, &names, Some((&capture.clip, frame)), None);
-    let doc = crate::hanim::load_str(&text, Path::new("stick-figure.x3d"))?;
+    let doc = posed_stick_document(capture, mapping, frame)?;
     let ctx = crate::gpu::GpuContext::headless(adapter).map_err(|e| anyhow::anyhow!(e))?;
     let mut request = SceneRequest::new(size.width, size.height);
     request.view = ViewRequest::Named(view.to_string());
     request.show_skeleton = true;
     request.show_grid = true;
     headless::render_document(&ctx, &doc, &request)
+}
+
+/// The stick figure with frame `frame` as its rest pose (what `motion render` draws).
+pub fn posed_stick_document(capture: &Capture, mapping: &Mapping, frame: usize) -> Result<crate::hanim::Document> {
+    let names = export::stick_joint_names(&capture.rig, mapping);
+    let text = export::stick_figure_x3d(&capture.rig, &names, Some((&capture.clip, frame)), None);
+    Ok(crate::hanim::load_str(&text, Path::new("stick-figure.x3d"))?)
 }
 
 /// Renders the humanoid of `humanoid_file` at frame `frame` of the capture retargeted onto it: each
