@@ -354,6 +354,21 @@ fn a_saved_stick_figure_reloads_with_its_motion() {
     // Root: 3 positions + 3 rotations; 30 bones: 3 rotations each.
     assert_eq!((motion.channel_count, motion.frame_count), (96, 245));
     assert!((motion.frame_duration - 1.0 / 120.0).abs() < 1e-12 && motion.looping);
+    // ASF limits become llimit/ulimit (radians) where the bone's axis frame is the world's: lowerback
+    // (vl5) has `limits (-20 45) (-30 30) (-30 30)`; the femur's axis is rotated, so it gets none.
+    let vl5 = &h.joints[h.joint_index("vl5").unwrap()];
+    let rad = |d: f32| d.to_radians();
+    assert!(
+        vl5.llimit.iter().zip([rad(-20.0), rad(-30.0), rad(-30.0)]).all(|(a, b)| (a - b).abs() < 1e-6),
+        "{:?}",
+        vl5.llimit
+    );
+    assert!(
+        vl5.ulimit.iter().zip([rad(45.0), rad(30.0), rad(30.0)]).all(|(a, b)| (a - b).abs() < 1e-6),
+        "{:?}",
+        vl5.ulimit
+    );
+    assert!(h.joints[h.joint_index("l_hip").unwrap()].llimit.is_empty());
 }
 
 // ---------------------------------------------------------------------------------------------------

@@ -195,7 +195,8 @@ pub fn run(args: &MotionArgs) -> Result<()> {
                 frame_duration: result.frame_time,
                 looping: true,
             };
-            let text = export::insert_motion(&original, humanoid, index, &track.to_xml("      "))?;
+            let text =
+                export::insert_motion(&original, humanoid, index, &track.to_xml(&track.def_name(&original), "      "))?;
             export::write_atomically(out, text.as_bytes())?;
             let mut stdout = std::io::stdout().lock();
             writeln!(

@@ -82,8 +82,28 @@ impl MotionTrack {
         out
     }
 
-    /// The HAnimMotion element (with `containerField='motions'`), indented by `indent`.
-    pub fn to_xml(&self, indent: &str) -> String {
+    /// A DEF name for the motion: `<name>_Motion`, with a number added while `document` already uses it.
+    pub fn def_name(&self, document: &str) -> String {
+        let safe = self.name.replace(|c: char| !c.is_ascii_alphanumeric() && c != '_', "_");
+        // An XML ID cannot start with a digit (CMU names such as 07_05 do).
+        let base = if safe.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_') {
+            format!("{safe}_Motion")
+        } else {
+            format!("Motion_{safe}")
+        };
+        let taken =
+            |def: &str| document.contains(&format!("DEF='{def}'")) || document.contains(&format!("DEF=\"{def}\""));
+        let mut def = base.clone();
+        let mut n = 1;
+        while taken(&def) {
+            n += 1;
+            def = format!("{base}_{n}");
+        }
+        def
+    }
+
+    /// The HAnimMotion element (with `containerField='motions'` and DEF `def`), indented by `indent`.
+    pub fn to_xml(&self, def: &str, indent: &str) -> String {
         let frames = self.frame_count();
         let names: Vec<&str> = self.joints.iter().map(|j| j.name.as_str()).collect();
         let mut values = String::new();
@@ -98,10 +118,7 @@ impl MotionTrack {
         }
         format!(
             "{indent}<HAnimMotion containerField='motions' DEF='{def}' name='{name}' description='{description}' enabled='true' loop='{looping}' frameDuration='{duration}' frameIncrement='1' startFrame='0' endFrame='{end}'\n{indent}  joints='{joints}'\n{indent}  channels='{channels}'\n{indent}  values='{values}'/>\n",
-            def = xml_escape(&format!(
-                "{}_Motion",
-                self.name.replace(|c: char| !c.is_ascii_alphanumeric() && c != '_', "_")
-            )),
+            def = xml_escape(def),
             name = xml_escape(&self.name),
             description = xml_escape(&self.description),
             looping = self.looping,
@@ -211,9 +228,13 @@ pub fn stick_figure_x3d(
         let pad = "  ".repeat(depth);
         let joint = &rig.joints[j];
         let name = xml_escape(&names[j]);
-        let def = format!("Stick_{}", names[j].replace(|c: char| !c.is_ascii_alphanumeric() && c != '_', "_"));
+        // The index keeps DEFs unique even where two names differ only in characters DEF cannot hold.
+        let def = format!("Stick_{j}_{}", names[j].replace(|c: char| !c.is_ascii_alphanumeric() && c != '_', "_"));
         let field = if joint.parent.is_none() { "skeleton" } else { "children" };
         let mut extra = String::new();
+        if let Some((lower, upper)) = joint.limits {
+            let _ = write!(extra, " llimit='{}' ulimit='{}'", fmt_vec(lower), fmt_vec(upper));
+        }
         if let Some((clip, frame)) = posed {
             let (axis, angle) = clip.rotation(frame, j).to_axis_angle();
             let _ = write!(extra, " rotation='{} {}'", fmt_vec(axis), angle as f32);
@@ -264,7 +285,7 @@ pub fn stick_figure_x3d(
         let _ = writeln!(out, "      <HAnimJoint containerField='joints' USE='{def}'/>");
     }
     if let Some(track) = track {
-        out.push_str(&track.to_xml("      "));
+        out.push_str(&track.to_xml(&track.def_name(""), "      "));
     }
     out.push_str("    </HAnimHumanoid>\n  </Scene>\n</X3D>\n");
     out

@@ -37,6 +37,10 @@ pub struct RigJoint {
     pub tip: Option<DVec3>,
     /// Rest bone vector in metres (ASF: s·direction·length; BVH: towards the first child or End Site).
     pub bone: DVec3,
+    /// Rotation limits in radians about x, y, z (lower, upper): the ASF `limits` of a bone whose axis frame
+    /// is the world's (`axis 0 0 0`), the only case where they are limits about the H-Anim joint axes
+    /// (docs/asf-amc.md §5). An axis without a dof gets (0, 0); `inf` becomes ±π.
+    pub limits: Option<(DVec3, DVec3)>,
 }
 
 /// A skeleton in metres, parent before child.
@@ -140,8 +144,14 @@ pub struct FramePositions {
 /// bone's start.
 pub fn rig_from_asf(asf: &Asf) -> Rig {
     let s = asf.units.metres_per_unit();
-    let mut joints =
-        vec![RigJoint { name: "root".into(), parent: None, rest: asf.root.position * s, tip: None, bone: DVec3::ZERO }];
+    let mut joints = vec![RigJoint {
+        name: "root".into(),
+        parent: None,
+        rest: asf.root.position * s,
+        tip: None,
+        bone: DVec3::ZERO,
+        limits: None,
+    }];
     let mut joint_of_bone = vec![0usize; asf.bones.len()];
     let mut has_children = vec![false; asf.bones.len()];
     for bone in &asf.bones {
@@ -163,9 +173,30 @@ pub fn rig_from_asf(asf: &Asf) -> Rig {
             rest: start,
             tip: (!has_children).then_some(start + vector),
             bone: vector,
+            limits: asf_limits(bone, asf.units.radians_per_unit()),
         });
     }
     Rig { name: asf.name.clone(), joints, metres_per_unit: s }
+}
+
+fn asf_limits(bone: &super::asf::Bone, radians_per_unit: f64) -> Option<(DVec3, DVec3)> {
+    let rotational = bone.dofs.iter().any(|d| matches!(d, Dof::Rx | Dof::Ry | Dof::Rz));
+    if bone.axis != DVec3::ZERO || !rotational || bone.limits.len() != bone.dofs.len() {
+        return None;
+    }
+    let (mut lower, mut upper) = (DVec3::ZERO, DVec3::ZERO);
+    for (dof, (min, max)) in bone.dofs.iter().zip(&bone.limits) {
+        let axis = match dof {
+            Dof::Rx => 0,
+            Dof::Ry => 1,
+            Dof::Rz => 2,
+            _ => continue,
+        };
+        let clamp = |v: f64| (v * radians_per_unit).clamp(-std::f64::consts::PI, std::f64::consts::PI);
+        lower[axis] = clamp(*min);
+        upper[axis] = clamp(*max);
+    }
+    Some((lower, upper))
 }
 
 /// The clip of an AMC for its ASF (and the rig from [`rig_from_asf`]), at `frame_rate` frames per second.
@@ -284,6 +315,7 @@ pub fn rig_from_bvh(bvh: &Bvh, metres_per_unit: f64) -> Rig {
             rest,
             tip: if has_children { None } else { end_site.map(|e| rest + e) },
             bone,
+            limits: None,
         });
     }
     Rig { name: bvh.joints.first().map(|j| j.name.clone()).unwrap_or_default(), joints, metres_per_unit: s }
