@@ -695,3 +695,46 @@ fn resolve_hierarchy(
     asf.order = order;
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn euler_orders_apply_their_first_axis_first() {
+        let angles = DVec3::new(0.3, -0.5, 1.1);
+        let xyz = EulerOrder::parse("XYZ").unwrap().rotation(angles);
+        let expected = DQuat::from_rotation_z(1.1) * DQuat::from_rotation_y(-0.5) * DQuat::from_rotation_x(0.3);
+        assert!(xyz.abs_diff_eq(expected, 1e-12));
+        let zyx = EulerOrder::parse("zyx").unwrap().rotation(angles);
+        let expected = DQuat::from_rotation_x(0.3) * DQuat::from_rotation_y(-0.5) * DQuat::from_rotation_z(1.1);
+        assert!(zyx.abs_diff_eq(expected, 1e-12));
+        assert_eq!(EulerOrder::parse("xxy"), None);
+        assert_eq!(EulerOrder::parse("xy"), None);
+    }
+
+    #[test]
+    fn the_seed_example_reads_with_every_keyword() {
+        // The example of the Acclaim definition, with its `tx ty tz rx ry rz l` dof list and inf limits.
+        let text = "# comment\n:version 1.10\n:name example\n:units\n mass 1.0\n length 2.54\n angle rad\n\
+            :documentation\n Place any notes here.\n:root\n axis xyz\n order tx ty tz rz ry rx\n position 0.0 0.0 0.0\n\
+            orientation 0.0 0.0 0.0\n:bonedata\n begin\n  id 1\n  name h_waist\n  direction 0.0 1.0 0.0\n  length 3.0\n\
+            axis 0.0 1.0 0.0 z y x\n  bodymass 10.0\n  cofmass 1.0\n  dof tx ty tz rx ry rz l\n  limits (-inf,inf)\n\
+            (-inf,inf)\n (-inf,inf)\n (-3.14, 3.14)\n (0.0,   3.14)\n (-1.0,  3.14)\n (0.5,   4.5)\n end\n\
+            :hierarchy\n begin\n  root h_waist\n end\n:skin \"a.skin\"\n \"b.skin\"\n";
+        let asf = parse_asf(text, Path::new("seed.asf")).unwrap();
+        assert_eq!(asf.name, "example");
+        assert_eq!(asf.units, Units { mass: 1.0, length: 2.54, degrees: false });
+        assert_eq!(asf.documentation.trim(), "Place any notes here.");
+        assert_eq!(asf.root.order, vec![Dof::Tx, Dof::Ty, Dof::Tz, Dof::Rz, Dof::Ry, Dof::Rx]);
+        let b = &asf.bones[0];
+        assert_eq!((b.bodymass, b.cofmass), (Some(10.0), Some(1.0)));
+        assert_eq!(b.axis_order.name(), "ZYX");
+        assert_eq!(b.limits.len(), 7);
+        assert_eq!(b.limits[0], (f64::NEG_INFINITY, f64::INFINITY));
+        assert_eq!(b.limits[6], (0.5, 4.5));
+        assert_eq!(asf.skins, vec!["a.skin", "b.skin"]);
+        assert!(asf.warnings.iter().any(|w| w.message.contains("stretch dof 'l'")));
+        assert_eq!(asf.values_per_frame(), 6 + 7);
+    }
+}
