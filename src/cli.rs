@@ -79,6 +79,10 @@ pub enum Command {
 }
 
 fn load(path: &Path) -> Result<hanim::Document> {
+    // An ASF or BVH skeleton is shown as its stick-figure humanoid.
+    if let Some(doc) = crate::mocap::stick_document_for(path) {
+        return doc;
+    }
     // The error already names the file and position; no extra context needed.
     Ok(hanim::load(path)?)
 }

@@ -371,6 +371,18 @@ fn a_saved_stick_figure_reloads_with_its_motion() {
     assert!(h.joints[h.joint_index("l_hip").unwrap()].llimit.is_empty());
 }
 
+#[test]
+fn asf_and_bvh_files_open_as_stick_figure_documents() {
+    let a = hanim_viewer::mocap::stick_document_for(&corpus("asf/07.asf")).unwrap().unwrap();
+    assert_eq!((a.humanoids[0].joints.len(), a.humanoids[0].motions.len()), (31, 0), "an ASF alone: rest pose");
+    let b = hanim_viewer::mocap::stick_document_for(&corpus("bvh/01_01.bvh")).unwrap().unwrap();
+    let motion = &b.humanoids[0].motions[0];
+    assert_eq!((b.humanoids[0].joints.len(), motion.frame_count, motion.channel_count), (31, 2752, 96));
+    assert!(hanim_viewer::mocap::stick_document_for(&corpus("x3d/JinLOA1.x3d")).is_none());
+    let e = hanim_viewer::mocap::stick_document_for(&test_data("bad_mocap/bvh_bad_channel.bvh")).unwrap().unwrap_err();
+    assert!(e.to_string().contains("bvh_bad_channel.bvh:5:63:"), "{e}");
+}
+
 // ---------------------------------------------------------------------------------------------------
 // Retargeting and export.
 

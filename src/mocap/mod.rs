@@ -68,6 +68,29 @@ pub fn load_bvh(path: &Path, metres_per_unit: Option<f64>, frame_rate: Option<f6
     Ok(Capture { rig, clip, warnings })
 }
 
+/// For an `.asf` or `.bvh` path: the stick-figure humanoid of the skeleton (with a BVH's motion as an
+/// HAnimMotion) as a loaded document, so that `info` and `check` describe it; `None` for other files.
+pub fn stick_document_for(path: &Path) -> Option<Result<Document>> {
+    let extension = path.extension()?.to_str()?.to_ascii_lowercase();
+    let capture = match extension.as_str() {
+        "asf" => load_asf_amc(path, None, rig::CMU_FRAME_RATE),
+        "bvh" => load_bvh(path, None, None),
+        _ => return None,
+    };
+    Some(capture.and_then(|c| {
+        let mapping = mapping::default_mapping(c.rig.joints.iter().map(|j| j.name.as_str()));
+        let names = export::stick_joint_names(&c.rig, &mapping);
+        let track = (c.clip.frame_count() > 1).then(|| {
+            let stem = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+            export::stick_track(&c.rig, &c.clip, &names, &stem, "motion of the file")
+        });
+        let text = export::stick_figure_x3d(&c.rig, &names, None, track.as_ref());
+        // Positions in messages refer to the generated text, so it gets a name of its own.
+        let name = std::path::PathBuf::from(format!("{} (stick figure)", path.display()));
+        Ok(hanim::load_str(&text, &name)?)
+    }))
+}
+
 /// A one-frame clip holding the rest pose.
 pub fn rest_clip(rig: &Rig, frame_time: f64) -> Clip {
     Clip {
