@@ -850,3 +850,26 @@ fn a_stick_figure_frame_renders_its_joints_where_they_project() {
         assert_eq!(image.pixel(x, y), background);
     }
 }
+
+#[test]
+fn the_motion_commands_run_from_the_binary() {
+    let run =
+        |args: &[&str]| std::process::Command::new(env!("CARGO_BIN_EXE_hanim-viewer")).args(args).output().unwrap();
+    let mapping = run(&["motion", "mapping", corpus("bvh/131_03.bvh").to_str().unwrap()]);
+    assert!(mapping.status.success());
+    let text = String::from_utf8(mapping.stdout).unwrap();
+    assert!(text.lines().any(|l| l == "LeftShoulder l_shoulder"), "{text}");
+    assert!(text.lines().any(|l| l == "RightCollar r_sternoclavicular"), "{text}");
+    let bad = run(&[
+        "motion",
+        "import",
+        corpus("x3d/JinLOA1.x3d").to_str().unwrap(),
+        test_data("bad_mocap/bvh_no_motion.bvh").to_str().unwrap(),
+        "--out",
+        "never.x3d",
+    ]);
+    assert!(!bad.status.success());
+    let stderr = String::from_utf8(bad.stderr).unwrap();
+    assert!(stderr.contains("bvh_no_motion.bvh:6:1: expected MOTION after the hierarchy"), "{stderr}");
+    assert!(!Path::new("never.x3d").exists());
+}

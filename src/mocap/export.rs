@@ -167,7 +167,15 @@ pub fn stick_track(rig: &Rig, clip: &Clip, names: &[String], name: &str, descrip
             rig.joints[j].parent.is_none() || clip.translations.iter().skip(j).step_by(n).any(|t| t.length() > 1e-9)
         })
         .collect();
-    let positions = clip.translations.clone();
+    // The stick figure stands on y = 0 at rest (its centres are lifted), so the root's motion is lowered
+    // by the same amount and the figure moves exactly as the capture.
+    let lift = stick_lift(rig);
+    let mut positions = clip.translations.clone();
+    for (i, p) in positions.iter_mut().enumerate() {
+        if rig.joints[i % n].parent.is_none() {
+            *p -= lift;
+        }
+    }
     MotionTrack {
         name: name.to_string(),
         description: description.to_string(),
@@ -177,6 +185,17 @@ pub fn stick_track(rig: &Rig, clip: &Clip, names: &[String], name: &str, descrip
         frame_duration: clip.frame_time,
         looping: true,
     }
+}
+
+/// How far the stick figure's centres are raised so that its lowest rest point (joint or tip) is at y = 0
+/// (docs/asf-amc.md §5); root translations are lowered by as much.
+pub fn stick_lift(rig: &Rig) -> DVec3 {
+    let lowest = rig
+        .joints
+        .iter()
+        .flat_map(|j| std::iter::once(j.rest.y).chain(j.tip.map(|t| t.y)))
+        .fold(f64::INFINITY, f64::min);
+    if lowest.is_finite() { DVec3::new(0.0, -lowest, 0.0) } else { DVec3::ZERO }
 }
 
 fn fmt_vec(v: DVec3) -> String {
@@ -193,6 +212,17 @@ pub fn stick_figure_x3d(
     posed: Option<(&Clip, usize)>,
     track: Option<&MotionTrack>,
 ) -> String {
+    let lift = stick_lift(rig);
+    let lifted = Rig {
+        name: rig.name.clone(),
+        joints: rig
+            .joints
+            .iter()
+            .map(|j| super::rig::RigJoint { rest: j.rest + lift, tip: j.tip.map(|t| t + lift), ..j.clone() })
+            .collect(),
+        metres_per_unit: rig.metres_per_unit,
+    };
+    let rig = &lifted;
     let mut children: Vec<Vec<usize>> = vec![Vec::new(); rig.joints.len()];
     for (j, joint) in rig.joints.iter().enumerate() {
         if let Some(p) = joint.parent {
@@ -238,7 +268,7 @@ pub fn stick_figure_x3d(
         if let Some((clip, frame)) = posed {
             let (axis, angle) = clip.rotation(frame, j).to_axis_angle();
             let _ = write!(extra, " rotation='{} {}'", fmt_vec(axis), angle as f32);
-            let t = clip.translation(frame, j);
+            let t = clip.translation(frame, j) - if joint.parent.is_none() { lift } else { DVec3::ZERO };
             if t != DVec3::ZERO {
                 let _ = write!(extra, " translation='{}'", fmt_vec(t));
             }

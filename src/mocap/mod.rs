@@ -109,6 +109,8 @@ pub struct StickFigure {
     /// Humanoid joint index of each rig joint.
     pub joint_of_rig: Vec<usize>,
     pub names: Vec<String>,
+    /// The rest lift of [`export::stick_lift`], taken off the root's translation.
+    pub lift: Vec3,
 }
 
 impl StickFigure {
@@ -123,7 +125,7 @@ impl StickFigure {
             .iter()
             .map(|n| h.joint_index(n).with_context(|| format!("stick figure joint '{n}' is missing")))
             .collect::<Result<_>>()?;
-        Ok(StickFigure { document, joint_of_rig, names })
+        Ok(StickFigure { document, joint_of_rig, names, lift: export::stick_lift(rig).as_vec3() })
     }
 
     pub fn humanoid(&self) -> &hanim::Humanoid {
@@ -138,6 +140,9 @@ impl StickFigure {
         for (r, &j) in self.joint_of_rig.iter().enumerate() {
             pose.rotations[j] = clip.rotation(frame, r).as_quat();
             pose.translations[j] = clip.translation(frame, r).as_vec3();
+            if self.humanoid().joints[j].parent.is_none() {
+                pose.translations[j] -= self.lift;
+            }
         }
         pose
     }
