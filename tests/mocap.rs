@@ -873,3 +873,29 @@ fn the_motion_commands_run_from_the_binary() {
     assert!(stderr.contains("bvh_no_motion.bvh:6:1: expected MOTION after the hierarchy"), "{stderr}");
     assert!(!Path::new("never.x3d").exists());
 }
+
+#[test]
+fn a_humanoid_named_like_the_bvh_is_driven_joint_by_joint() {
+    // BvhSeamless3dExport1 names its joints Hips, LeftHip, LeftKnee, …, as the 3ds Max CMU release does.
+    let c = load_bvh(&corpus("bvh/131_03.bvh"), None, None).unwrap();
+    let (doc, r) = retarget_onto("BvhSeamless3dExport1.x3d", &c);
+    let h = &doc.humanoids[0];
+    assert_eq!(r.pairs.len(), 17, "{:?}", r.pairs);
+    assert!(r.pairs.iter().all(|(source, targets)| targets == &[source.clone()]), "{:?}", r.pairs);
+    assert!(r.scale > 0.0 && r.notes.iter().all(|n| !n.contains("not scaled")), "{:?}", r.notes);
+    for frame in [0, 300, 1101] {
+        let pose = r.pose(h, frame);
+        let g = pose::humanoid_from_joint(h, &pose);
+        let centre = |n: &str| {
+            let j = h.joint_index(n).unwrap();
+            g[j].transform_point3(h.joints[j].rest.center)
+        };
+        let p = frame_positions(&c, frame);
+        for (a, b) in [("LeftHip", "LeftKnee"), ("RightKnee", "RightAnkle"), ("RightShoulder", "RightElbow")] {
+            let target = (centre(b) - centre(a)).normalize();
+            let source = (at(&c, &p, b) - at(&c, &p, a)).normalize().as_vec3();
+            let angle = target.angle_between(source).to_degrees();
+            assert!(angle < 0.05, "frame {frame} {a}→{b}: {angle}°");
+        }
+    }
+}

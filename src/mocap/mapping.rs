@@ -4,7 +4,8 @@
 //! exists in the humanoid receives the source's rotation, so one line can name the HAnim 2.0 joint and its
 //! H-Anim 1.x alias (`lfoot l_talocrural l_ankle`) or several joints moved alike (the four knuckles). A
 //! source with no targets (`lhipjoint`) drives nothing; its rotation still reaches its descendants, as the
-//! retargeting works with global rotations. `{s}`/`{S}`/`{Side}` in a line expand it into a left and a
+//! retargeting works with global rotations. A source whose listed targets are all missing from the humanoid
+//! drives the humanoid joint of its own name, if there is one. `{s}`/`{S}`/`{Side}` in a line expand it into a left and a
 //! right line (`l`/`r`, `L`/`R`, `Left`/`Right`). Source names compare without case.
 
 use std::path::Path;

@@ -100,10 +100,15 @@ pub fn retarget(rig: &Rig, clip: &Clip, h: &Humanoid, mapping: &Mapping) -> anyh
     let mut targets: Vec<Vec<usize>> = vec![Vec::new(); rig.joints.len()];
     let mut driven_by: Vec<Option<usize>> = vec![None; h.joints.len()];
     for (s, joint) in rig.joints.iter().enumerate() {
-        let wanted: Vec<usize> = if joint.parent.is_none() {
-            vec![target_root]
-        } else {
-            mapping.targets_of(&joint.name).unwrap_or(&[]).iter().filter_map(|n| find_joint(h, n)).collect()
+        let wanted: Vec<usize> = match (joint.parent, mapping.targets_of(&joint.name)) {
+            (None, _) => vec![target_root],
+            // Listed without targets: deliberately drives nothing.
+            (Some(_), Some([])) => Vec::new(),
+            (Some(_), listed) => {
+                let found: Vec<usize> = listed.unwrap_or(&[]).iter().filter_map(|n| find_joint(h, n)).collect();
+                // A humanoid named like the source (e.g. a BVH export) is driven joint by joint.
+                if found.is_empty() { find_joint(h, &joint.name).into_iter().collect() } else { found }
+            }
         };
         for j in wanted {
             if let Some(other) = driven_by[j] {
@@ -170,26 +175,32 @@ pub fn retarget(rig: &Rig, clip: &Clip, h: &Humanoid, mapping: &Mapping) -> anyh
         }
     }
 
-    // Root translation scale and vertical calibration.
-    let leg = |names: [&str; 3], positions: &dyn Fn(&str) -> Option<DVec3>| -> Option<f64> {
-        let [a, b, c] = names.map(positions);
-        Some((b? - a?).length() + (c? - b?).length())
+    // Root translation scale and vertical calibration, from the source joints the mapping sends to the
+    // hips, knees and ankles and the humanoid joints they drive (whatever those are named).
+    let source_for = |hanim_names: &[String]| -> Option<usize> {
+        (0..rig.joints.len()).find(|&s| {
+            !targets[s].is_empty()
+                && mapping.targets_of(&rig.joints[s].name).is_some_and(|t| t.iter().any(|n| hanim_names.contains(n)))
+        })
     };
-    let source_of = |target: &str| -> Option<DVec3> {
-        let j = find_joint(h, target)?;
-        driven_by[j].map(|s| rig.joints[s].rest)
-    };
-    let target_of = |target: &str| -> Option<DVec3> { find_joint(h, target).map(|j| rest_pos[j]) };
+    let leg_length = |points: [DVec3; 3]| (points[1] - points[0]).length() + (points[2] - points[1]).length();
     let mut ratios = Vec::new();
+    let mut ankles: Vec<(usize, usize)> = Vec::new();
     for side in ["l", "r"] {
-        let ankle = if find_joint(h, &format!("{side}_talocrural")).is_some() { "talocrural" } else { "ankle" };
-        let names = [format!("{side}_hip"), format!("{side}_knee"), format!("{side}_{ankle}")];
-        let names = [names[0].as_str(), names[1].as_str(), names[2].as_str()];
-        if let (Some(t), Some(s)) = (leg(names, &target_of), leg(names, &source_of))
-            && s > 1e-6
-        {
+        let chain = [
+            vec![format!("{side}_hip")],
+            vec![format!("{side}_knee")],
+            vec![format!("{side}_talocrural"), format!("{side}_ankle")],
+        ];
+        let sources: Option<Vec<usize>> = chain.iter().map(|names| source_for(names)).collect();
+        let Some(sources) = sources else { continue };
+        let source_points = [0, 1, 2].map(|k| rig.joints[sources[k]].rest);
+        let target_points = [0, 1, 2].map(|k| rest_pos[targets[sources[k]][0]]);
+        let (s, t) = (leg_length(source_points), leg_length(target_points));
+        if s > 1e-6 && t > 1e-9 {
             ratios.push(t / s);
         }
+        ankles.push((sources[2], targets[sources[2]][0]));
     }
     let scale = if ratios.is_empty() {
         notes.push("no hip, knee and ankle on both skeletons: the root translation is not scaled".into());
@@ -197,12 +208,6 @@ pub fn retarget(rig: &Rig, clip: &Clip, h: &Humanoid, mapping: &Mapping) -> anyh
     } else {
         ratios.iter().sum::<f64>() / ratios.len() as f64
     };
-    // Source ankles (rig joints driving the humanoid's ankles) and the humanoid's rest ankle height.
-    let ankles: Vec<(usize, usize)> = ["l_talocrural", "r_talocrural", "l_ankle", "r_ankle"]
-        .iter()
-        .filter_map(|n| find_joint(h, n))
-        .filter_map(|j| driven_by[j].map(|s| (s, j)))
-        .collect();
 
     let frames = clip.frame_count();
     let root_positions: Vec<DVec3> = (0..frames).map(|f| clip.positions(rig, f).joints[0]).collect();
