@@ -881,7 +881,7 @@ fn a_humanoid_named_like_the_bvh_is_driven_joint_by_joint() {
     let (doc, r) = retarget_onto("BvhSeamless3dExport1.x3d", &c);
     let h = &doc.humanoids[0];
     assert_eq!(r.pairs.len(), 17, "{:?}", r.pairs);
-    assert!(r.pairs.iter().all(|(source, targets)| targets == &[source.clone()]), "{:?}", r.pairs);
+    assert!(r.pairs.iter().all(|(source, targets)| targets.len() == 1 && targets[0] == *source), "{:?}", r.pairs);
     assert!(r.scale > 0.0 && r.notes.iter().all(|n| !n.contains("not scaled")), "{:?}", r.notes);
     for frame in [0, 300, 1101] {
         let pose = r.pose(h, frame);
