@@ -899,3 +899,25 @@ fn a_humanoid_named_like_the_bvh_is_driven_joint_by_joint() {
         }
     }
 }
+
+#[test]
+fn an_empty_bvh_motion_is_read_but_not_imported() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("empty.bvh");
+    std::fs::write(&path, "HIERARCHY\nROOT Hips\n{\nOFFSET 0 0 0\nCHANNELS 3 Zrotation Yrotation Xrotation\nEnd Site\n{\nOFFSET 0 1 0\n}\n}\nMOTION\nFrames: 0\nFrame Time: 0.1\n").unwrap();
+    let c = load_bvh(&path, Some(1.0), None).unwrap();
+    assert_eq!(c.clip.frame_count(), 0);
+    let stick = StickFigure::new(&c.rig, &default_mapping(&c)).unwrap();
+    assert_eq!(stick.pose(&c.clip, 5), Pose::rest(stick.humanoid()));
+    assert_eq!(stick.pose_at(&c.clip, f64::NAN, 120.0), Pose::rest(stick.humanoid()));
+    let out = dir.path().join("out.x3d");
+    let args = parse_motion(&[
+        "import",
+        corpus("x3d/JinLOA1.x3d").to_str().unwrap(),
+        path.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    let e = cli::run(&args).unwrap_err().to_string();
+    assert!(e.ends_with("empty.bvh: the motion has no frames to import"), "{e}");
+}

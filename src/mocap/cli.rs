@@ -153,6 +153,9 @@ pub fn run(args: &MotionArgs) -> Result<()> {
                 (Some(asf), false) => load_capture(asf, Some(motion), capture)?,
                 (None, true) => load_capture(motion, None, capture)?,
             };
+            if capture.clip.frame_count() == 0 {
+                bail!("{}: the motion has no frames to import", motion.display());
+            }
             let mapping = mapping_for(&capture, map.as_deref())?;
             let original =
                 std::fs::read_to_string(humanoid).with_context(|| format!("reading {}", humanoid.display()))?;

@@ -132,11 +132,15 @@ impl StickFigure {
         &self.document.humanoids[0]
     }
 
-    /// The pose of frame `frame` (clamped to the clip).
+    /// The pose of frame `frame` (clamped to the clip; the rest pose for an empty clip or one made for
+    /// another rig).
     pub fn pose(&self, clip: &Clip, frame: usize) -> Pose {
         let h = self.humanoid();
         let mut pose = Pose::rest(h);
-        let frame = frame.min(clip.frame_count().saturating_sub(1));
+        if clip.frame_count() == 0 || clip.joint_count != self.joint_of_rig.len() {
+            return pose;
+        }
+        let frame = frame.min(clip.frame_count() - 1);
         for (r, &j) in self.joint_of_rig.iter().enumerate() {
             pose.rotations[j] = clip.rotation(frame, r).as_quat();
             pose.translations[j] = clip.translation(frame, r).as_vec3();
@@ -151,7 +155,8 @@ impl StickFigure {
     /// two nearest frames, clamped at the ends.
     pub fn pose_at(&self, clip: &Clip, seconds: f64, frame_rate: f64) -> Pose {
         let last = clip.frame_count().saturating_sub(1);
-        let u = (seconds * frame_rate).clamp(0.0, last as f64);
+        let position = seconds * frame_rate;
+        let u = if position.is_finite() { position.clamp(0.0, last as f64) } else { 0.0 };
         let (a, b) = (u.floor() as usize, (u.floor() as usize + 1).min(last));
         let t = (u - u.floor()) as f32;
         let (pa, pb) = (self.pose(clip, a), self.pose(clip, b));

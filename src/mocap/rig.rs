@@ -109,8 +109,8 @@ impl Clip {
         g
     }
 
-    /// World positions in metres at `frame`: every joint, then the tip of each joint that has one (in
-    /// joint order), as [`Pose`](FramePositions).
+    /// World positions in metres at `frame` (which must be below [`Clip::frame_count`]): every joint, and
+    /// the tip of each joint that ends a chain.
     pub fn positions(&self, rig: &Rig, frame: usize) -> FramePositions {
         let g = self.global_rotations(rig, frame);
         let mut joints: Vec<DVec3> = Vec::with_capacity(rig.joints.len());
