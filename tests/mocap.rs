@@ -598,7 +598,7 @@ fn an_imported_walk_reloads_as_the_motion_that_was_exported() {
         }
     }
     assert!(worst_rotation < 1e-5, "rotation differs by {worst_rotation}");
-    assert!(worst_position < 1e-5 * 100.0, "root position differs by {worst_position} (humanoid units ~ 40)");
+    assert!(worst_position < 1e-5, "root position differs by {worst_position}");
     println!(
         "export round trip: worst quaternion difference {worst_rotation:e}, worst root position difference {worst_position:e}"
     );
