@@ -82,9 +82,15 @@ pub enum Command {
     Catalog(crate::views::catalog::CatalogArgs),
     /// Print every joint's effective rotation, translation and world centre, at rest or at a time or frame of a motion.
     Pose(crate::animation::pose_command::PoseArgs),
+    /// Motion capture (ASF/AMC, BVH): import onto a humanoid as HAnimMotion, stick figures, mappings.
+    Motion(crate::mocap::cli::MotionArgs),
 }
 
 fn load(path: &Path) -> Result<hanim::Document> {
+    // An ASF or BVH skeleton is shown as its stick-figure humanoid.
+    if let Some(doc) = crate::mocap::stick_document_for(path) {
+        return doc;
+    }
     // The error already names the file and position; no extra context needed.
     Ok(hanim::load(path)?)
 }
@@ -178,6 +184,10 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
         Command::Catalog(args) => crate::views::catalog::run(&args),
         Command::Pose(args) => {
             crate::animation::pose_command::run(&args)?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Motion(args) => {
+            crate::mocap::cli::run(&args)?;
             Ok(ExitCode::SUCCESS)
         }
     }

@@ -12,6 +12,7 @@ pub mod hanim;
 pub mod headless;
 pub mod inspect;
 pub mod mesh;
+pub mod mocap;
 pub mod output;
 pub mod pose;
 pub mod ui;

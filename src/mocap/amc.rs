@@ -1,0 +1,204 @@
+//! Acclaim Motion Capture (AMC) parser: a header (`:FULLY-SPECIFIED`, `:DEGREES` or `:RADIANS`), then
+//! frames, each a line with the frame number followed by one `bone v1 v2 …` line per animated bone with
+//! its values in the order of the bone's `dof` list (`root` uses `:root order`). An AMC only makes sense
+//! with its ASF, which says how many values each line holds.
+
+use std::path::Path;
+
+use super::asf::Asf;
+use super::text::{MocapError, MocapWarning, Reporter, Syntax, read_text, tokenize, warning};
+
+const SYNTAX: Syntax = Syntax { extra_separators: &[], hash_comments: true };
+
+/// A parsed AMC motion, values laid out per frame in the ASF's slot order: the root's channels, then
+/// each bone's dofs in [`Asf::bones`] order ([`Amc::slot_of_bone`]).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Amc {
+    pub fully_specified: bool,
+    /// Angles in degrees (`:DEGREES`, or the ASF's unit when the AMC states none).
+    pub degrees: bool,
+    /// The frame numbers as written.
+    pub frame_numbers: Vec<i64>,
+    /// `frame_count × values_per_frame` numbers, frame-major.
+    pub values: Vec<f64>,
+    pub values_per_frame: usize,
+    /// First slot of each bone (index = bone index); the root's slots start at 0.
+    pub slot_of_bone: Vec<usize>,
+    /// Bone lines read per frame (the root counts as one).
+    pub lines_per_frame: Vec<usize>,
+    pub warnings: Vec<MocapWarning>,
+}
+
+impl Amc {
+    pub fn frame_count(&self) -> usize {
+        self.frame_numbers.len()
+    }
+
+    pub fn frame(&self, frame: usize) -> &[f64] {
+        &self.values[frame * self.values_per_frame..(frame + 1) * self.values_per_frame]
+    }
+}
+
+/// Reads and parses an AMC file for `asf`.
+pub fn load_amc(path: &Path, asf: &Asf) -> Result<Amc, MocapError> {
+    parse_amc(&read_text(path)?, path, asf)
+}
+
+/// Parses AMC text for `asf`; `path` names the file in messages.
+///
+/// A bone missing from a frame keeps its value from the previous frame (0 in the first) with a warning:
+/// real files break `:FULLY-SPECIFIED` (CMU 07_12.amc's last frame has no `ltoes` line).
+pub fn parse_amc(text: &str, path: &Path, asf: &Asf) -> Result<Amc, MocapError> {
+    let r = Reporter::new(path);
+    let mut slot_of_bone = Vec::with_capacity(asf.bones.len());
+    let mut next = asf.root.order.len();
+    for bone in &asf.bones {
+        slot_of_bone.push(next);
+        next += bone.dofs.len();
+    }
+    let per_frame = next;
+    let mut amc = Amc {
+        fully_specified: false,
+        degrees: asf.units.degrees,
+        frame_numbers: Vec::new(),
+        values: Vec::new(),
+        values_per_frame: per_frame,
+        slot_of_bone,
+        lines_per_frame: Vec::new(),
+        warnings: Vec::new(),
+    };
+    let mut angle_stated = false;
+    // Which bone lines the current frame has seen (index bones.len() = root).
+    let mut seen = vec![false; asf.bones.len() + 1];
+    let mut missing_reported = 0usize;
+    let lines = tokenize(text, SYNTAX);
+    let bone_by_name: std::collections::HashMap<String, usize> =
+        asf.bones.iter().enumerate().map(|(i, b)| (b.name.to_ascii_lowercase(), i)).collect();
+    for line in &lines {
+        let first = line.tokens[0];
+        if let Some(keyword) = first.text.strip_prefix(':') {
+            if !amc.frame_numbers.is_empty() {
+                return Err(r.token(
+                    &first,
+                    format!(
+                        "expected a bone line or a frame number, found the header keyword '{}' after the first frame",
+                        first.text
+                    ),
+                ));
+            }
+            match keyword.to_ascii_uppercase().as_str() {
+                "FULLY-SPECIFIED" => amc.fully_specified = true,
+                "DEGREES" | "DEGREE" => {
+                    amc.degrees = true;
+                    angle_stated = true;
+                }
+                "RADIANS" | "RADIAN" => {
+                    amc.degrees = false;
+                    angle_stated = true;
+                }
+                _ => amc.warnings.push(warning(&first, format!("unknown header keyword '{}' ignored", first.text))),
+            }
+            continue;
+        }
+        if line.tokens.len() == 1 && first.text.bytes().all(|b| b.is_ascii_digit() || b == b'-' || b == b'+') {
+            let number: i64 = first
+                .text
+                .parse()
+                .map_err(|_| r.token(&first, format!("expected a frame number, found '{}'", first.text)))?;
+            if !amc.frame_numbers.is_empty() {
+                finish_frame(&mut amc, &mut seen, asf, &first, &mut missing_reported);
+            }
+            if let Some(&previous) = amc.frame_numbers.last()
+                && number != previous + 1
+            {
+                amc.warnings.push(warning(
+                    &first,
+                    format!("frame {number} follows frame {previous} (frames are expected to run contiguously)"),
+                ));
+            }
+            amc.frame_numbers.push(number);
+            // Start from the previous frame's values so that a missing bone line keeps them.
+            let start = amc.values.len();
+            if start >= per_frame {
+                amc.values.extend_from_within(start - per_frame..start);
+            } else {
+                amc.values.resize(per_frame, 0.0);
+            }
+            amc.lines_per_frame.push(0);
+            continue;
+        }
+        if amc.frame_numbers.is_empty() {
+            return Err(r.token(
+                &first,
+                format!(
+                    "expected a frame number (a line holding only an integer) before bone lines, found '{}'",
+                    first.text
+                ),
+            ));
+        }
+        let (index, slot, count, what) = if first.text.eq_ignore_ascii_case("root") {
+            (asf.bones.len(), 0, asf.root.order.len(), "root (:root order)".to_string())
+        } else {
+            let Some(&b) = bone_by_name.get(&first.text.to_ascii_lowercase()) else {
+                return Err(r.token(
+                    &first,
+                    format!("unknown bone '{}' (expected a bone of the ASF, 'root' or a frame number)", first.text),
+                ));
+            };
+            let bone = &asf.bones[b];
+            let dofs: Vec<&str> = bone.dofs.iter().map(|d| d.name()).collect();
+            (b, amc.slot_of_bone[b], bone.dofs.len(), format!("bone '{}' (dof {})", bone.name, dofs.join(" ")))
+        };
+        if std::mem::replace(&mut seen[index], true) {
+            return Err(r.token(
+                &first,
+                format!("'{}' appears twice in frame {}", first.text, amc.frame_numbers.last().copied().unwrap_or(0)),
+            ));
+        }
+        let values = &line.tokens[1..];
+        if values.len() != count {
+            let at = values.get(count).or(values.last()).unwrap_or(&first);
+            return Err(r.token(at, format!("{what}: expected {count} values, found {}", values.len())));
+        }
+        let frame_start = amc.values.len() - per_frame;
+        for (k, token) in values.iter().enumerate() {
+            amc.values[frame_start + slot + k] = r.number(token, &what, false)?;
+        }
+        *amc.lines_per_frame.last_mut().expect("a frame is open") += 1;
+    }
+    if amc.frame_numbers.is_empty() {
+        let (line, column) = super::text::end_position(text);
+        return Err(r.at(line, column, "expected at least one frame (a frame number line followed by bone lines)"));
+    }
+    let last = lines.last().map(|l| l.tokens[0]).expect("frames imply lines");
+    finish_frame(&mut amc, &mut seen, asf, &last, &mut missing_reported);
+    if !angle_stated && !asf.units.degrees {
+        amc.warnings.push(MocapWarning {
+            line: 1,
+            column: 1,
+            message: "no :DEGREES or :RADIANS; using the ASF's angle unit (rad)".into(),
+        });
+    }
+    Ok(amc)
+}
+
+/// Warns about animated bones the frame left out (their values were carried over) and resets `seen`.
+fn finish_frame(amc: &mut Amc, seen: &mut [bool], asf: &Asf, at: &super::text::Token<'_>, reported: &mut usize) {
+    let frame = amc.frame_numbers.last().copied().unwrap_or(0);
+    let root = asf.bones.len();
+    let mut missing: Vec<&str> = Vec::new();
+    if !seen[root] {
+        missing.push("root");
+    }
+    for (b, bone) in asf.bones.iter().enumerate() {
+        if !bone.dofs.is_empty() && !seen[b] {
+            missing.push(&bone.name);
+        }
+    }
+    if !missing.is_empty() {
+        *reported += 1;
+        let kept = if amc.frame_numbers.len() > 1 { "kept from the previous frame" } else { "set to 0" };
+        amc.warnings.push(warning(at, format!("frame {frame} has no line for {} ({kept})", missing.join(", "))));
+    }
+    seen.iter_mut().for_each(|s| *s = false);
+}
