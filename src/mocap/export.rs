@@ -3,11 +3,9 @@
 //! beside the target and renamed over it.
 
 use std::fmt::Write as _;
-use std::io::Write as _;
-use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::path::Path;
 
-use anyhow::{Context, Result, anyhow, bail};
+use anyhow::{Result, anyhow, bail};
 use glam::{DQuat, DVec3, EulerRot};
 use quick_xml::events::Event;
 
@@ -410,37 +408,9 @@ fn line_column(text: &str, offset: usize) -> (usize, usize) {
     (line, column)
 }
 
-static TEMP_COUNTER: AtomicU64 = AtomicU64::new(0);
-
-/// Writes `bytes` to `path` through a synced temporary file in the same folder, then a rename; on
-/// failure the temporary file is removed and `path` is untouched.
+/// Writes `bytes` to `path` atomically (see [`crate::output`]).
 pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<()> {
-    let file_name = path.file_name().ok_or_else(|| anyhow!("'{}' is not a file path", path.display()))?;
-    let dir = match path.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
-    let temp = dir.join(format!(
-        ".{}.{}-{}.tmp",
-        file_name.to_string_lossy(),
-        std::process::id(),
-        TEMP_COUNTER.fetch_add(1, Ordering::Relaxed)
-    ));
-    let result = (|| -> Result<()> {
-        let mut file = std::fs::OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .open(&temp)
-            .with_context(|| format!("creating {}", temp.display()))?;
-        file.write_all(bytes).with_context(|| format!("writing {}", temp.display()))?;
-        file.sync_all().with_context(|| format!("writing {}", temp.display()))?;
-        drop(file);
-        std::fs::rename(&temp, path).with_context(|| format!("renaming {} to {}", temp.display(), path.display()))
-    })();
-    if result.is_err() {
-        let _ = std::fs::remove_file(&temp);
-    }
-    result
+    crate::output::write_atomically(path, bytes)
 }
 
 #[cfg(test)]
