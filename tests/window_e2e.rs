@@ -1,37 +1,16 @@
-//! End-to-end: the real binary opens a window under Xvfb (`xvfb-run -a`), runs a `--script` on
-//! JoeKick.x3d (rest screenshot, raise the left arm, screenshot, top view, screenshot, resize,
-//! screenshot, quit), and the
-//! screenshots differ where the pose and the view say they should.
+//! End-to-end: the real binary opens a window under Xvfb (`xvfb-run -a`) and runs a `--script`: on
+//! JoeKick.x3d a rest screenshot, the left arm raised, the top view, a resize and a screenshot at a
+//! chosen size; then the built-in humanoid with a displacer slider and an eye view. The screenshots
+//! differ where the pose and the view say they should.
 //!
 //! Needs `xvfb-run` (package `xvfb`) and a Vulkan adapter (lavapipe). Under `CI=true` a missing display
 //! or adapter fails the test; elsewhere it skips with a loud message.
 
+mod common;
+
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
 
-/// Generous: lavapipe on two busy cores draws a frame in ~0.2 s, and the script needs ~15 frames.
-const TIMEOUT: Duration = Duration::from_secs(180);
-
-fn in_ci() -> bool {
-    std::env::var("CI").as_deref() == Ok("true")
-}
-
-fn skip_or_fail(why: &str) {
-    if in_ci() {
-        panic!("CI=true but the window test cannot run: {why}");
-    }
-    eprintln!("SKIP window_e2e: {why} -- this test did not run");
-}
-
-fn has_program(name: &str) -> bool {
-    Command::new("sh")
-        .arg("-c")
-        .arg(format!("command -v {name}"))
-        .stdout(Stdio::null())
-        .status()
-        .is_ok_and(|s| s.success())
-}
+use common::window::{read_rgba, run_script};
 
 struct Image {
     width: u32,
@@ -41,13 +20,8 @@ struct Image {
 
 impl Image {
     fn read(path: &Path) -> Image {
-        let file = std::fs::File::open(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-        let mut reader = png::Decoder::new(std::io::BufReader::new(file)).read_info().unwrap();
-        let mut buf = vec![0; reader.output_buffer_size().unwrap()];
-        let info = reader.next_frame(&mut buf).unwrap();
-        assert_eq!(info.color_type, png::ColorType::Rgba);
-        buf.truncate(info.buffer_size());
-        Image { width: info.width, height: info.height, rgba: buf }
+        let (width, height, rgba) = read_rgba(path);
+        Image { width, height, rgba }
     }
 
     fn pixel(&self, x: u32, y: u32) -> [u8; 4] {
@@ -73,13 +47,6 @@ fn changed(a: &Image, b: &Image, threshold: u8) -> Vec<(u32, u32)> {
 
 #[test]
 fn scripted_session_poses_an_arm_and_switches_views() {
-    let display_runner = if has_program("xvfb-run") {
-        vec!["xvfb-run".to_string(), "-a".into(), "-s".into(), "-screen 0 1280x1024x24".into()]
-    } else if std::env::var_os("DISPLAY").is_some() {
-        Vec::new()
-    } else {
-        return skip_or_fail("neither xvfb-run (package xvfb) nor DISPLAY is available");
-    };
     let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/x3d/JoeKick.x3d");
     assert!(file.exists(), "corpus file {} is missing", file.display());
     let dir = tempfile::tempdir().unwrap();
@@ -124,49 +91,7 @@ fn scripted_session_poses_an_arm_and_switches_views() {
     )
     .unwrap();
 
-    let exe = env!("CARGO_BIN_EXE_hanim-viewer");
-    let mut command = match display_runner.split_first() {
-        Some((runner, args)) => {
-            let mut c = Command::new(runner);
-            c.args(args).arg(exe);
-            c
-        }
-        None => Command::new(exe),
-    };
-    command
-        .arg(&file)
-        .arg("--script")
-        .arg(&script)
-        .arg("--size")
-        .arg("900x640")
-        .env("HANIM_VIEWER_CONFIG_DIR", dir.path())
-        .env("RUST_LOG", "info")
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
-    let mut child = command.spawn().expect("the viewer starts");
-    let started = Instant::now();
-    let status = loop {
-        if let Some(status) = child.try_wait().unwrap() {
-            break status;
-        }
-        if started.elapsed() > TIMEOUT {
-            let _ = child.kill();
-            let out = child.wait_with_output().unwrap();
-            panic!("the viewer did not quit within {TIMEOUT:?}\n{}", String::from_utf8_lossy(&out.stderr));
-        }
-        std::thread::sleep(Duration::from_millis(100));
-    };
-    let output = child.wait_with_output().unwrap();
-    let log = String::from_utf8_lossy(&output.stderr).into_owned();
-    if !status.success() {
-        let lower = log.to_lowercase();
-        let environment =
-            ["no gpu adapter", "opening the display", "surface", "xvfb"].iter().any(|w| lower.contains(w));
-        if environment && !in_ci() {
-            return skip_or_fail(&format!("the viewer could not open a window or adapter here:\n{log}"));
-        }
-        panic!("the viewer exited with {status}\n{log}");
-    }
+    let Some(log) = run_script("window_e2e", Some(&file), &script, dir.path()) else { return };
     for name in
         ["rest.png", "posed.png", "top.png", "small.png", "sized.png", "default_rest.png", "belly.png", "eye.png"]
     {

@@ -1,6 +1,8 @@
 //! Helpers shared by the integration tests.
 #![allow(dead_code)] // each test binary uses its own subset
 
+pub mod window;
+
 use std::path::{Path, PathBuf};
 
 use hanim_viewer::gpu::GpuContext;

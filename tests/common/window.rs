@@ -1,0 +1,101 @@
+//! Running the real viewer binary under Xvfb with a `--script`, for the end-to-end window tests.
+
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// Generous: lavapipe on two busy cores draws a frame in ~0.2 s, and a script needs tens of frames.
+const TIMEOUT: Duration = Duration::from_secs(180);
+
+fn in_ci() -> bool {
+    std::env::var("CI").as_deref() == Ok("true")
+}
+
+/// Under `CI=true` a window test that cannot run fails; elsewhere it skips with a loud line.
+pub fn skip_or_fail(test: &str, why: &str) {
+    if in_ci() {
+        panic!("CI=true but the window test cannot run: {why}");
+    }
+    eprintln!("SKIP {test}: {why} -- this test did not run");
+}
+
+fn has_program(name: &str) -> bool {
+    Command::new("sh")
+        .arg("-c")
+        .arg(format!("command -v {name}"))
+        .stdout(Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success())
+}
+
+/// Runs `hanim-viewer [file] --script script --size 900x640` under `xvfb-run -a` (or the current
+/// DISPLAY), with the UI state kept in `config_dir`; returns its log, or `None` when the test was skipped
+/// (no display or adapter outside CI). Panics when the viewer fails or does not quit in time.
+pub fn run_script(test: &str, file: Option<&Path>, script: &Path, config_dir: &Path) -> Option<String> {
+    let runner: Vec<&str> = if has_program("xvfb-run") {
+        vec!["xvfb-run", "-a", "-s", "-screen 0 1280x1024x24"]
+    } else if std::env::var_os("DISPLAY").is_some() {
+        Vec::new()
+    } else {
+        skip_or_fail(test, "neither xvfb-run (package xvfb) nor DISPLAY is available");
+        return None;
+    };
+    let exe = env!("CARGO_BIN_EXE_hanim-viewer");
+    let mut command = match runner.split_first() {
+        Some((first, args)) => {
+            let mut c = Command::new(first);
+            c.args(args).arg(exe);
+            c
+        }
+        None => Command::new(exe),
+    };
+    if let Some(file) = file {
+        assert!(file.exists(), "{} is missing", file.display());
+        command.arg(file);
+    }
+    command
+        .arg("--script")
+        .arg(script)
+        .arg("--size")
+        .arg("900x640")
+        .env("HANIM_VIEWER_CONFIG_DIR", config_dir)
+        .env("RUST_LOG", "info")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    let mut child = command.spawn().expect("the viewer starts");
+    let started = Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if started.elapsed() > TIMEOUT {
+            let _ = child.kill();
+            let out = child.wait_with_output().unwrap();
+            panic!("the viewer did not quit within {TIMEOUT:?}\n{}", String::from_utf8_lossy(&out.stderr));
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    };
+    let log = String::from_utf8_lossy(&child.wait_with_output().unwrap().stderr).into_owned();
+    if !status.success() {
+        let lower = log.to_lowercase();
+        let environment =
+            ["no gpu adapter", "opening the display", "surface", "xvfb"].iter().any(|w| lower.contains(w));
+        if environment && !in_ci() {
+            skip_or_fail(test, &format!("the viewer could not open a window or adapter here:\n{log}"));
+            return None;
+        }
+        panic!("the viewer exited with {status}\n{log}");
+    }
+    Some(log)
+}
+
+/// An RGBA8 PNG as (width, height, pixels).
+pub fn read_rgba(path: &Path) -> (u32, u32, Vec<u8>) {
+    let file = std::fs::File::open(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let mut reader = png::Decoder::new(std::io::BufReader::new(file)).read_info().unwrap();
+    let mut buf = vec![0; reader.output_buffer_size().unwrap()];
+    let info = reader.next_frame(&mut buf).unwrap();
+    assert_eq!(info.color_type, png::ColorType::Rgba);
+    buf.truncate(info.buffer_size());
+    (info.width, info.height, buf)
+}
