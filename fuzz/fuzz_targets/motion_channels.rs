@@ -1,55 +1,6 @@
-//! HAnimMotion channel strings, joint lists, values and frame fields from arbitrary bytes, played on a
-//! small skeleton: parsing, validation against the skeleton, and sampling at several times (smooth and
-//! stepped, every root mode) must never panic, hang or produce non-finite poses from finite input.
+//! HAnimMotion channels and fields from arbitrary bytes, played on a small skeleton (see fuzz/harness.rs).
 #![no_main]
 
-use std::path::Path;
+include!("../harness.rs");
 
-use hanim_viewer::animation::{self, Animations, EulerOrder, Interpolation, RootMode, SampleOptions};
-use hanim_viewer::hanim;
-use libfuzzer_sys::fuzz_target;
-
-/// Keeps a field value inside an XML attribute: no quotes, angle brackets or ampersands.
-fn attribute(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).chars().filter(|c| !matches!(c, '\'' | '"' | '<' | '>' | '&')).collect()
-}
-
-fuzz_target!(|data: &[u8]| {
-    // The channel parser on its own.
-    let _ = animation::motion::parse_channels(&String::from_utf8_lossy(data));
-
-    // Fields separated by 0x00: channels, joints, values, frameDuration, frameIncrement, startFrame,
-    // endFrame, loop, channelsEnabled.
-    let parts: Vec<String> = data.split(|&b| b == 0).map(attribute).collect();
-    let field = |i: usize, default: &str| parts.get(i).cloned().unwrap_or_else(|| default.to_string());
-    let text = format!(
-        "<X3D version='4.0'><Scene><HAnimHumanoid DEF='h' name='h' motionsEnabled='true'>\
-         <HAnimJoint DEF='r' name='humanoid_root' containerField='skeleton'>\
-         <HAnimJoint DEF='a' name='sacroiliac' center='0 1 0'><HAnimJoint DEF='b' name='l_hip' center='0.1 0.9 0'/>\
-         </HAnimJoint></HAnimJoint>\
-         <HAnimJoint USE='r' containerField='joints'/><HAnimJoint USE='a' containerField='joints'/>\
-         <HAnimJoint USE='b' containerField='joints'/>\
-         <HAnimMotion DEF='m' name='m' enabled='true' channels='{}' joints='{}' values='{}' frameDuration='{}' \
-         frameIncrement='{}' startFrame='{}' endFrame='{}' loop='{}' channelsEnabled='{}'/>\
-         </HAnimHumanoid></Scene></X3D>",
-        field(0, "6 Xposition Yposition Zposition Zrotation Xrotation Yrotation 3 Zrotation Xrotation Yrotation"),
-        field(1, "humanoid_root sacroiliac"),
-        field(2, "0 0 0 0 0 0 10 20 30 1 1 1 5 5 5 0 0 0"),
-        field(3, "0.1"),
-        field(4, "1"),
-        field(5, "0"),
-        field(6, "-1"),
-        field(7, "true"),
-        field(8, ""),
-    );
-    let Ok(doc) = hanim::load_str(&text, Path::new("motion.x3d")) else { return };
-    let animations = Animations::from_document(&doc);
-    for interpolation in [Interpolation::Smooth, Interpolation::Stepped] {
-        for root_mode in [RootMode::AsGiven, RootMode::RelativeToFirst, RootMode::InPlace] {
-            let options = SampleOptions { interpolation, euler_order: EulerOrder::Listed, root_mode };
-            for tau in [0.0, 0.05, 1.0, 17.3, -2.0, 1e9] {
-                let _ = animations.sample(&doc, tau, &options);
-            }
-        }
-    }
-});
+libfuzzer_sys::fuzz_target!(|data: &[u8]| fuzz_motion_channels(data));

@@ -201,7 +201,8 @@ pub fn parse_channels(text: &str) -> Result<Vec<Vec<Channel>>, String> {
         let n: usize = count.parse().map_err(|_| {
             format!("channels: expected the channel count of joint group {}, found '{count}'", groups.len() + 1)
         })?;
-        let mut group = Vec::with_capacity(n);
+        // n comes from the file: a joint has at most nine channels, so the capacity is bounded by that.
+        let mut group = Vec::with_capacity(n.min(9));
         for i in 0..n {
             let name = tokens.next().ok_or_else(|| {
                 format!(
