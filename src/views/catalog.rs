@@ -690,12 +690,24 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let root = dir.path();
         std::fs::create_dir_all(root.join("sub/deeper")).unwrap();
-        for name in ["b.x3d", "a.X3D", "sub/deeper/c.x3d", "sub/notes.txt", "sub/b.x3d"] {
+        for name in [
+            "b.x3d",
+            "a.X3D",
+            "sub/deeper/c.x3d",
+            "sub/notes.txt",
+            "sub/b.x3d",
+            "sub/d.wrl",
+            "sub/e.x3dv",
+            "sub/f.wrz",
+            "sub/g.x3dz",
+            "sub/h.wrl.gz",
+        ] {
             std::fs::write(root.join(name), "").unwrap();
         }
         let (files, failures) = find_inputs(&[root.to_path_buf(), root.join("b.x3d"), root.join("missing.x3d")]);
         let ids: Vec<&str> = files.iter().map(|f| f.id.as_str()).collect();
-        assert_eq!(ids, ["a", "b", "sub__b", "sub__deeper__c"]);
+        // Every encoding the loader reads is found; `h.wrl.gz` keeps its inner extension in its id.
+        assert_eq!(ids, ["a", "b", "sub__b", "sub__d", "sub__deeper__c", "sub__e", "sub__f", "sub__g", "sub__h.wrl"]);
         assert_eq!(failures.len(), 1);
         assert!(failures[0].file.ends_with("missing.x3d"), "{failures:?}");
     }
