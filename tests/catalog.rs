@@ -81,6 +81,7 @@ fn the_whole_corpus_is_catalogued_and_a_corrupt_file_is_skipped() {
         out: out.clone(),
         views: StandardView::ALL.to_vec(),
         size: ImageSize { width: SIZE, height: SIZE },
+        pose: "rest pose".to_string(),
     };
     let started = std::time::Instant::now();
     let report = catalog::catalogue(&ctx, &[corpus.clone(), corrupt.clone()], &options, &RestPose).unwrap();
@@ -292,4 +293,161 @@ fn walk(dir: &Path) -> Vec<PathBuf> {
         }
     }
     out
+}
+
+/// Renders `files` in the front and side views with `source` into a fresh folder of `dir`.
+fn catalogue_with(
+    ctx: &hanim_viewer::gpu::GpuContext,
+    dir: &Path,
+    name: &str,
+    files: &[PathBuf],
+    source: &dyn catalog::PoseSource,
+) -> catalog::CatalogReport {
+    let options = CatalogOptions {
+        out: dir.join(name),
+        views: vec![StandardView::Front, StandardView::Side],
+        size: ImageSize { width: SIZE, height: SIZE },
+        pose: source.describe(),
+    };
+    catalog::catalogue(ctx, files, &options, source).unwrap()
+}
+
+/// The decoded images of the entry for `file`, by view.
+fn entry_images(report: &catalog::CatalogReport, out: &Path, file: &str) -> Vec<Vec<u8>> {
+    let entry = report.entries.iter().find(|e| e.file.ends_with(file)).unwrap_or_else(|| panic!("no entry {file}"));
+    entry.images.iter().map(|i| decode_png(&out.join(&i.image)).2).collect()
+}
+
+/// Pixels that differ between two images of the same size by more than the tolerance.
+fn changed_pixels(a: &[u8], b: &[u8]) -> usize {
+    a.chunks_exact(4).zip(b.chunks_exact(4)).filter(|(p, q)| differs(pixel(p, 1, 0, 0), pixel(q, 1, 0, 0))).count()
+}
+
+/// Nothing but background on the image border, and something inside.
+fn assert_in_frame(rgba: &[u8], what: &str) {
+    let background = pixel(rgba, SIZE, 0, 0);
+    for i in 0..SIZE {
+        for (x, y) in [(i, 0), (i, SIZE - 1), (0, i), (SIZE - 1, i)] {
+            assert!(!differs(pixel(rgba, SIZE, x, y), background), "{what} touches the border at ({x}, {y})");
+        }
+    }
+    let drawn = (0..SIZE * SIZE).filter(|i| differs(pixel(rgba, SIZE, i % SIZE, i / SIZE), background)).count();
+    assert!(drawn > 200, "{what}: only {drawn} figure pixels");
+}
+
+#[test]
+fn a_clip_frame_is_catalogued_posed_and_in_frame_and_files_without_it_at_rest() {
+    let Some(ctx) = common::gpu_or_skip() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let files = [common::corpus("x3d/KoreanCharacterMotionAnnexD01Jin.x3d"), common::corpus("x3d/JoeKick.x3d")];
+    let rest = catalogue_with(&ctx, dir.path(), "rest", &files, &RestPose);
+    let motion = catalog::MotionFrame { name: "motion_animation".into(), frame: Some(200), time: None };
+    let posed = catalogue_with(&ctx, dir.path(), "motion", &files, &motion);
+    let kick = catalog::MotionFrame { name: "KickTimer".into(), frame: Some(40), time: None };
+    let kicked = catalogue_with(&ctx, dir.path(), "kick", &files, &kick);
+    for report in [&rest, &posed, &kicked] {
+        assert!(report.failures.is_empty(), "{:?}", report.failures);
+        assert_eq!(report.entries.len(), 2);
+    }
+    let images =
+        |report: &catalog::CatalogReport, name: &str, file: &str| entry_images(report, &dir.path().join(name), file);
+    let note = |report: &catalog::CatalogReport, file: &str| {
+        report.entries.iter().find(|e| e.file.ends_with(file)).unwrap().pose_note.clone()
+    };
+    // Each clip poses the file it belongs to: the images change, the figure stays inside the frame.
+    for (report, name, file) in
+        [(&posed, "motion", "KoreanCharacterMotionAnnexD01Jin.x3d"), (&kicked, "kick", "JoeKick.x3d")]
+    {
+        assert_eq!(note(report, file), None, "{file}");
+        for (view, (at_rest, at_frame)) in
+            images(&rest, "rest", file).iter().zip(images(report, name, file)).enumerate()
+        {
+            let changed = changed_pixels(at_rest, &at_frame);
+            eprintln!("{file} view {view}: {changed} pixels differ from the rest pose");
+            assert!(changed > 500, "{file} view {view}: only {changed} pixels differ from the rest pose");
+            assert_in_frame(&at_frame, &format!("{file} view {view} at the clip frame"));
+        }
+    }
+    // The file without the clip is catalogued at rest, with the reason.
+    for (report, name, file, clip) in [
+        (&posed, "motion", "JoeKick.x3d", "motion_animation"),
+        (&kicked, "kick", "KoreanCharacterMotionAnnexD01Jin.x3d", "KickTimer"),
+    ] {
+        let why = note(report, file).unwrap_or_else(|| panic!("{file}: no note"));
+        assert!(why.contains(&format!("no motion or clip named '{clip}'")), "{why}");
+        assert_eq!(images(report, name, file), images(&rest, "rest", file), "{file} is drawn at rest");
+        let html = std::fs::read_to_string(dir.path().join(name).join("index.html")).unwrap();
+        assert!(html.contains("Shown at rest: no motion or clip named"), "{name}");
+        assert!(html.contains(&format!("frame {} of clip &#39;{clip}&#39;", if name == "kick" { 40 } else { 200 })));
+    }
+    // Frame 40 of an interpolator clip is 40/30 s, as `render --motion --every 1` numbers it.
+    let doc = hanim_viewer::hanim::load(&files[1]).unwrap();
+    let mut animations = hanim_viewer::animation::Animations::from_document(&doc);
+    let index = animations.find("KickTimer").unwrap();
+    animations.solo(index);
+    let (want, _) = animations.sample(&doc, 40.0 / 30.0, &Default::default());
+    let got = catalog::PoseSource::poses(&kick, &doc).unwrap();
+    assert_eq!(got.poses[0].rotations, want[0].rotations);
+    // A frame past the motion's end is a note too, not a failure.
+    let late = catalog::MotionFrame { name: "motion_animation".into(), frame: Some(100_000), time: None };
+    let korean = hanim_viewer::hanim::load(&files[0]).unwrap();
+    let why = catalog::PoseSource::poses(&late, &korean).unwrap().notes[0].clone().unwrap();
+    assert!(why.contains("frame 100000 is outside motion 'motion_animation'"), "{why}");
+}
+
+#[test]
+fn the_command_catalogues_a_clip_frame() {
+    if common::gpu_or_skip().is_none() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    let output = Command::new(env!("CARGO_BIN_EXE_hanim-viewer"))
+        .args(["catalog", "--size", "64x48", "--views", "front", "--motion", "KickTimer", "--frame", "40", "--out"])
+        .arg(&out)
+        .arg(common::corpus("x3d/JoeKick.x3d"))
+        .arg(common::corpus("x3d/DiamondManLOA1.x3d"))
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(0), "a file without the clip is no failure: {stderr}");
+    assert!(stderr.contains("at rest: DiamondManLOA1"), "{stderr}");
+    assert!(html_mentions(&out, "frame 40 of clip &#39;KickTimer&#39;"));
+    assert!(out.join("images/JoeKick-front.png").is_file());
+}
+
+/// Folders are searched for every encoding the loader reads: the VRML corpus folder gives its five
+/// humanoids (VRML97, ClassicVRML, gzip by content); its two files without a humanoid (a PROTO library and
+/// an inlined axis) are reported. A VRML interpolator clip poses its figure in the catalogue.
+#[test]
+fn the_vrml_corpus_folder_is_catalogued() {
+    let Some(ctx) = common::gpu_or_skip() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let folder = common::corpus("vrml");
+    let rest = catalogue_with(&ctx, dir.path(), "rest", std::slice::from_ref(&folder), &RestPose);
+    let mut files: Vec<&str> = rest.entries.iter().map(|e| e.id.as_str()).collect();
+    files.sort();
+    assert_eq!(files, ["JoeHAnimKick1a", "SphereMan_1.1", "dork-proto", "hanim_transforms", "nancy_h-anim"]);
+    let mut failed: Vec<&str> = rest.failures.iter().map(|f| f.file.rsplit('/').next().unwrap()).collect();
+    failed.sort();
+    assert_eq!(failed, ["JointCoordinateAxes.x3dv", "axis_simple.x3d"]);
+    assert!(rest.failures.iter().all(|f| f.error.contains("no HAnimHumanoid")), "{:?}", rest.failures);
+    for e in &rest.entries {
+        assert_eq!(e.images.len(), 2, "{}", e.id);
+        for image in &e.images {
+            let (_, _, rgba) = decode_png(&dir.path().join("rest").join(&image.image));
+            assert_in_frame(&rgba, &format!("{} {}", e.id, image.view.name()));
+        }
+    }
+    let walk = catalog::MotionFrame { name: "Walk_Time".into(), frame: None, time: Some(0.5) };
+    let nancy = common::corpus("vrml/nancy_h-anim.wrl");
+    let walking = catalogue_with(&ctx, dir.path(), "walk", std::slice::from_ref(&nancy), &walk);
+    assert_eq!(walking.entries[0].pose_note, None);
+    let at_rest = entry_images(&rest, &dir.path().join("rest"), "nancy_h-anim.wrl");
+    for (view, image) in entry_images(&walking, &dir.path().join("walk"), "nancy_h-anim.wrl").iter().enumerate() {
+        let changed = changed_pixels(&at_rest[view], image);
+        eprintln!("nancy_h-anim.wrl view {view}: {changed} pixels differ walking");
+        assert!(changed > 100, "view {view}: {changed} pixels differ walking");
+        assert_in_frame(image, &format!("walking nancy view {view}"));
+    }
 }

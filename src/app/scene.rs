@@ -27,6 +27,10 @@ pub struct LoadedScene {
     pub draws: SceneDraw,
     /// World-space bounds at the rest pose.
     pub rest_bounds: Aabb,
+    /// The box the computed views (front, side, top, inclined, face) frame: the figure at the pose it had
+    /// when the user last switched to a view ([`posed_figure_bounds`](Self::posed_figure_bounds)), kept
+    /// until the next switch so the camera holds still while the figure moves. The rest box at load.
+    pub view_framing: Aabb,
     pub triangles: u32,
     /// Motion playback: the file's HAnimMotions and interpolator clips.
     pub transport: crate::animation::Transport,
@@ -46,7 +50,19 @@ impl LoadedScene {
         let triangles = draws.triangles;
         let transport = crate::animation::Transport::for_window(&doc);
         let world_from_humanoid = h.world_from_humanoid();
-        Ok(Self { path, humanoid, summary, editor, draws, rest_bounds, triangles, doc, transport, world_from_humanoid })
+        Ok(Self {
+            path,
+            humanoid,
+            summary,
+            editor,
+            draws,
+            view_framing: rest_bounds,
+            rest_bounds,
+            triangles,
+            doc,
+            transport,
+            world_from_humanoid,
+        })
     }
 
     pub fn humanoid(&self) -> &Humanoid {
@@ -63,6 +79,21 @@ impl LoadedScene {
     /// Bounds at the current pose (CPU deformation; on demand only).
     pub fn current_bounds(&self) -> Aabb {
         humanoid_bounds(&self.doc.scene, self.humanoid(), &self.editor.pose).unwrap_or(self.rest_bounds)
+    }
+
+    /// The figure's box (as the catalogue frames it: no camera-site markers) at the current pose, where a
+    /// playing clip has moved the humanoid; the rest box when the figure draws nothing.
+    pub fn posed_figure_bounds(&self) -> Aabb {
+        let b = crate::views::figure_bounds(&self.doc, self.humanoid, &self.editor.pose).unwrap_or_default();
+        if b.is_empty() {
+            return self.rest_bounds;
+        }
+        let moved = self.world_from_humanoid * self.humanoid().world_from_humanoid().inverse();
+        let mut out = Aabb::default();
+        for corner in crate::views::corners_of(&b) {
+            out.add(moved.transform_point3(corner));
+        }
+        out
     }
 
     /// World-space joint centres at the current pose.

@@ -463,16 +463,18 @@ impl Viewer {
         let Some(command) = rest else { return };
         match command {
             UiCommand::SelectView(index) => {
-                let Some(scene) = &self.scene else { return };
+                let Some(scene) = &mut self.scene else { return };
                 let Some(view) = scene.summary.views.get(index) else {
                     self.ui.active_view = None;
                     return;
                 };
+                // Computed views frame the figure as it stands now (a raised arm stays in the picture).
+                scene.view_framing = scene.posed_figure_bounds();
                 let placement = crate::ui::scene::view_placement(
                     &scene.doc,
                     scene.humanoid(),
                     &scene.humanoid_from_joint(),
-                    &scene.rest_bounds,
+                    &scene.view_framing,
                     view.source,
                 );
                 if let Some(p) = placement {
@@ -751,7 +753,7 @@ impl Viewer {
                     &scene.doc,
                     scene.humanoid(),
                     &scene.humanoid_from_joint(),
-                    &scene.rest_bounds,
+                    &scene.view_framing,
                     v.source,
                 )
             }),

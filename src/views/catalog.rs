@@ -15,6 +15,9 @@ use std::time::Instant;
 use anyhow::{Context, Result, anyhow, bail};
 
 use super::{PoseContext, StandardView, ViewSource, figure_bounds, head_joint, placement};
+use crate::animation::pose_command::resolve_time;
+use crate::animation::sequence::INTERPOLATOR_SEQUENCE_FPS;
+use crate::animation::{Animations, ClipSource, SampleOptions, with_overrides};
 use crate::gpu::GpuContext;
 use crate::hanim::Document;
 use crate::headless::{self, ImageSize, SceneRequest, ViewRequest};
@@ -22,9 +25,9 @@ use crate::inspect::info::{self, HumanoidSummary};
 use crate::output::{write_atomically as write_file_atomically, write_png_atomically};
 use crate::pose::{self, Pose};
 
-/// File extensions searched for in folders (lower case, without the dot). The one place to add
-/// encodings as the loader learns them (`wrl`, `x3dv`).
-pub const INPUT_EXTENSIONS: &[&str] = &["x3d"];
+/// File extensions searched for in folders (lower case, without the dot): every encoding the loader
+/// reads (XML, ClassicVRML, VRML97 and their gzip forms).
+pub const INPUT_EXTENSIONS: &[&str] = crate::x3d::SUPPORTED_EXTENSIONS;
 
 /// `hanim-viewer catalog` arguments.
 #[derive(Debug, Clone, clap::Args)]
@@ -44,6 +47,18 @@ pub struct CatalogArgs {
     /// Use the GPU adapter whose name contains NAME (e.g. `llvmpipe`).
     #[arg(long, value_name = "NAME")]
     pub adapter: Option<String>,
+    /// Pose every humanoid with this HAnimMotion (name or DEF) or interpolator clip (TimeSensor DEF),
+    /// playing alone. A humanoid whose file has no such clip (or cannot show the frame asked for) is
+    /// catalogued at rest, with the reason on its page entry.
+    #[arg(long, value_name = "NAME")]
+    pub motion: Option<String>,
+    /// The frame of the clip: an HAnimMotion's frame number; for an interpolator clip, frame N of the
+    /// 30 frames per second that `render --motion --every 1` numbers (N/30 s).
+    #[arg(long, requires = "motion", conflicts_with = "time")]
+    pub frame: Option<usize>,
+    /// The playback time in seconds from the clip's start.
+    #[arg(long, requires = "motion")]
+    pub time: Option<f64>,
 }
 
 fn parse_view(text: &str) -> Result<StandardView, String> {
@@ -53,20 +68,94 @@ fn parse_view(text: &str) -> Result<StandardView, String> {
     })
 }
 
-/// The pose each humanoid is catalogued in. The rest pose by default; motion playback can pass a
-/// motion frame through here.
+/// Every humanoid of one document posed for the catalogue.
+#[derive(Debug, Clone)]
+pub struct Posed {
+    /// One per humanoid.
+    pub poses: Vec<Pose>,
+    /// The document with the humanoid transform fields a clip sets; `None`: the file's own.
+    pub document: Option<Document>,
+    /// One per humanoid: why it is shown at rest instead of the pose asked for (`None`: as asked).
+    pub notes: Vec<Option<String>>,
+}
+
+impl Posed {
+    /// Every humanoid at rest, each with `note`.
+    fn rest(doc: &Document, note: Option<String>) -> Posed {
+        Posed {
+            poses: doc.humanoids.iter().map(Pose::rest).collect(),
+            document: None,
+            notes: vec![note; doc.humanoids.len()],
+        }
+    }
+}
+
+/// The pose each humanoid is catalogued in: the rest pose ([`RestPose`]) or a frame of a clip
+/// ([`MotionFrame`]).
 pub trait PoseSource {
-    /// A pose for humanoid `humanoid` of `doc`.
-    fn pose(&self, doc: &Document, humanoid: usize) -> Result<Pose>;
+    /// The poses of every humanoid of `doc`.
+    fn poses(&self, doc: &Document) -> Result<Posed>;
+    /// What the page says of the pose ("rest pose", "frame 10 of motion 'walk'").
+    fn describe(&self) -> String;
 }
 
 /// The file's own values (§1.4 "Reset all").
 pub struct RestPose;
 
 impl PoseSource for RestPose {
-    fn pose(&self, doc: &Document, humanoid: usize) -> Result<Pose> {
-        let h = doc.humanoids.get(humanoid).ok_or_else(|| anyhow!("no humanoid {humanoid}"))?;
-        Ok(Pose::rest(h))
+    fn poses(&self, doc: &Document) -> Result<Posed> {
+        Ok(Posed::rest(doc, None))
+    }
+
+    fn describe(&self) -> String {
+        "rest pose".to_string()
+    }
+}
+
+/// One moment of the clip `name`, resolved in each file as `render --motion` resolves it
+/// ([`resolve_time`]): an HAnimMotion by name or DEF, an interpolator clip by its TimeSensor's DEF. The
+/// clip plays alone, with the default sampling options (slerped, root as given). A frame of an
+/// interpolator clip is `frame / 30` s ([`INTERPOLATOR_SEQUENCE_FPS`]). Files without the clip, or whose
+/// clip cannot show that moment, are catalogued at rest with the reason as a note: a catalogue of many
+/// files rarely has one clip name in all of them, and a figure at rest is still worth listing.
+pub struct MotionFrame {
+    pub name: String,
+    pub frame: Option<usize>,
+    pub time: Option<f64>,
+}
+
+impl PoseSource for MotionFrame {
+    fn poses(&self, doc: &Document) -> Result<Posed> {
+        let mut animations = Animations::from_document(doc);
+        let (frame, time) = match (animations.find(&self.name).map(|i| &animations.clips[i].source), self.frame) {
+            (Some(ClipSource::Interpolators(_)), Some(f)) => (None, Some(f as f64 / INTERPOLATOR_SEQUENCE_FPS)),
+            _ => (self.frame, self.time),
+        };
+        let (index, tau) = match resolve_time(&animations, &self.name, frame, time) {
+            Ok(found) => found,
+            Err(e) => return Ok(Posed::rest(doc, Some(format!("{e:#}")))),
+        };
+        animations.solo(index);
+        let driven: Vec<bool> = (0..doc.humanoids.len())
+            .map(|h| match &animations.clips[index].source {
+                ClipSource::Motion { humanoid, .. } => *humanoid == h,
+                ClipSource::Interpolators(c) => c.tracks.iter().any(|t| t.humanoid == h),
+            })
+            .collect();
+        let (poses, overrides) = animations.sample(doc, tau, &SampleOptions::default());
+        let notes = driven
+            .iter()
+            .map(|&d| (!d).then(|| format!("clip '{}' does not drive this humanoid", self.name)))
+            .collect();
+        Ok(Posed { poses, document: with_overrides(doc, &overrides), notes })
+    }
+
+    fn describe(&self) -> String {
+        match (self.frame, self.time) {
+            (Some(f), _) => format!("frame {f} of clip '{}'", self.name),
+            (None, Some(t)) => format!("{t} s into clip '{}'", self.name),
+            (None, None) => format!("clip '{}' at its start (an HAnimMotion at its frameIndex)", self.name),
+        }
     }
 }
 
@@ -76,6 +165,8 @@ pub struct CatalogOptions {
     pub out: PathBuf,
     pub views: Vec<StandardView>,
     pub size: ImageSize,
+    /// What the page says of the pose ([`PoseSource::describe`]).
+    pub pose: String,
 }
 
 /// One input file found.
@@ -110,6 +201,8 @@ pub struct CatalogEntry {
     pub empty: bool,
     /// True when the skeleton is drawn over a figure that draws little surface of its own.
     pub skeleton_shown: bool,
+    /// Why the humanoid is shown at rest instead of the pose asked for (`--motion`).
+    pub pose_note: Option<String>,
 }
 
 /// An input that failed.
@@ -260,6 +353,7 @@ fn catalogue_humanoid(
     input: &InputFile,
     index: usize,
     poses: &[Pose],
+    pose_note: Option<String>,
     options: &CatalogOptions,
 ) -> Result<CatalogEntry> {
     let h = &doc.humanoids[index];
@@ -310,6 +404,7 @@ fn catalogue_humanoid(
         sheet,
         empty,
         skeleton_shown: show_skeleton,
+        pose_note,
     })
 }
 
@@ -344,8 +439,12 @@ fn catalogue_file(
     if doc.humanoids.is_empty() {
         bail!("{}: the file has no HAnimHumanoid", input.path.display());
     }
-    let poses: Vec<Pose> = (0..doc.humanoids.len()).map(|i| poses.pose(&doc, i)).collect::<Result<_>>()?;
-    (0..doc.humanoids.len()).map(|i| catalogue_humanoid(ctx, &doc, input, i, &poses, options)).collect()
+    let Posed { poses, document, notes } = poses.poses(&doc)?;
+    // A copy when the clip sets humanoid transform fields: bounds, cameras and drawing all follow them.
+    let shown = document.as_ref().unwrap_or(&doc);
+    (0..doc.humanoids.len())
+        .map(|i| catalogue_humanoid(ctx, shown, input, i, &poses, notes[i].clone(), options))
+        .collect()
 }
 
 /// Catalogues `inputs` into `options.out` on `ctx`, showing a progress bar on a terminal. Failed files
@@ -432,13 +531,14 @@ pub fn index_html(report: &CatalogReport, options: &CatalogOptions) -> String {
     let views: Vec<&str> = options.views.iter().map(|v| v.name()).collect();
     let _ = writeln!(
         out,
-        "<p>{} humanoid(s) from {} file(s); {} failed. Views: {}; {}x{} pixels each, rest pose.</p>",
+        "<p>{} humanoid(s) from {} file(s); {} failed. Views: {}; {}x{} pixels each, {}.</p>",
         report.entries.len(),
         report.files,
         report.failures.len(),
         escape(&views.join(", ")),
         options.size.width,
-        options.size.height
+        options.size.height,
+        escape(&options.pose)
     );
     if !report.entries.is_empty() {
         let _ = writeln!(out, "<ul>");
@@ -464,6 +564,9 @@ pub fn index_html(report: &CatalogReport, options: &CatalogOptions) -> String {
                 out,
                 "<p class=\"note\">This humanoid has no joints and no geometry: its images are empty.</p>"
             );
+        }
+        if let Some(note) = &e.pose_note {
+            let _ = writeln!(out, "<p class=\"note\">Shown at rest: {}.</p>", escape(note));
         }
         if e.skeleton_shown {
             let _ = writeln!(
@@ -541,8 +644,15 @@ pub fn run(args: &CatalogArgs) -> Result<std::process::ExitCode> {
     }
     let ctx = GpuContext::headless(args.adapter.as_deref())?;
     log::info!("rendering on {}", ctx.summary);
-    let options = CatalogOptions { out: args.out.clone(), views, size: args.size };
-    let report = catalogue(&ctx, &args.inputs, &options, &RestPose)?;
+    let source: Box<dyn PoseSource> = match &args.motion {
+        Some(name) => Box::new(MotionFrame { name: name.clone(), frame: args.frame, time: args.time }),
+        None => Box::new(RestPose),
+    };
+    if args.time.is_some_and(|t| !t.is_finite()) {
+        bail!("--time must be a finite number of seconds");
+    }
+    let options = CatalogOptions { out: args.out.clone(), views, size: args.size, pose: source.describe() };
+    let report = catalogue(&ctx, &args.inputs, &options, source.as_ref())?;
     let images: usize = report.entries.iter().map(|e| e.images.len()).sum();
     eprintln!(
         "catalogued {} humanoid(s) from {} file(s): {images} images, {} contact sheets, {} in {:.1} s; {} failed",
@@ -553,6 +663,11 @@ pub fn run(args: &CatalogArgs) -> Result<std::process::ExitCode> {
         report.seconds,
         report.failures.len()
     );
+    for e in &report.entries {
+        if let Some(note) = &e.pose_note {
+            eprintln!("at rest: {} ({}): {note}", e.id, e.file);
+        }
+    }
     for f in &report.failures {
         eprintln!("failed: {}: {}", f.file, f.error);
     }
@@ -575,12 +690,24 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let root = dir.path();
         std::fs::create_dir_all(root.join("sub/deeper")).unwrap();
-        for name in ["b.x3d", "a.X3D", "sub/deeper/c.x3d", "sub/notes.txt", "sub/b.x3d"] {
+        for name in [
+            "b.x3d",
+            "a.X3D",
+            "sub/deeper/c.x3d",
+            "sub/notes.txt",
+            "sub/b.x3d",
+            "sub/d.wrl",
+            "sub/e.x3dv",
+            "sub/f.wrz",
+            "sub/g.x3dz",
+            "sub/h.wrl.gz",
+        ] {
             std::fs::write(root.join(name), "").unwrap();
         }
         let (files, failures) = find_inputs(&[root.to_path_buf(), root.join("b.x3d"), root.join("missing.x3d")]);
         let ids: Vec<&str> = files.iter().map(|f| f.id.as_str()).collect();
-        assert_eq!(ids, ["a", "b", "sub__b", "sub__deeper__c"]);
+        // Every encoding the loader reads is found; `h.wrl.gz` keeps its inner extension in its id.
+        assert_eq!(ids, ["a", "b", "sub__b", "sub__d", "sub__deeper__c", "sub__e", "sub__f", "sub__g", "sub__h.wrl"]);
         assert_eq!(failures.len(), 1);
         assert!(failures[0].file.ends_with("missing.x3d"), "{failures:?}");
     }
