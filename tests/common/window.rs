@@ -32,6 +32,17 @@ fn has_program(name: &str) -> bool {
 /// DISPLAY), with the UI state kept in `config_dir`; returns its log, or `None` when the test was skipped
 /// (no display or adapter outside CI). Panics when the viewer fails or does not quit in time.
 pub fn run_script(test: &str, file: Option<&Path>, script: &Path, config_dir: &Path) -> Option<String> {
+    run_script_sized(test, file, script, config_dir, "900x640")
+}
+
+/// As [`run_script`], with the window's logical size (`WIDTHxHEIGHT`).
+pub fn run_script_sized(
+    test: &str,
+    file: Option<&Path>,
+    script: &Path,
+    config_dir: &Path,
+    size: &str,
+) -> Option<String> {
     let runner: Vec<&str> = if has_program("xvfb-run") {
         vec!["xvfb-run", "-a", "-s", "-screen 0 1280x1024x24"]
     } else if std::env::var_os("DISPLAY").is_some() {
@@ -57,7 +68,7 @@ pub fn run_script(test: &str, file: Option<&Path>, script: &Path, config_dir: &P
         .arg("--script")
         .arg(script)
         .arg("--size")
-        .arg("900x640")
+        .arg(size)
         .env("HANIM_VIEWER_CONFIG_DIR", config_dir)
         .env("RUST_LOG", "info")
         .stdout(Stdio::piped())
