@@ -44,47 +44,23 @@ fn changed_pixels(a: &[u8], b: &[u8]) -> usize {
     a.chunks(4).zip(b.chunks(4)).filter(|(p, q)| p.iter().zip(q.iter()).any(|(u, v)| u.abs_diff(*v) > 24)).count()
 }
 
-#[test]
-fn the_window_plays_a_clip_through_the_transport() {
-    let runner = if has_program("xvfb-run") {
-        vec!["xvfb-run", "-a", "-s", "-screen 0 1280x1024x24"]
-    } else if std::env::var_os("DISPLAY").is_some() {
-        Vec::new()
-    } else {
-        return skip_or_fail("neither xvfb-run (package xvfb) nor DISPLAY is available");
-    };
-    let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/x3d/JoeKick.x3d");
-    let dir = tempfile::tempdir().unwrap();
-    let shot = |name: &str| dir.path().join(name);
-    // Both times lie before the clip raises the displacer weight (fraction 0.35): the Displacers panel,
-    // whose width follows the weight's text, keeps its size, and so does the 3D view.
-    let script = dir.path().join("motion.txt");
-    std::fs::write(
-        &script,
-        format!(
-            "view front\nscreenshot {}\nmotion KickTimer 0.4\nscreenshot {}\nmotion KickTimer 1.25\nscreenshot {}\nquit\n",
-            shot("rest.png").display(),
-            shot("a.png").display(),
-            shot("b.png").display()
-        ),
-    )
-    .unwrap();
+/// Runs the viewer with `args` and `--script script` under `runner`; returns its log, or `None` where the
+/// environment cannot open a window (skipped outside CI).
+fn run_viewer(runner: &[&str], args: &[&std::ffi::OsStr], script: &Path, config: &Path) -> Option<String> {
     let exe = env!("CARGO_BIN_EXE_hanim-viewer");
     let mut command = match runner.split_first() {
-        Some((first, args)) => {
+        Some((first, rest)) => {
             let mut c = Command::new(first);
-            c.args(args).arg(exe);
+            c.args(rest).arg(exe);
             c
         }
         None => Command::new(exe),
     };
     command
-        .arg(&file)
+        .args(args)
         .arg("--script")
-        .arg(&script)
-        .arg("--size")
-        .arg("900x640")
-        .env("HANIM_VIEWER_CONFIG_DIR", dir.path())
+        .arg(script)
+        .env("HANIM_VIEWER_CONFIG_DIR", config)
         .env("RUST_LOG", "info")
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
@@ -107,10 +83,49 @@ fn the_window_plays_a_clip_through_the_transport() {
         let environment =
             ["no gpu adapter", "opening the display", "surface", "xvfb"].iter().any(|w| lower.contains(w));
         if environment && !in_ci() {
-            return skip_or_fail(&format!("the viewer could not open a window or adapter here:\n{log}"));
+            skip_or_fail(&format!("the viewer could not open a window or adapter here:\n{log}"));
+            return None;
         }
         panic!("the viewer exited with {status}\n{log}");
     }
+    Some(log)
+}
+
+fn window_runner() -> Option<Vec<&'static str>> {
+    if has_program("xvfb-run") {
+        Some(vec!["xvfb-run", "-a", "-s", "-screen 0 1280x1024x24"])
+    } else if std::env::var_os("DISPLAY").is_some() {
+        Some(Vec::new())
+    } else {
+        skip_or_fail("neither xvfb-run (package xvfb) nor DISPLAY is available");
+        None
+    }
+}
+
+#[test]
+fn the_window_plays_a_clip_through_the_transport() {
+    let Some(runner) = window_runner() else { return };
+    let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/x3d/JoeKick.x3d");
+    let dir = tempfile::tempdir().unwrap();
+    let shot = |name: &str| dir.path().join(name);
+    // Both times lie before the clip raises the displacer weight (fraction 0.35): the Displacers panel,
+    // whose width follows the weight's text, keeps its size, and so does the 3D view.
+    let script = dir.path().join("motion.txt");
+    std::fs::write(
+        &script,
+        format!(
+            "view front\nscreenshot {}\nmotion KickTimer 0.4\nscreenshot {}\nmotion KickTimer 1.25\nscreenshot {}\nquit\n",
+            shot("rest.png").display(),
+            shot("a.png").display(),
+            shot("b.png").display()
+        ),
+    )
+    .unwrap();
+    let Some(_log) =
+        run_viewer(&runner, &[file.as_os_str(), "--size".as_ref(), "900x640".as_ref()], &script, dir.path())
+    else {
+        return;
+    };
     let (w, h, rest) = read_rgba(&shot("rest.png"));
     let (w1, h1, a) = read_rgba(&shot("a.png"));
     let (w2, h2, b) = read_rgba(&shot("b.png"));
@@ -119,4 +134,40 @@ fn the_window_plays_a_clip_through_the_transport() {
     eprintln!("{w}x{h}: rest → 0.4 s changed {rest_to_a} pixels, 0.4 s → 1.25 s changed {a_to_b}");
     assert!(rest_to_a > 500, "the clip moved the figure from its rest pose ({rest_to_a} pixels)");
     assert!(a_to_b > 500, "two times of the kick differ ({a_to_b} pixels)");
+}
+
+#[test]
+fn capture_files_open_as_stick_figures_playing_their_motion() {
+    // 07.asf opens with the first .amc beside it (07_05.amc, a walk) at 60 frames per second; then a BVH
+    // is opened by the script and plays at its own Frame Time.
+    let Some(runner) = window_runner() else { return };
+    let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus");
+    let (asf, bvh) = (corpus.join("asf/07.asf"), corpus.join("bvh/131_03.bvh"));
+    let dir = tempfile::tempdir().unwrap();
+    let shot = |name: &str| dir.path().join(name);
+    let script = dir.path().join("capture.txt");
+    std::fs::write(
+        &script,
+        format!(
+            "view side\nmotion 07_05 0\nscreenshot {}\nmotion 07_05 1.0\nscreenshot {}\n\
+             open {}\nview front\nmotion 131_03 0\nscreenshot {}\nmotion 131_03 3.0\nscreenshot {}\nquit\n",
+            shot("walk0.png").display(),
+            shot("walk1.png").display(),
+            bvh.display(),
+            shot("bvh0.png").display(),
+            shot("bvh1.png").display()
+        ),
+    )
+    .unwrap();
+    let args = [asf.as_os_str(), "--fps".as_ref(), "60".as_ref(), "--size".as_ref(), "640x480".as_ref()];
+    let Some(log) = run_viewer(&runner, &args, &script, dir.path()) else { return };
+    assert!(log.contains("07_05.amc"), "the walk beside the skeleton was chosen:\n{log}");
+    let walk = [read_rgba(&shot("walk0.png")), read_rgba(&shot("walk1.png"))];
+    let dance = [read_rgba(&shot("bvh0.png")), read_rgba(&shot("bvh1.png"))];
+    for (what, [(w0, h0, a), (w1, h1, b)]) in [("07_05", walk), ("131_03", dance)] {
+        assert_eq!((w0, h0), (w1, h1));
+        let changed = changed_pixels(&a, &b);
+        eprintln!("{what}: {w0}x{h0}, {changed} pixels changed between the two times");
+        assert!(changed > 300, "{what}: the stick figure moved between the two times ({changed} pixels)");
+    }
 }
