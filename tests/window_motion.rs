@@ -139,7 +139,8 @@ fn the_window_plays_a_clip_through_the_transport() {
 #[test]
 fn capture_files_open_as_stick_figures_playing_their_motion() {
     // 07.asf opens with the first .amc beside it (07_05.amc, a walk) at 60 frames per second; then a BVH
-    // is opened by the script and plays at its own Frame Time.
+    // is opened by the script and plays at its own Frame Time. The root moves as captured (metres from the
+    // capture's origin), so the view is fitted onto the posed figure first.
     let Some(runner) = window_runner() else { return };
     let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus");
     let (asf, bvh) = (corpus.join("asf/07.asf"), corpus.join("bvh/131_03.bvh"));
@@ -149,8 +150,8 @@ fn capture_files_open_as_stick_figures_playing_their_motion() {
     std::fs::write(
         &script,
         format!(
-            "view side\nmotion 07_05 0\nscreenshot {}\nmotion 07_05 1.0\nscreenshot {}\n\
-             open {}\nview front\nmotion 131_03 0\nscreenshot {}\nmotion 131_03 3.0\nscreenshot {}\nquit\n",
+            "motion 07_05 0\nfit\nscreenshot {}\nmotion 07_05 0.5\nscreenshot {}\n\
+             open {}\nmotion 131_03 0\nfit\nscreenshot {}\nmotion 131_03 3.0\nscreenshot {}\nquit\n",
             shot("walk0.png").display(),
             shot("walk1.png").display(),
             bvh.display(),
