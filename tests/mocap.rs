@@ -1225,3 +1225,39 @@ fn the_window_opens_a_skeleton_with_its_motion_at_the_chosen_frame_rate() {
     let e = WindowCapture::new(Some(&bvh), Some(&corpus("asf/07_12.amc")), None).unwrap_err();
     assert!(e.to_string().contains("goes with an .asf skeleton"), "{e}");
 }
+
+#[test]
+fn catalog_poses_humanoids_in_a_frame_of_a_capture() {
+    let Some(_ctx) = common::gpu_or_skip() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let jin = corpus("x3d/JinLOA1.x3d");
+    let (amc, asf) = (corpus("asf/07_05.amc"), corpus("asf/07.asf"));
+    let catalogue = |name: &str, extra: &[&str]| -> Vec<(u32, u32, Vec<u8>)> {
+        let out = dir.path().join(name);
+        let mut args = vec!["catalog", jin.to_str().unwrap(), "--out", out.to_str().unwrap()];
+        args.extend(["--views", "front,side", "--size", "160x160"]);
+        args.extend(extra);
+        render_command(&args).unwrap();
+        let mut names: Vec<_> = std::fs::read_dir(out.join("images")).unwrap().map(|e| e.unwrap().path()).collect();
+        names.sort();
+        assert_eq!(names.len(), 2, "{name}: {names:?}");
+        names.iter().map(|p| read_png(p)).collect()
+    };
+    let rest = catalogue("rest", &[]);
+    let walk = catalogue("walk", &["--amc", amc.to_str().unwrap(), "--asf", asf.to_str().unwrap(), "--frame", "130"]);
+    for (view, (a, b)) in ["front", "side"].iter().zip(rest.iter().zip(&walk)) {
+        check_frames(&format!("catalogue {view} view, rest then 07_05 frame 130"), &[a.clone(), b.clone()]);
+    }
+    let e = render_command(&[
+        "catalog",
+        jin.to_str().unwrap(),
+        "--out",
+        dir.path().join("never").to_str().unwrap(),
+        "--bvh",
+        corpus("bvh/131_03.bvh").to_str().unwrap(),
+        "--frame",
+        "1102",
+    ])
+    .unwrap_err();
+    assert!(e.to_string().contains("the motion has 1102 frames"), "{e}");
+}

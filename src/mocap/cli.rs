@@ -393,3 +393,59 @@ pub fn render_retargeted(
 pub fn stick_figure(capture: &Capture) -> Result<StickFigure> {
     StickFigure::new(&capture.rig, &mapping::default_mapping(capture.rig.joints.iter().map(|j| j.name.as_str())))
 }
+
+/// `catalog … --amc MOTION.amc --asf SKEL.asf --frame N` (or `--bvh MOTION.bvh`): each humanoid is
+/// catalogued in frame N of the capture retargeted onto it.
+#[derive(Debug, Clone, Default, clap::Args)]
+pub struct CatalogCaptureArgs {
+    /// Pose every humanoid with this AMC motion (its skeleton in --asf), retargeted onto it.
+    #[arg(long, value_name = "AMC", requires = "asf", conflicts_with = "bvh")]
+    pub amc: Option<PathBuf>,
+    /// The ASF skeleton of --amc.
+    #[arg(long, value_name = "ASF", requires = "amc")]
+    pub asf: Option<PathBuf>,
+    /// Pose every humanoid with this BVH motion, retargeted onto it.
+    #[arg(long, value_name = "BVH")]
+    pub bvh: Option<PathBuf>,
+    /// The capture's frame (0 = the first).
+    #[arg(long, default_value_t = 0)]
+    pub frame: usize,
+}
+
+/// Poses humanoids in one frame of a capture retargeted onto each (for `catalog`).
+pub struct CapturePose {
+    pub capture: Capture,
+    pub mapping: Mapping,
+    pub frame: usize,
+}
+
+impl CapturePose {
+    /// `None` without `--amc`/`--bvh`.
+    pub fn from_args(args: &CatalogCaptureArgs) -> Result<Option<CapturePose>> {
+        let no_options = CaptureOptions { fps: None, bvh_unit: None };
+        let capture = match (&args.amc, &args.asf, &args.bvh) {
+            (Some(amc), Some(asf), None) => load_capture(asf, Some(amc), &no_options)?,
+            (None, None, Some(bvh)) => load_capture(bvh, None, &no_options)?,
+            (None, None, None) => return Ok(None),
+            _ => bail!("--amc needs --asf, and neither goes with --bvh"),
+        };
+        let frames = capture.clip.frame_count();
+        if args.frame >= frames {
+            bail!("--frame {}: the motion has {frames} frames (0 to {})", args.frame, frames.saturating_sub(1));
+        }
+        let mapping = mapping_for(&capture, None)?;
+        Ok(Some(CapturePose { capture, mapping, frame: args.frame }))
+    }
+}
+
+impl crate::views::catalog::PoseSource for CapturePose {
+    fn pose(&self, doc: &crate::hanim::Document, humanoid: usize) -> Result<crate::pose::Pose> {
+        let h = doc.humanoids.get(humanoid).with_context(|| format!("no humanoid {humanoid}"))?;
+        if h.joints.is_empty() {
+            // Nothing to drive: the humanoid is catalogued as authored.
+            return Ok(crate::pose::Pose::rest(h));
+        }
+        let result = retarget::retarget(&self.capture.rig, &self.capture.clip, h, &self.mapping)?;
+        Ok(result.pose(h, self.frame))
+    }
+}

@@ -44,6 +44,9 @@ pub struct CatalogArgs {
     /// Use the GPU adapter whose name contains NAME (e.g. `llvmpipe`).
     #[arg(long, value_name = "NAME")]
     pub adapter: Option<String>,
+    /// Pose the humanoids with a frame of a motion capture (`--amc`/`--asf` or `--bvh`, `--frame N`).
+    #[command(flatten)]
+    pub capture: crate::mocap::cli::CatalogCaptureArgs,
 }
 
 fn parse_view(text: &str) -> Result<StandardView, String> {
@@ -539,10 +542,16 @@ pub fn run(args: &CatalogArgs) -> Result<std::process::ExitCode> {
     if std::env::var_os("RUST_LOG").is_none() {
         log::set_max_level(log::LevelFilter::Error);
     }
+    // The capture is read (and its frame checked) before any GPU work.
+    let capture = crate::mocap::cli::CapturePose::from_args(&args.capture)?;
     let ctx = GpuContext::headless(args.adapter.as_deref())?;
     log::info!("rendering on {}", ctx.summary);
     let options = CatalogOptions { out: args.out.clone(), views, size: args.size };
-    let report = catalogue(&ctx, &args.inputs, &options, &RestPose)?;
+    let poses: &dyn PoseSource = match &capture {
+        Some(c) => c,
+        None => &RestPose,
+    };
+    let report = catalogue(&ctx, &args.inputs, &options, poses)?;
     let images: usize = report.entries.iter().map(|e| e.images.len()).sum();
     eprintln!(
         "catalogued {} humanoid(s) from {} file(s): {images} images, {} contact sheets, {} in {:.1} s; {} failed",
