@@ -28,6 +28,14 @@ pub struct Cli {
     /// Without a command: the window's inner size in logical pixels, e.g. 1280x800.
     #[arg(long, value_parser = parse_size)]
     pub size: Option<(u32, u32)>,
+    /// Without a command: the .amc motion of an .asf file (default: the first .amc beside it whose name
+    /// starts with the ASF's number, e.g. 07_05.amc for 07.asf).
+    #[arg(long, value_name = "AMC")]
+    pub motion: Option<PathBuf>,
+    /// Without a command: frames per second of .amc motions (default 120, CMU's rate) and .bvh files
+    /// (default: their Frame Time).
+    #[arg(long, value_name = "FPS", value_parser = crate::mocap::cli::parse_fps)]
+    pub fps: Option<f64>,
 }
 
 fn parse_size(text: &str) -> std::result::Result<(u32, u32), String> {
@@ -103,11 +111,13 @@ fn print(text: &str) -> Result<()> {
 
 pub fn run(cli: Cli) -> Result<ExitCode> {
     let Some(command) = cli.command else {
+        let capture = crate::mocap::WindowCapture::new(cli.file.as_deref(), cli.motion.as_deref(), cli.fps)?;
         return crate::app::run(crate::app::Options {
             file: cli.file,
             script: cli.script,
             adapter: cli.adapter,
             size: cli.size,
+            capture,
         });
     };
     match command {

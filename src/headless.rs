@@ -442,6 +442,13 @@ pub fn write_png_atomically(path: &Path, width: u32, height: u32, rgba: &[u8]) -
 
 /// `hanim-viewer render`: load, render, write the PNG.
 pub fn run(args: &RenderArgs) -> Result<()> {
+    // `--amc`/`--bvh`: the capture retargeted onto the humanoid plays as an HAnimMotion of the file.
+    if let Some((doc, motion)) = crate::mocap::cli::document_with_capture(&args.file, &args.motion.capture)? {
+        let ctx = GpuContext::headless(args.adapter.as_deref())?;
+        let mut args = args.clone();
+        args.motion.motion = Some(motion);
+        return crate::animation::sequence::run(&ctx, &doc, &args);
+    }
     let doc = crate::hanim::load(&args.file)?;
     for warning in &doc.warnings {
         log::info!("{warning}");

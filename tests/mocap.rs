@@ -1029,3 +1029,235 @@ mod never_panic {
         }
     }
 }
+
+// ---------------------------------------------------------------------------------------------------
+// Exported motions played back through src/animation, and rendered.
+
+/// Imports `motion` (with `asf` for an AMC) onto `humanoid_file` with `motion import`, reloads the file,
+/// plays the new HAnimMotion alone and not looping through [`Animations`] at each frame's time, and
+/// compares every joint's effective local rotation and translation with the retargeted pose computed in
+/// memory. Returns the worst rotation (quaternion distance) and translation differences.
+fn play_imported(humanoid_file: &str, motion: &str, asf: Option<&str>) -> (f32, f32, usize) {
+    use hanim_viewer::animation::{Animations, SampleOptions};
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("imported.x3d");
+    let humanoid = corpus(&format!("x3d/{humanoid_file}"));
+    let motion_path = corpus(motion);
+    let mut args = vec!["import", humanoid.to_str().unwrap(), motion_path.to_str().unwrap()];
+    let asf_path = asf.map(corpus);
+    if let Some(a) = &asf_path {
+        args.extend(["--asf", a.to_str().unwrap()]);
+    }
+    args.extend(["--out", out.to_str().unwrap(), "--name", "captured"]);
+    cli::run(&parse_motion(&args)).unwrap();
+
+    // In memory: the capture retargeted onto the original humanoid.
+    let c = match &asf_path {
+        Some(a) => load_asf_amc(a, Some(&motion_path), 120.0).unwrap(),
+        None => load_bvh(&motion_path, None, None).unwrap(),
+    };
+    let (original, r) = retarget_onto(humanoid_file, &c);
+    let h0 = &original.humanoids[0];
+
+    // Reloaded and played.
+    let doc = hanim::load(&out).unwrap();
+    let h = &doc.humanoids[0];
+    let names: Vec<&str> = h.joints.iter().map(|j| j.name.as_str()).collect();
+    let names0: Vec<&str> = h0.joints.iter().map(|j| j.name.as_str()).collect();
+    assert_eq!(names, names0, "{humanoid_file}: the copy keeps the skeleton");
+    let mut animations = Animations::from_document_strict(&doc).unwrap();
+    let index = animations.find("captured").expect("the imported motion is a clip");
+    animations.solo(index);
+    // Not looping, so that the last frame's time shows the last frame rather than wrapping to the first.
+    animations.clips[index].looping = false;
+    let hanim_viewer::animation::ClipSource::Motion { motion: played, .. } = &animations.clips[index].source else {
+        panic!("an HAnimMotion clip")
+    };
+    assert_eq!(played.frame_count, r.frame_count(), "{motion}: every frame exported");
+    let options = SampleOptions::default();
+    let (mut worst_rotation, mut worst_translation) = (0.0f32, 0.0f32);
+    for f in 0..r.frame_count() {
+        let tau = played.time_of_frame(f as f64);
+        let (poses, _) = animations.sample(&doc, tau, &options);
+        let expected = r.pose(h0, f);
+        for j in 0..h.joints.len() {
+            let (a, b) = (poses[0].effective_rotation(h, j), expected.effective_rotation(h0, j));
+            worst_rotation = worst_rotation.max((a - b).length().min((a + b).length()));
+            let (a, b) = (poses[0].effective_translation(h, j), expected.effective_translation(h0, j));
+            worst_translation = worst_translation.max((a - b).abs().max_element());
+        }
+    }
+    (worst_rotation, worst_translation, r.frame_count())
+}
+
+#[test]
+fn an_imported_walk_plays_back_with_the_retargeted_rotations_of_every_frame() {
+    let (rotation, translation, frames) = play_imported("JinLOA1.x3d", "asf/07_05.amc", Some("asf/07.asf"));
+    println!("07_05 on JinLOA1, {frames} frames played: worst rotation {rotation:e}, translation {translation:e}");
+    assert_eq!(frames, 517);
+    assert!(rotation < 1e-5, "joint rotations differ by {rotation}");
+    assert!(translation < 1e-5, "joint translations differ by {translation} m");
+}
+
+#[test]
+fn an_imported_bvh_plays_back_with_the_retargeted_rotations_of_every_frame() {
+    let (rotation, translation, frames) = play_imported("JohnJoint20.x3d", "bvh/131_03.bvh", None);
+    println!(
+        "131_03.bvh on JohnJoint20, {frames} frames played: worst rotation {rotation:e}, translation {translation:e}"
+    );
+    assert_eq!(frames, 1102);
+    assert!(rotation < 1e-5, "joint rotations differ by {rotation}");
+    assert!(translation < 1e-5, "joint translations differ by {translation} m");
+}
+
+fn read_png(path: &Path) -> (u32, u32, Vec<u8>) {
+    let file = std::fs::File::open(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let mut reader = png::Decoder::new(std::io::BufReader::new(file)).read_info().unwrap();
+    let mut buf = vec![0; reader.output_buffer_size().unwrap()];
+    let info = reader.next_frame(&mut buf).unwrap();
+    buf.truncate(info.buffer_size());
+    (info.width, info.height, buf)
+}
+
+/// Runs `hanim-viewer render …` through the command line's parser.
+fn render_command(args: &[&str]) -> anyhow::Result<()> {
+    use clap::Parser;
+    let cli = hanim_viewer::cli::Cli::try_parse_from(std::iter::once("hanim-viewer").chain(args.iter().copied()))?;
+    hanim_viewer::cli::run(cli).map(|_| ())
+}
+
+/// Every image keeps a background border (the figure stays in frame), shows a figure, and differs from
+/// the one before.
+fn check_frames(what: &str, images: &[(u32, u32, Vec<u8>)]) {
+    let mut previous: Option<&Vec<u8>> = None;
+    for (i, (w, h, rgba)) in images.iter().enumerate() {
+        let px = |x: u32, y: u32| {
+            let k = ((y * w + x) * 4) as usize;
+            [rgba[k], rgba[k + 1], rgba[k + 2]]
+        };
+        let background = px(0, 0);
+        let near = |p: [u8; 3]| p.iter().zip(background).all(|(a, b)| a.abs_diff(b) <= 1);
+        for x in 0..*w {
+            assert!(near(px(x, 0)) && near(px(x, h - 1)), "{what} image {i}: the figure touches the top/bottom");
+        }
+        for y in 0..*h {
+            assert!(near(px(0, y)) && near(px(w - 1, y)), "{what} image {i}: the figure touches the left/right");
+        }
+        let figure = (0..*h).flat_map(|y| (0..*w).map(move |x| (x, y))).filter(|&(x, y)| !near(px(x, y))).count();
+        assert!(figure > 300, "{what} image {i}: the figure is drawn ({figure} pixels)");
+        if let Some(before) = previous {
+            let changed = before.chunks(4).zip(rgba.chunks(4)).filter(|(a, b)| a != b).count();
+            println!("{what}: image {i} differs from the one before in {changed} pixels ({figure} figure pixels)");
+            assert!(changed > 100, "{what}: image {i} differs from the one before in only {changed} pixels");
+        }
+        previous = Some(rgba);
+    }
+}
+
+#[test]
+fn render_retargets_a_capture_onto_the_file_and_draws_its_frames() {
+    let Some(_ctx) = common::gpu_or_skip() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let jin = corpus("x3d/JinLOA1.x3d");
+    let (amc, asf, bvh) = (corpus("asf/07_05.amc"), corpus("asf/07.asf"), corpus("bvh/131_03.bvh"));
+    let (jin, amc, asf, bvh) =
+        (jin.to_str().unwrap(), amc.to_str().unwrap(), asf.to_str().unwrap(), bvh.to_str().unwrap());
+    // Single frames of the walk: each framed on its own.
+    let mut singles = Vec::new();
+    for frame in ["0", "60", "130"] {
+        let out = dir.path().join(format!("walk_{frame}.png"));
+        let o = out.to_str().unwrap();
+        render_command(&["render", jin, "--amc", amc, "--asf", asf, "--frame", frame, "--size", "160x120", "--out", o])
+            .unwrap();
+        singles.push(read_png(&out));
+    }
+    check_frames("07_05 frames 0, 60, 130", &singles);
+    // A sequence of the BVH: one camera over every frame, 1102 frames every 250th → 5 images.
+    let seq = dir.path().join("seq");
+    let s = seq.to_str().unwrap();
+    render_command(&["render", jin, "--bvh", bvh, "--every", "250", "--out-dir", s, "--size", "160x120"]).unwrap();
+    let mut names: Vec<String> =
+        std::fs::read_dir(&seq).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
+    names.sort();
+    assert_eq!(names, (0..5).map(|i| format!("frame_{i:05}.png")).collect::<Vec<_>>());
+    let images: Vec<_> = names.iter().map(|n| read_png(&seq.join(n))).collect();
+    check_frames("131_03 every 250th frame", &images);
+    // Bad combinations are refused before anything is drawn.
+    let out = dir.path().join("never.png");
+    let o = out.to_str().unwrap();
+    let e = render_command(&["render", jin, "--amc", amc, "--frame", "0", "--out", o]).unwrap_err();
+    assert!(e.to_string().contains("--asf"), "{e}");
+    let e = render_command(&["render", jin, "--amc", amc, "--asf", asf, "--bvh", bvh, "--frame", "0", "--out", o])
+        .unwrap_err();
+    assert!(e.to_string().contains("cannot be used with"), "{e}");
+    let e = render_command(&["render", jin, "--amc", amc, "--asf", asf, "--frame", "517", "--out", o]).unwrap_err();
+    assert!(format!("{e:#}").contains("517"), "{e:#}");
+    assert!(!out.exists());
+}
+
+#[test]
+fn the_window_opens_a_skeleton_with_its_motion_at_the_chosen_frame_rate() {
+    use hanim_viewer::mocap::WindowCapture;
+    let asf = corpus("asf/07.asf");
+    assert_eq!(hanim_viewer::mocap::amc_beside(&asf), Some(corpus("asf/07_05.amc")), "first take of subject 07");
+    // Default: the .amc beside the skeleton at CMU's 120 frames per second.
+    let doc = WindowCapture::default().load(&asf).unwrap();
+    let m = &doc.humanoids[0].motions[0];
+    assert_eq!((m.name.as_str(), m.frame_count), ("07_05", 517));
+    assert!((m.frame_duration - 1.0 / 120.0).abs() < 1e-9);
+    // The command line's motion and frame rate.
+    let chosen = WindowCapture::new(Some(&asf), Some(&corpus("asf/07_12.amc")), Some(60.0)).unwrap();
+    let doc = chosen.load(&asf).unwrap();
+    let m = &doc.humanoids[0].motions[0];
+    assert_eq!((m.name.as_str(), m.frame_count), ("07_12", 245));
+    assert!((m.frame_duration - 1.0 / 60.0).abs() < 1e-9);
+    // A skeleton of another subject takes its own take, not the command line's.
+    let other = chosen.load(&corpus("asf/09.asf")).unwrap();
+    assert_eq!(other.humanoids[0].motions[0].name, "09_06");
+    // A BVH plays at its Frame Time unless a rate is given; X3D files load as usual.
+    let bvh = corpus("bvh/131_03.bvh");
+    let m = &WindowCapture::default().load(&bvh).unwrap().humanoids[0].motions[0];
+    assert!((m.frame_duration - 1.0 / 120.0).abs() < 1e-6, "{}", m.frame_duration);
+    let m = &chosen.load(&bvh).unwrap().humanoids[0].motions[0];
+    assert!((m.frame_duration - 1.0 / 60.0).abs() < 1e-9);
+    assert_eq!(chosen.load(&corpus("x3d/JinLOA1.x3d")).unwrap().humanoids[0].name, "JinLOA1");
+    // A motion for anything but an .asf is refused.
+    let e = WindowCapture::new(Some(&bvh), Some(&corpus("asf/07_12.amc")), None).unwrap_err();
+    assert!(e.to_string().contains("goes with an .asf skeleton"), "{e}");
+}
+
+#[test]
+fn catalog_poses_humanoids_in_a_frame_of_a_capture() {
+    let Some(_ctx) = common::gpu_or_skip() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let jin = corpus("x3d/JinLOA1.x3d");
+    let (amc, asf) = (corpus("asf/07_05.amc"), corpus("asf/07.asf"));
+    let catalogue = |name: &str, extra: &[&str]| -> Vec<(u32, u32, Vec<u8>)> {
+        let out = dir.path().join(name);
+        let mut args = vec!["catalog", jin.to_str().unwrap(), "--out", out.to_str().unwrap()];
+        args.extend(["--views", "front,side", "--size", "160x160"]);
+        args.extend(extra);
+        render_command(&args).unwrap();
+        let mut names: Vec<_> = std::fs::read_dir(out.join("images")).unwrap().map(|e| e.unwrap().path()).collect();
+        names.sort();
+        assert_eq!(names.len(), 2, "{name}: {names:?}");
+        names.iter().map(|p| read_png(p)).collect()
+    };
+    let rest = catalogue("rest", &[]);
+    let walk = catalogue("walk", &["--amc", amc.to_str().unwrap(), "--asf", asf.to_str().unwrap(), "--frame", "130"]);
+    for (view, (a, b)) in ["front", "side"].iter().zip(rest.iter().zip(&walk)) {
+        check_frames(&format!("catalogue {view} view, rest then 07_05 frame 130"), &[a.clone(), b.clone()]);
+    }
+    let e = render_command(&[
+        "catalog",
+        jin.to_str().unwrap(),
+        "--out",
+        dir.path().join("never").to_str().unwrap(),
+        "--bvh",
+        corpus("bvh/131_03.bvh").to_str().unwrap(),
+        "--frame",
+        "1102",
+    ])
+    .unwrap_err();
+    assert!(e.to_string().contains("the motion has 1102 frames"), "{e}");
+}

@@ -9,7 +9,7 @@ mod common;
 
 use std::path::Path;
 
-use common::window::{read_rgba, run_script};
+use common::window::{read_rgba, run_script, run_with_args};
 
 fn changed_pixels(a: &[u8], b: &[u8]) -> usize {
     a.chunks(4).zip(b.chunks(4)).filter(|(p, q)| p.iter().zip(q.iter()).any(|(u, v)| u.abs_diff(*v) > 24)).count()
@@ -42,4 +42,40 @@ fn the_window_plays_a_clip_through_the_transport() {
     eprintln!("{w}x{h}: rest → 0.4 s changed {rest_to_a} pixels, 0.4 s → 1.25 s changed {a_to_b}");
     assert!(rest_to_a > 500, "the clip moved the figure from its rest pose ({rest_to_a} pixels)");
     assert!(a_to_b > 500, "two times of the kick differ ({a_to_b} pixels)");
+}
+
+#[test]
+fn capture_files_open_as_stick_figures_playing_their_motion() {
+    // 07.asf opens with the first .amc beside it (07_05.amc, a walk) at 60 frames per second; then a BVH
+    // is opened by the script and plays at its own Frame Time. The root moves as captured (metres from the
+    // capture's origin), so the view is fitted onto the posed figure first.
+    let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus");
+    let (asf, bvh) = (corpus.join("asf/07.asf"), corpus.join("bvh/131_03.bvh"));
+    let dir = tempfile::tempdir().unwrap();
+    let shot = |name: &str| dir.path().join(name);
+    let script = dir.path().join("capture.txt");
+    std::fs::write(
+        &script,
+        format!(
+            "motion 07_05 0\nfit\nscreenshot {}\nmotion 07_05 0.5\nscreenshot {}\n\
+             open {}\nmotion 131_03 0\nfit\nscreenshot {}\nmotion 131_03 3.0\nscreenshot {}\nquit\n",
+            shot("walk0.png").display(),
+            shot("walk1.png").display(),
+            bvh.display(),
+            shot("bvh0.png").display(),
+            shot("bvh1.png").display()
+        ),
+    )
+    .unwrap();
+    let args = [asf.as_os_str(), "--fps".as_ref(), "60".as_ref(), "--size".as_ref(), "640x480".as_ref()];
+    let Some(log) = run_with_args("window_motion", &args, &script, dir.path()) else { return };
+    assert!(log.contains("07_05.amc"), "the walk beside the skeleton was chosen:\n{log}");
+    let walk = [read_rgba(&shot("walk0.png")), read_rgba(&shot("walk1.png"))];
+    let dance = [read_rgba(&shot("bvh0.png")), read_rgba(&shot("bvh1.png"))];
+    for (what, [(w0, h0, a), (w1, h1, b)]) in [("07_05", walk), ("131_03", dance)] {
+        assert_eq!((w0, h0), (w1, h1));
+        let changed = changed_pixels(&a, &b);
+        eprintln!("{what}: {w0}x{h0}, {changed} pixels changed between the two times");
+        assert!(changed > 300, "{what}: the stick figure moved between the two times ({changed} pixels)");
+    }
 }

@@ -24,16 +24,16 @@ pub const INTERPOLATOR_SEQUENCE_FPS: f64 = 30.0;
 pub struct MotionRenderArgs {
     /// Pose the humanoids with this HAnimMotion (name or DEF) or interpolator clip (TimeSensor DEF),
     /// playing alone.
-    #[arg(long, value_name = "NAME")]
+    #[arg(long, value_name = "NAME", group = "clip")]
     pub motion: Option<String>,
     /// The HAnimMotion frame to render.
-    #[arg(long, requires = "motion", conflicts_with_all = ["time", "every"])]
+    #[arg(long, requires = "clip", conflicts_with_all = ["time", "every"])]
     pub frame: Option<usize>,
     /// The playback time to render, in seconds from the clip's start.
-    #[arg(long, requires = "motion", conflicts_with = "every")]
+    #[arg(long, requires = "clip", conflicts_with = "every")]
     pub time: Option<f64>,
     /// Render every K-th frame of the motion (an interpolator clip: every K/30 s) into --out-dir.
-    #[arg(long, value_name = "K", requires_all = ["motion", "out_dir"], value_parser = clap::value_parser!(u32).range(1..))]
+    #[arg(long, value_name = "K", requires_all = ["clip", "out_dir"], value_parser = clap::value_parser!(u32).range(1..))]
     pub every: Option<u32>,
     /// Folder for the numbered sequence `frame_00000.png`, `frame_00001.png`, ... (created if missing).
     #[arg(long, value_name = "DIR", requires = "every")]
@@ -47,6 +47,9 @@ pub struct MotionRenderArgs {
     /// Multiply Euler channels as X_ITE does (`Rx·Ry·Rz`) instead of in the listed order.
     #[arg(long)]
     pub xite_euler: bool,
+    /// A motion capture to retarget onto the humanoid and render instead of --motion.
+    #[command(flatten)]
+    pub capture: crate::mocap::cli::RenderCaptureArgs,
 }
 
 /// Playback times of a sequence: every `every`-th frame of an HAnimMotion in playing order (the first
@@ -150,6 +153,11 @@ pub fn run(ctx: &GpuContext, doc: &Document, args: &RenderArgs) -> Result<()> {
     }
     let (index, tau) = resolve_time(&animations, name, m.frame, m.time)?;
     animations.solo(index);
+    if m.frame.is_some() || m.every.is_some() {
+        // Frames are rendered over one pass: the last frame's time shows the last frame, where a looping
+        // clip would already have wrapped to the first.
+        animations.clips[index].looping = false;
+    }
     let request = SceneRequest {
         size: args.size,
         view: args.view.clone().map_or(ViewRequest::Auto, ViewRequest::Named),

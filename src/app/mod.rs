@@ -28,6 +28,8 @@ pub struct Options {
     pub adapter: Option<String>,
     /// Inner window size in logical pixels.
     pub size: Option<(u32, u32)>,
+    /// How .asf and .bvh files open (their motion, frame rate).
+    pub capture: crate::mocap::WindowCapture,
 }
 
 struct App {

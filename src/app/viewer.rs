@@ -40,7 +40,7 @@ const BACKGROUND: wgpu::Color = wgpu::Color { r: 0.045, g: 0.05, b: 0.065, a: 1.
 
 struct Loading {
     path: PathBuf,
-    receiver: Receiver<Result<Document, hanim::HanimError>>,
+    receiver: Receiver<anyhow::Result<Document>>,
 }
 
 /// Runs a script one step per frame.
@@ -113,6 +113,8 @@ pub struct Viewer {
     next_repaint: Option<Instant>,
     /// The camera of the last frame drawn (screenshots at another size render with it).
     last_camera: Option<Camera>,
+    /// How .asf and .bvh files open.
+    capture: crate::mocap::WindowCapture,
 }
 
 fn config_path() -> Option<PathBuf> {
@@ -207,6 +209,7 @@ impl Viewer {
             pending_screenshots: Vec::new(),
             last_camera: None,
             next_repaint: Some(Instant::now()),
+            capture: options.capture.clone(),
         };
         match &options.file {
             Some(file) => viewer.start_loading(file.clone()),
@@ -267,9 +270,14 @@ impl Viewer {
     fn spawn_loader(&mut self, path: PathBuf, embedded: bool) {
         let (sender, receiver) = std::sync::mpsc::channel();
         let thread_path = path.clone();
+        let capture = self.capture.clone();
         let spawned = std::thread::Builder::new().name("hanim-load".into()).spawn(move || {
-            let result =
-                if embedded { hanim::load_str(DEFAULT_HUMANOID, &thread_path) } else { hanim::load(&thread_path) };
+            // An .asf or .bvh opens as its stick figure, with its motion in the transport.
+            let result = if embedded {
+                hanim::load_str(DEFAULT_HUMANOID, &thread_path).map_err(anyhow::Error::from)
+            } else {
+                capture.load(&thread_path)
+            };
             let _ = sender.send(result);
         });
         match spawned {
@@ -292,9 +300,7 @@ impl Viewer {
             }
         };
         let Some(Loading { path, .. }) = self.loading.take() else { return };
-        let built = result
-            .map_err(anyhow::Error::from)
-            .and_then(|doc| LoadedScene::new(&self.gpu, &self.renderer, path.clone(), doc));
+        let built = result.and_then(|doc| LoadedScene::new(&self.gpu, &self.renderer, path.clone(), doc));
         match built {
             Ok(scene) => {
                 let reload = self.scene.as_ref().is_some_and(|s| s.path == scene.path);
@@ -500,7 +506,7 @@ impl Viewer {
             UiCommand::OpenDialog => {
                 let mut dialog = rfd::FileDialog::new()
                     .set_title("Open an H-Anim humanoid")
-                    .add_filter("X3D and VRML", &open_dialog_extensions())
+                    .add_filter("X3D, VRML and motion capture", &open_dialog_extensions())
                     .add_filter("All files", &["*"]);
                 if let Some(folder) = &self.ui.last_folder {
                     dialog = dialog.set_directory(folder);
@@ -867,8 +873,12 @@ impl Viewer {
     }
 }
 
-/// The extensions the open dialog offers: every supported one, in lower and upper case (GTK filters are
+/// The extensions the open dialog offers: every supported one (and the capture skeletons), in lower and upper case (GTK filters are
 /// case-sensitive).
 fn open_dialog_extensions() -> Vec<String> {
-    crate::x3d::SUPPORTED_EXTENSIONS.iter().flat_map(|e| [e.to_string(), e.to_ascii_uppercase()]).collect()
+    crate::x3d::SUPPORTED_EXTENSIONS
+        .iter()
+        .chain(crate::mocap::CAPTURE_EXTENSIONS.iter())
+        .flat_map(|e| [e.to_string(), e.to_ascii_uppercase()])
+        .collect()
 }

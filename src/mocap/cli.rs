@@ -159,47 +159,9 @@ pub fn run(args: &MotionArgs) -> Result<()> {
             let mapping = mapping_for(&capture, map.as_deref())?;
             let original =
                 std::fs::read_to_string(humanoid).with_context(|| format!("reading {}", humanoid.display()))?;
-            let doc = crate::hanim::load_str(&original, humanoid)?;
-            let index = humanoid_number.checked_sub(1).context("--humanoid-number counts from 1")?;
-            let Some(h) = doc.humanoids.get(index) else {
-                bail!(
-                    "{}: humanoid number {humanoid_number} does not exist (the file has {})",
-                    humanoid.display(),
-                    doc.humanoids.len()
-                );
-            };
-            let result = retarget::retarget(&capture.rig, &capture.clip, h, &mapping)?;
-            for note in &result.notes {
-                log::warn!("{note}");
-            }
             let name = name.clone().unwrap_or_else(|| stem(motion));
-            let track = export::MotionTrack {
-                name: name.clone(),
-                description: format!(
-                    "{} retargeted from {}",
-                    name,
-                    motion.file_name().map(|f| f.to_string_lossy().into_owned()).unwrap_or_default()
-                ),
-                joints: result
-                    .joints
-                    .iter()
-                    .enumerate()
-                    .map(|(k, &j)| export::TrackJoint { name: h.joints[j].name.clone(), position: k == 0 })
-                    .collect(),
-                rotations: result.rotations.clone(),
-                positions: {
-                    let n = result.joints.len();
-                    let mut p = vec![glam::DVec3::ZERO; result.rotations.len()];
-                    for (f, t) in result.root_translation.iter().enumerate() {
-                        p[f * n] = *t;
-                    }
-                    p
-                },
-                frame_duration: result.frame_time,
-                looping: true,
-            };
-            let text =
-                export::insert_motion(&original, humanoid, index, &track.to_xml(&track.def_name(&original), "      "))?;
+            let Imported { text, result, track } =
+                import_into(&original, humanoid, *humanoid_number, &capture, &mapping, &name, motion)?;
             export::write_atomically(out, text.as_bytes())?;
             let mut stdout = std::io::stdout().lock();
             writeln!(
@@ -257,6 +219,115 @@ pub fn run(args: &MotionArgs) -> Result<()> {
             Ok(())
         }
     }
+}
+
+/// A humanoid file's text with a retargeted motion added, and what went into it.
+pub struct Imported {
+    pub text: String,
+    pub result: retarget::Retargeted,
+    pub track: export::MotionTrack,
+}
+
+/// Retargets `capture` onto humanoid number `humanoid_number` (from 1) of the X3D text `original` (read
+/// from `path`) and inserts it as the HAnimMotion `name`; `motion_file` names the source in the
+/// description.
+pub fn import_into(
+    original: &str,
+    path: &Path,
+    humanoid_number: usize,
+    capture: &Capture,
+    mapping: &Mapping,
+    name: &str,
+    motion_file: &Path,
+) -> Result<Imported> {
+    let doc = crate::hanim::load_str(original, path)?;
+    let index = humanoid_number.checked_sub(1).context("--humanoid-number counts from 1")?;
+    let Some(h) = doc.humanoids.get(index) else {
+        bail!(
+            "{}: humanoid number {humanoid_number} does not exist (the file has {})",
+            path.display(),
+            doc.humanoids.len()
+        );
+    };
+    let result = retarget::retarget(&capture.rig, &capture.clip, h, mapping)?;
+    for note in &result.notes {
+        log::warn!("{note}");
+    }
+    let n = result.joints.len();
+    let mut positions = vec![glam::DVec3::ZERO; result.rotations.len()];
+    for (f, t) in result.root_translation.iter().enumerate() {
+        positions[f * n] = *t;
+    }
+    let track = export::MotionTrack {
+        name: name.to_string(),
+        description: format!(
+            "{name} retargeted from {}",
+            motion_file.file_name().map(|f| f.to_string_lossy().into_owned()).unwrap_or_default()
+        ),
+        joints: result
+            .joints
+            .iter()
+            .enumerate()
+            .map(|(k, &j)| export::TrackJoint { name: h.joints[j].name.clone(), position: k == 0 })
+            .collect(),
+        rotations: result.rotations.clone(),
+        positions,
+        frame_duration: result.frame_time,
+        looping: true,
+    };
+    let text = export::insert_motion(original, path, index, &track.to_xml(&track.def_name(original), "      "))?;
+    Ok(Imported { text, result, track })
+}
+
+/// `render FILE --amc MOTION.amc --asf SKEL.asf` / `--bvh MOTION.bvh`: the capture to retarget onto the
+/// file's first humanoid before rendering (`--frame N`, `--time T` or `--every K --out-dir DIR`).
+#[derive(Debug, Clone, Default, clap::Args)]
+pub struct RenderCaptureArgs {
+    /// Retarget this AMC motion (its skeleton in --asf) onto the first humanoid and render it.
+    #[arg(long, value_name = "AMC", group = "clip", requires = "asf")]
+    pub amc: Option<PathBuf>,
+    /// The ASF skeleton of --amc.
+    #[arg(long, value_name = "ASF", requires = "amc")]
+    pub asf: Option<PathBuf>,
+    /// Retarget this BVH motion onto the first humanoid and render it.
+    #[arg(long, value_name = "BVH", group = "clip")]
+    pub bvh: Option<PathBuf>,
+    /// Frames per second of the capture (AMC default: CMU's 120; BVH: its Frame Time).
+    #[arg(long, value_name = "FPS", value_parser = parse_fps)]
+    pub fps: Option<f64>,
+}
+
+/// `--fps`: a positive, finite number of frames per second.
+pub fn parse_fps(text: &str) -> Result<f64, String> {
+    match text.trim().parse::<f64>() {
+        Ok(v) if v.is_finite() && v > 0.0 => Ok(v),
+        _ => Err(format!("'{text}' is not a positive number of frames per second (CMU captures: 120)")),
+    }
+}
+
+/// For `render` with `--amc`/`--bvh`: the humanoid file's document with the capture retargeted onto its
+/// first humanoid as an HAnimMotion, and the name (the DEF, unique in the file) to render it by. `None`
+/// without a capture.
+pub fn document_with_capture(
+    file: &Path,
+    args: &RenderCaptureArgs,
+) -> Result<Option<(crate::hanim::Document, String)>> {
+    let options = CaptureOptions { fps: args.fps, bvh_unit: None };
+    let (capture, motion) = match (&args.amc, &args.asf, &args.bvh) {
+        (Some(amc), Some(asf), None) => (load_capture(asf, Some(amc), &options)?, amc),
+        (None, None, Some(bvh)) if is_bvh(bvh) => (load_capture(bvh, None, &options)?, bvh),
+        (None, None, Some(bvh)) => bail!("--bvh {}: expected a .bvh file", bvh.display()),
+        (None, None, None) => return Ok(None),
+        _ => bail!("--amc needs --asf, and neither goes with --bvh"),
+    };
+    if capture.clip.frame_count() == 0 {
+        bail!("{}: the motion has no frames", motion.display());
+    }
+    let original = std::fs::read_to_string(file).with_context(|| format!("reading {}", file.display()))?;
+    let mapping = mapping_for(&capture, None)?;
+    let imported = import_into(&original, file, 1, &capture, &mapping, &stem(motion), motion)?;
+    let def = imported.track.def_name(&original);
+    Ok(Some((crate::hanim::load_str(&imported.text, file)?, def)))
 }
 
 /// Renders frame `frame` of the capture's stick figure with the skeleton overlay and the ground grid.
@@ -321,4 +392,69 @@ pub fn render_retargeted(
 /// The stick figure of a capture (re-exported for the viewer and tests).
 pub fn stick_figure(capture: &Capture) -> Result<StickFigure> {
     StickFigure::new(&capture.rig, &mapping::default_mapping(capture.rig.joints.iter().map(|j| j.name.as_str())))
+}
+
+/// `catalog … --amc MOTION.amc --asf SKEL.asf --frame N` (or `--bvh MOTION.bvh`): each humanoid is
+/// catalogued in frame N of the capture retargeted onto it.
+#[derive(Debug, Clone, Default, clap::Args)]
+pub struct CatalogCaptureArgs {
+    /// Pose every humanoid with this AMC motion (its skeleton in --asf), retargeted onto it.
+    #[arg(long, value_name = "AMC", requires = "asf", conflicts_with = "bvh")]
+    pub amc: Option<PathBuf>,
+    /// The ASF skeleton of --amc.
+    #[arg(long, value_name = "ASF", requires = "amc")]
+    pub asf: Option<PathBuf>,
+    /// Pose every humanoid with this BVH motion, retargeted onto it.
+    #[arg(long, value_name = "BVH")]
+    pub bvh: Option<PathBuf>,
+}
+
+/// Poses humanoids in one frame of a capture retargeted onto each (for `catalog`).
+pub struct CapturePose {
+    pub capture: Capture,
+    pub mapping: Mapping,
+    pub frame: usize,
+}
+
+impl CapturePose {
+    /// `None` without `--amc`/`--bvh`.
+    /// `frame`: the capture's frame (0 = the first).
+    pub fn from_args(args: &CatalogCaptureArgs, frame: usize) -> Result<Option<CapturePose>> {
+        let no_options = CaptureOptions { fps: None, bvh_unit: None };
+        let capture = match (&args.amc, &args.asf, &args.bvh) {
+            (Some(amc), Some(asf), None) => load_capture(asf, Some(amc), &no_options)?,
+            (None, None, Some(bvh)) => load_capture(bvh, None, &no_options)?,
+            (None, None, None) => return Ok(None),
+            _ => bail!("--amc needs --asf, and neither goes with --bvh"),
+        };
+        let frames = capture.clip.frame_count();
+        if frame >= frames {
+            bail!("--frame {frame}: the motion has {frames} frames (0 to {})", frames.saturating_sub(1));
+        }
+        let mapping = mapping_for(&capture, None)?;
+        Ok(Some(CapturePose { capture, mapping, frame }))
+    }
+}
+
+impl crate::views::catalog::PoseSource for CapturePose {
+    fn poses(&self, doc: &crate::hanim::Document) -> Result<crate::views::catalog::Posed> {
+        let mut poses = Vec::with_capacity(doc.humanoids.len());
+        let mut notes = Vec::with_capacity(doc.humanoids.len());
+        for h in &doc.humanoids {
+            if h.joints.is_empty() {
+                // Nothing to drive: the humanoid is catalogued as authored.
+                poses.push(crate::pose::Pose::rest(h));
+                notes.push(Some("no joints to drive".to_string()));
+                continue;
+            }
+            let result = retarget::retarget(&self.capture.rig, &self.capture.clip, h, &self.mapping)?;
+            poses.push(result.pose(h, self.frame));
+            notes.push(None);
+        }
+        Ok(crate::views::catalog::Posed { poses, document: None, notes })
+    }
+
+    fn describe(&self) -> String {
+        format!("frame {} of the motion capture of '{}'", self.frame, self.capture.rig.name)
+    }
 }

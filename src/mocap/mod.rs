@@ -17,7 +17,7 @@ pub mod retarget;
 pub mod rig;
 pub mod text;
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
 use glam::Vec3;
@@ -68,27 +68,120 @@ pub fn load_bvh(path: &Path, metres_per_unit: Option<f64>, frame_rate: Option<f6
     Ok(Capture { rig, clip, warnings })
 }
 
+/// The file extensions of capture skeletons that open as stick figures (lower case).
+pub const CAPTURE_EXTENSIONS: [&str; 2] = ["asf", "bvh"];
+
+fn lower_extension(path: &Path) -> Option<String> {
+    Some(path.extension()?.to_str()?.to_ascii_lowercase())
+}
+
 /// For an `.asf` or `.bvh` path: the stick-figure humanoid of the skeleton (with a BVH's motion as an
 /// HAnimMotion) as a loaded document, so that `info` and `check` describe it; `None` for other files.
 pub fn stick_document_for(path: &Path) -> Option<Result<Document>> {
-    let extension = path.extension()?.to_str()?.to_ascii_lowercase();
-    let capture = match extension.as_str() {
-        "asf" => load_asf_amc(path, None, rig::CMU_FRAME_RATE),
-        "bvh" => load_bvh(path, None, None),
-        _ => return None,
+    let extension = lower_extension(path)?;
+    CAPTURE_EXTENSIONS.contains(&extension.as_str()).then(|| stick_document(path, None, None))
+}
+
+/// The stick-figure humanoid of an `.asf` (with `amc` as its motion) or a `.bvh` (with its own motion),
+/// the motion as an HAnimMotion named after the motion file. `fps`: frames per second (an AMC's default
+/// is CMU's 120; a BVH's, its `Frame Time`).
+pub fn stick_document(path: &Path, amc: Option<&Path>, fps: Option<f64>) -> Result<Document> {
+    if let Some(rate) = fps
+        && !(rate.is_finite() && rate > 0.0)
+    {
+        anyhow::bail!("the frame rate must be a positive number of frames per second, not {rate}");
+    }
+    let is_bvh = lower_extension(path).as_deref() == Some("bvh");
+    if is_bvh && let Some(amc) = amc {
+        anyhow::bail!("{}: a BVH holds its own motion; {} goes with an .asf skeleton", path.display(), amc.display());
+    }
+    let c =
+        if is_bvh { load_bvh(path, None, fps)? } else { load_asf_amc(path, amc, fps.unwrap_or(rig::CMU_FRAME_RATE))? };
+    for w in &c.warnings {
+        log::warn!("{w}");
+    }
+    let mapping = mapping::default_mapping(c.rig.joints.iter().map(|j| j.name.as_str()));
+    let names = export::stick_joint_names(&c.rig, &mapping);
+    let track = (c.clip.frame_count() > 1).then(|| {
+        let source = amc.unwrap_or(path);
+        let stem = source.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+        let description = format!("{stem} on its own skeleton");
+        export::stick_track(&c.rig, &c.clip, &names, &stem, &description)
+    });
+    let text = export::stick_figure_x3d(&c.rig, &names, None, track.as_ref());
+    // Positions in messages refer to the generated text, so it gets a name of its own.
+    let name = std::path::PathBuf::from(format!("{} (stick figure)", path.display()));
+    Ok(hanim::load_str(&text, &name)?)
+}
+
+/// The AMC motion that goes with `asf` when none is named: the first `.amc` in its folder, in name
+/// order, whose name starts with the ASF's stem and `_` (CMU numbers a subject's takes so: `07.asf` →
+/// `07_05.amc`, `07_12.amc`).
+pub fn amc_beside(asf: &Path) -> Option<PathBuf> {
+    let stem = asf.file_stem()?.to_str()?;
+    let prefix = format!("{stem}_");
+    let folder = match asf.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
     };
-    Some(capture.and_then(|c| {
-        let mapping = mapping::default_mapping(c.rig.joints.iter().map(|j| j.name.as_str()));
-        let names = export::stick_joint_names(&c.rig, &mapping);
-        let track = (c.clip.frame_count() > 1).then(|| {
-            let stem = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
-            export::stick_track(&c.rig, &c.clip, &names, &stem, "motion of the file")
-        });
-        let text = export::stick_figure_x3d(&c.rig, &names, None, track.as_ref());
-        // Positions in messages refer to the generated text, so it gets a name of its own.
-        let name = std::path::PathBuf::from(format!("{} (stick figure)", path.display()));
-        Ok(hanim::load_str(&text, &name)?)
-    }))
+    let mut found: Vec<PathBuf> = std::fs::read_dir(folder)
+        .ok()?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| {
+            lower_extension(p).as_deref() == Some("amc")
+                && p.file_name().and_then(|n| n.to_str()).is_some_and(|n| n.starts_with(&prefix))
+        })
+        .collect();
+    found.sort();
+    found.into_iter().next()
+}
+
+/// How the window opens capture files: the motion named on the command line for its skeleton, and the
+/// frame rate.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct WindowCapture {
+    /// `(skeleton .asf, motion .amc)` from the command line; other skeletons take [`amc_beside`].
+    pub motion: Option<(PathBuf, PathBuf)>,
+    /// Frames per second (default: 120 for AMC, the file's for BVH).
+    pub fps: Option<f64>,
+}
+
+impl WindowCapture {
+    /// Checks the command line's choice: a motion goes with an `.asf` file.
+    pub fn new(file: Option<&Path>, motion: Option<&Path>, fps: Option<f64>) -> Result<WindowCapture> {
+        let motion = match (file, motion) {
+            (_, None) => None,
+            (Some(file), Some(motion)) if lower_extension(file).as_deref() == Some("asf") => {
+                Some((file.to_path_buf(), motion.to_path_buf()))
+            }
+            (file, Some(motion)) => anyhow::bail!(
+                "--motion {}: a motion file goes with an .asf skeleton{}",
+                motion.display(),
+                file.map(|f| format!(", not {}", f.display())).unwrap_or_default()
+            ),
+        };
+        Ok(WindowCapture { motion, fps })
+    }
+
+    /// Loads `path` for the window: an `.asf` or `.bvh` as its stick figure with the motion in the
+    /// transport, anything else through [`hanim::load`].
+    pub fn load(&self, path: &Path) -> Result<Document> {
+        match lower_extension(path).as_deref() {
+            Some("asf") => {
+                let amc = match &self.motion {
+                    Some((skeleton, amc)) if skeleton == path => Some(amc.clone()),
+                    _ => amc_beside(path),
+                };
+                match &amc {
+                    Some(amc) => log::info!("{}: playing {}", path.display(), amc.display()),
+                    None => log::info!("{}: no .amc motion beside it; showing the skeleton at rest", path.display()),
+                }
+                stick_document(path, amc.as_deref(), self.fps)
+            }
+            Some("bvh") => stick_document(path, None, self.fps),
+            _ => Ok(hanim::load(path)?),
+        }
+    }
 }
 
 /// A one-frame clip holding the rest pose.

@@ -50,15 +50,19 @@ pub struct CatalogArgs {
     /// Pose every humanoid with this HAnimMotion (name or DEF) or interpolator clip (TimeSensor DEF),
     /// playing alone. A humanoid whose file has no such clip (or cannot show the frame asked for) is
     /// catalogued at rest, with the reason on its page entry.
-    #[arg(long, value_name = "NAME")]
+    #[arg(long, value_name = "NAME", conflicts_with_all = ["amc", "bvh"])]
     pub motion: Option<String>,
     /// The frame of the clip: an HAnimMotion's frame number; for an interpolator clip, frame N of the
-    /// 30 frames per second that `render --motion --every 1` numbers (N/30 s).
-    #[arg(long, requires = "motion", conflicts_with = "time")]
+    /// 30 frames per second that `render --motion --every 1` numbers (N/30 s); for a capture
+    /// (`--amc`/`--bvh`), its frame (0 = the first, the default).
+    #[arg(long, conflicts_with = "time")]
     pub frame: Option<usize>,
     /// The playback time in seconds from the clip's start.
     #[arg(long, requires = "motion")]
     pub time: Option<f64>,
+    /// Pose the humanoids with a frame of a motion capture (`--amc`/`--asf` or `--bvh`, with `--frame N`).
+    #[command(flatten)]
+    pub capture: crate::mocap::cli::CatalogCaptureArgs,
 }
 
 fn parse_view(text: &str) -> Result<StandardView, String> {
@@ -642,11 +646,19 @@ pub fn run(args: &CatalogArgs) -> Result<std::process::ExitCode> {
     if std::env::var_os("RUST_LOG").is_none() {
         log::set_max_level(log::LevelFilter::Error);
     }
+    // The capture is read (and its frame checked) before any GPU work.
+    let capture = crate::mocap::cli::CapturePose::from_args(&args.capture, args.frame.unwrap_or(0))?;
     let ctx = GpuContext::headless(args.adapter.as_deref())?;
     log::info!("rendering on {}", ctx.summary);
-    let source: Box<dyn PoseSource> = match &args.motion {
-        Some(name) => Box::new(MotionFrame { name: name.clone(), frame: args.frame, time: args.time }),
-        None => Box::new(RestPose),
+    let source: Box<dyn PoseSource> = match (&args.motion, capture) {
+        (Some(name), _) => Box::new(MotionFrame { name: name.clone(), frame: args.frame, time: args.time }),
+        (None, Some(capture)) => Box::new(capture),
+        (None, None) => {
+            if args.frame.is_some() || args.time.is_some() {
+                bail!("--frame and --time need --motion, --amc or --bvh");
+            }
+            Box::new(RestPose)
+        }
     };
     if args.time.is_some_and(|t| !t.is_finite()) {
         bail!("--time must be a finite number of seconds");

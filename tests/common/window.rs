@@ -1,5 +1,6 @@
 //! Running the real viewer binary under Xvfb with a `--script`, for the end-to-end window tests.
 
+use std::ffi::OsStr;
 use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -43,6 +44,17 @@ pub fn run_script_sized(
     config_dir: &Path,
     size: &str,
 ) -> Option<String> {
+    let mut args: Vec<&OsStr> = Vec::new();
+    if let Some(file) = file {
+        assert!(file.exists(), "{} is missing", file.display());
+        args.push(file.as_os_str());
+    }
+    args.extend([OsStr::new("--size"), OsStr::new(size)]);
+    run_with_args(test, &args, script, config_dir)
+}
+
+/// Runs `hanim-viewer ARGS... --script script` as [`run_script`] does.
+pub fn run_with_args(test: &str, args: &[&OsStr], script: &Path, config_dir: &Path) -> Option<String> {
     let runner: Vec<&str> = if has_program("xvfb-run") {
         vec!["xvfb-run", "-a", "-s", "-screen 0 1280x1024x24"]
     } else if std::env::var_os("DISPLAY").is_some() {
@@ -60,15 +72,10 @@ pub fn run_script_sized(
         }
         None => Command::new(exe),
     };
-    if let Some(file) = file {
-        assert!(file.exists(), "{} is missing", file.display());
-        command.arg(file);
-    }
     command
+        .args(args)
         .arg("--script")
         .arg(script)
-        .arg("--size")
-        .arg(size)
         .env("HANIM_VIEWER_CONFIG_DIR", config_dir)
         .env("RUST_LOG", "info")
         .stdout(Stdio::piped())
