@@ -202,3 +202,15 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use clap::CommandFactory;
+
+    /// clap's own consistency checks over every subcommand (duplicate argument names, `requires` and
+    /// `conflicts_with` naming arguments that exist): debug builds would otherwise find them only at run time.
+    #[test]
+    fn the_command_line_is_consistent() {
+        super::Cli::command().debug_assert();
+    }
+}
