@@ -14,9 +14,10 @@ use quick_xml::escape::EscapeError;
 use quick_xml::events::attributes::AttrError;
 use quick_xml::events::{BytesStart, Event};
 
-use super::error::{SourcePos, X3dError};
+use super::error::X3dError;
 use super::proto::{FieldValue, InstanceData, ProtoDecl, ProtoFieldDecl};
-use super::{Child, Component, Field, Loc, Node, NodeId, Route, Scene, SourceFile, fields};
+use super::source;
+use super::{Child, Component, Field, Loc, Node, NodeId, Route, Scene, fields};
 
 /// Options for loading.
 #[derive(Debug, Clone)]
@@ -106,25 +107,8 @@ pub(crate) fn parse_document(
     chain: &mut Vec<PathBuf>,
     is_main: bool,
 ) -> Result<(Vec<NodeId>, HashMap<String, ProtoDecl>), X3dError> {
-    if scene.files.len() >= u16::MAX as usize {
-        return Err(X3dError::new(SourcePos { file: path.to_path_buf(), at: None }, "too many Inline files"));
-    }
-    let file = scene.files.len() as u16;
-    // Offsets (and so line:column) refer to the text the XML reader sees: after the byte-order mark, with
-    // invalid UTF-8 replaced.
-    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
-    let lossy;
-    let (text, invalid_at) = match std::str::from_utf8(bytes) {
-        Ok(text) => (text, None),
-        Err(e) => {
-            lossy = String::from_utf8_lossy(bytes).into_owned();
-            (lossy.as_str(), Some(e.valid_up_to()))
-        }
-    };
-    scene.files.push(SourceFile::new(path.to_path_buf(), text.as_bytes()));
-    if let Some(offset) = invalid_at {
-        scene.warn(Loc { file, offset: offset as u32 }, "file is not valid UTF-8; invalid bytes were replaced");
-    }
+    let (file, text) = source::add_source(scene, bytes, path)?;
+    let text: &str = &text;
     let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
     let mut doc = Doc {
         scene,

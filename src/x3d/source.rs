@@ -5,6 +5,7 @@
 //! the classic syntax by its `#VRML` / `#X3D` header line; the file extension only breaks the tie when
 //! the header is missing, so that a `.wrl` without one gets the classic reader's message about it.
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -12,7 +13,7 @@ use std::path::{Path, PathBuf};
 use super::error::{SourcePos, X3dError};
 use super::proto::ProtoDecl;
 use super::reader::LoadOptions;
-use super::{Child, NodeId, Scene, classic, reader};
+use super::{Child, Loc, NodeId, Scene, SourceFile, classic, reader};
 
 /// File extensions the viewer opens (lower case, without the dot): X3D XML, ClassicVRML, VRML97 and
 /// their gzip-compressed forms. A `.gz` suffix is accepted after any of the others (`.wrl.gz`).
@@ -101,6 +102,24 @@ pub fn detect_encoding(bytes: &[u8], path: &Path) -> Encoding {
     let name = name.strip_suffix(".gz").unwrap_or(&name);
     let ext = Path::new(name).extension().and_then(|e| e.to_str()).unwrap_or("");
     if CLASSIC_EXTENSIONS.contains(&ext) { Encoding::Classic } else { Encoding::Xml }
+}
+
+/// Registers a source file with `scene` and returns its index and text: the bytes after a byte-order mark,
+/// invalid UTF-8 replaced (with a warning at the first bad byte). Offsets, and so line:column, refer to
+/// this text in both the XML and the classic reader.
+pub(crate) fn add_source<'a>(scene: &mut Scene, bytes: &'a [u8], path: &Path) -> Result<(u16, Cow<'a, str>), X3dError> {
+    if scene.files.len() >= u16::MAX as usize {
+        return Err(X3dError::new(SourcePos { file: path.to_path_buf(), at: None }, "too many files"));
+    }
+    let file = scene.files.len() as u16;
+    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+    let invalid_at = std::str::from_utf8(bytes).err().map(|e| e.valid_up_to());
+    let text = String::from_utf8_lossy(bytes);
+    scene.files.push(SourceFile::new(path.to_path_buf(), text.as_bytes()));
+    if let Some(offset) = invalid_at {
+        scene.warn(Loc { file, offset: offset as u32 }, "file is not valid UTF-8; invalid bytes were replaced");
+    }
+    Ok((file, text))
 }
 
 /// Reads one document of any encoding into `scene`: its roots and the prototypes it declares.

@@ -14,11 +14,11 @@ use std::path::{Path, PathBuf};
 
 use super::lexer::{LexError, Lexer, Tok, Token};
 use super::types::{self, FieldType};
-use crate::x3d::error::{SourcePos, X3dError};
+use crate::x3d::error::X3dError;
 use crate::x3d::proto::{self, FieldValue, InstanceData, ProtoDecl, ProtoFieldDecl};
 use crate::x3d::reader::LoadOptions;
 use crate::x3d::source;
-use crate::x3d::{Child, Component, Field, Loc, Node, NodeId, Route, Scene, SourceFile, fields};
+use crate::x3d::{Child, Component, Field, Loc, Node, NodeId, Route, Scene, fields};
 
 /// Upper bound on nodes in the arena. PROTO instances copy their body, and a body may hold instances of
 /// another PROTO, so a short file can describe exponentially many nodes; past this the file is refused.
@@ -69,24 +69,8 @@ pub(crate) fn parse_document(
     chain: &mut Vec<PathBuf>,
     is_main: bool,
 ) -> Result<(Vec<NodeId>, HashMap<String, ProtoDecl>), X3dError> {
-    if scene.files.len() >= u16::MAX as usize {
-        return Err(X3dError::new(SourcePos { file: path.to_path_buf(), at: None }, "too many files"));
-    }
-    let file = scene.files.len() as u16;
-    // Offsets refer to the text after the byte-order mark, invalid UTF-8 replaced (as the XML reader).
-    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
-    let lossy;
-    let (text, invalid_at) = match std::str::from_utf8(bytes) {
-        Ok(text) => (text, None),
-        Err(e) => {
-            lossy = String::from_utf8_lossy(bytes).into_owned();
-            (lossy.as_str(), Some(e.valid_up_to()))
-        }
-    };
-    scene.files.push(SourceFile::new(path.to_path_buf(), text.as_bytes()));
-    if let Some(offset) = invalid_at {
-        scene.warn(Loc { file, offset: offset as u32 }, "file is not valid UTF-8; invalid bytes were replaced");
-    }
+    let (file, text) = source::add_source(scene, bytes, path)?;
+    let text: &str = &text;
     let mut parser = Parser {
         scene,
         file,
