@@ -149,6 +149,20 @@ pub struct SceneRequest {
 }
 
 impl SceneRequest {
+    /// What `render`'s arguments ask for: size, view, joint rotations, displacer weights, overlays.
+    pub fn from_args(args: &RenderArgs) -> Self {
+        Self {
+            size: args.size,
+            view: args.view.clone().map_or(ViewRequest::Auto, ViewRequest::Named),
+            joint_rotations: args.poses.clone(),
+            displacer_weights: args.displacers.clone(),
+            show_skeleton: args.skeleton,
+            show_grid: args.grid,
+            poses: None,
+            show_scene: true,
+        }
+    }
+
     pub fn new(width: u32, height: u32) -> Self {
         Self {
             size: ImageSize { width, height },
@@ -459,16 +473,7 @@ pub fn run(args: &RenderArgs) -> Result<()> {
         return crate::animation::sequence::run(&ctx, &doc, args);
     }
     let out = args.out.as_deref().ok_or_else(|| anyhow!("--out is required without --motion ... --out-dir"))?;
-    let request = SceneRequest {
-        size: args.size,
-        view: args.view.clone().map_or(ViewRequest::Auto, ViewRequest::Named),
-        joint_rotations: args.poses.clone(),
-        displacer_weights: args.displacers.clone(),
-        show_skeleton: args.skeleton,
-        show_grid: args.grid,
-        poses: None,
-        show_scene: true,
-    };
+    let request = SceneRequest::from_args(args);
     let image = render_document(&ctx, &doc, &request)?;
     write_png_atomically(out, image.width, image.height, &image.rgba)?;
     log::info!("wrote {}", out.display());

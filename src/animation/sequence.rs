@@ -158,16 +158,7 @@ pub fn run(ctx: &GpuContext, doc: &Document, args: &RenderArgs) -> Result<()> {
         // clip would already have wrapped to the first.
         animations.clips[index].looping = false;
     }
-    let request = SceneRequest {
-        size: args.size,
-        view: args.view.clone().map_or(ViewRequest::Auto, ViewRequest::Named),
-        joint_rotations: args.poses.clone(),
-        displacer_weights: args.displacers.clone(),
-        show_skeleton: args.skeleton,
-        show_grid: args.grid,
-        poses: None,
-        show_scene: true,
-    };
+    let request = SceneRequest::from_args(args);
     match (m.every, &m.out_dir, &args.out) {
         (Some(every), Some(dir), _) => {
             let times = sequence_times(&animations, index, every, options.interpolation);
