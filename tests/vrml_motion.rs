@@ -6,70 +6,22 @@
 
 mod common;
 
+use common::by_hand::{assert_same_rotation, direct_interpolator, key_pair, load, slerp_by_hand};
 use glam::Quat;
 use hanim_viewer::animation::sequence::{render_times, sequence_times};
 use hanim_viewer::animation::{Animations, ClipSource, Interpolation, SampleOptions};
-use hanim_viewer::hanim::{self, Document, quat_from_axis_angle};
+use hanim_viewer::hanim::{Document, quat_from_axis_angle};
 use hanim_viewer::headless::{self, SceneRequest};
 use hanim_viewer::pose::Pose;
 use hanim_viewer::x3d::NodeId;
 
-fn load(relative: &str) -> Document {
-    hanim::load(&common::corpus(relative)).unwrap_or_else(|e| panic!("{relative}: {e}"))
-}
-
-/// Textbook slerp along the shorter arc: `q(t) = sin((1−t)θ)/sin θ · q0 + sin(tθ)/sin θ · q1`.
-fn slerp_by_hand(q0: Quat, q1: Quat, t: f32) -> Quat {
-    let mut d = q0.dot(q1);
-    let q1 = if d < 0.0 {
-        d = -d;
-        -q1
-    } else {
-        q1
-    };
-    if d > 0.9995 {
-        return (q0 * (1.0 - t) + q1 * t).normalize();
-    }
-    let theta = d.acos();
-    (q0 * (((1.0 - t) * theta).sin() / theta.sin()) + q1 * ((t * theta).sin() / theta.sin())).normalize()
-}
-
-fn assert_same_rotation(got: Quat, want: Quat, what: &str) {
-    let d = got.dot(want).abs();
-    assert!(d > 1.0 - 1e-5, "{what}: got {got:?}, want {want:?} (|dot| {d})");
-}
-
-/// The keys around fraction `f` and the blend between them (X3D §19.2.2; clamped outside the keys).
-fn key_pair(keys: &[f32], f: f32) -> (usize, usize, f32) {
-    if f <= keys[0] {
-        return (0, 0, 0.0);
-    }
-    for i in 0..keys.len() - 1 {
-        if f >= keys[i] && f < keys[i + 1] {
-            return (i, i + 1, (f - keys[i]) / (keys[i + 1] - keys[i]));
-        }
-    }
-    (keys.len() - 1, keys.len() - 1, 0.0)
-}
-
 /// The OrientationInterpolator fed by TimeSensor `sensor` and routed into `set_rotation` of the node
-/// DEF'd `target` (the last such ROUTE: the last write wins).
+/// DEF'd `target`, if the file has one.
 fn rotation_interpolator(doc: &Document, sensor: &str, target: &str) -> Option<NodeId> {
-    let def = |name: &str| doc.scene.defs.get(name).copied();
-    let (sensor, target) = (def(sensor)?, def(target)?);
-    let fed: Vec<NodeId> = doc
-        .scene
-        .routes
-        .iter()
-        .filter(|r| r.from_node == sensor && r.from_field == "fraction_changed" && r.to_field == "set_fraction")
-        .map(|r| r.to_node)
-        .collect();
-    doc.scene
-        .routes
-        .iter()
-        .rev()
-        .find(|r| r.to_node == target && r.to_field == "set_rotation" && fed.contains(&r.from_node))
-        .map(|r| r.from_node)
+    if !doc.scene.defs.contains_key(sensor) || !doc.scene.defs.contains_key(target) {
+        return None;
+    }
+    direct_interpolator(doc, sensor, target, "set_rotation")
 }
 
 /// Clip `name` playing alone at `tau`, default options.

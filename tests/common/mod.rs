@@ -1,6 +1,7 @@
 //! Helpers shared by the integration tests.
 #![allow(dead_code)] // each test binary uses its own subset
 
+pub mod by_hand;
 pub mod window;
 
 use std::path::{Path, PathBuf};
