@@ -204,11 +204,12 @@ impl SceneDraw {
     ) {
         let Some(draws) = self.humanoids.get(index) else { return };
         let Some(skin) = &draws.skin else { return };
-        skin.update(queue, h, pose);
+        // G_j once per frame, for the skin matrices and the rigid parts alike.
+        let humanoid_from_joint = pose::humanoid_from_joint(h, pose);
+        skin.update_with_globals(queue, h, pose, &humanoid_from_joint);
         if let Some(draw) = &draws.skin_draw {
             draw.set_world_from_humanoid(queue, world_from_humanoid);
         }
-        let humanoid_from_joint = pose::humanoid_from_joint(h, pose);
         for (joint, draw) in &draws.rigid {
             let g = joint.and_then(|j| humanoid_from_joint.get(j)).copied().unwrap_or(Mat4::IDENTITY);
             draw.set_world_from_humanoid(queue, world_from_humanoid * g);

@@ -146,7 +146,12 @@ pub struct FrameData {
 
 impl FrameData {
     pub fn from_pose(h: &Humanoid, pose: &Pose) -> Self {
-        let matrices = pose::skin_matrices(h, &pose::humanoid_from_joint(h, pose));
+        Self::from_globals(h, pose, &pose::humanoid_from_joint(h, pose))
+    }
+
+    /// As [`Self::from_pose`], with the pose's joint globals `G_j` already computed by the caller.
+    pub fn from_globals(h: &Humanoid, pose: &Pose, humanoid_from_joint: &[glam::Mat4]) -> Self {
+        let matrices = pose::skin_matrices(h, humanoid_from_joint);
         Self {
             skin_matrices: matrices.skin.iter().map(|m| m.to_cols_array()).collect(),
             normal_matrices: matrices
@@ -362,7 +367,19 @@ impl GpuSkin {
 
     /// Writes this frame's joint matrices and displacer weights (the only per-frame uploads).
     pub fn update(&self, queue: &wgpu::Queue, h: &Humanoid, pose: &Pose) {
-        let frame = FrameData::from_pose(h, pose);
+        self.update_with_globals(queue, h, pose, &pose::humanoid_from_joint(h, pose));
+    }
+
+    /// As [`Self::update`], with the joint globals `G_j` of `pose` computed once by the caller (who also
+    /// places rigid parts with them).
+    pub fn update_with_globals(
+        &self,
+        queue: &wgpu::Queue,
+        h: &Humanoid,
+        pose: &Pose,
+        humanoid_from_joint: &[glam::Mat4],
+    ) {
+        let frame = FrameData::from_globals(h, pose, humanoid_from_joint);
         if !frame.skin_matrices.is_empty() {
             queue.write_buffer(&self.skin_matrices, 0, bytemuck::cast_slice(&frame.skin_matrices));
             queue.write_buffer(&self.normal_matrices, 0, bytemuck::cast_slice(&frame.normal_matrices));
