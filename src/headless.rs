@@ -204,6 +204,13 @@ impl RenderedImage {
         let i = ((y * self.width + x) * 4) as usize;
         [self.rgba[i], self.rgba[i + 1], self.rgba[i + 2], self.rgba[i + 3]]
     }
+
+    /// Whether pixel `(x, y)` differs from the clear colour by more than `tolerance` in some channel
+    /// (something was drawn there).
+    pub fn is_foreground(&self, x: u32, y: u32, tolerance: u8) -> bool {
+        let (background, pixel) = (self.background_rgba8(), self.pixel(x, y));
+        (0..3).any(|c| pixel[c].abs_diff(background[c]) > tolerance)
+    }
 }
 
 /// Levenshtein distance, for "did you mean" lists.

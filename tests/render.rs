@@ -33,9 +33,7 @@ fn render(ctx: &GpuContext, doc: &Document, request: &SceneRequest) -> RenderedI
 }
 
 fn is_foreground(image: &RenderedImage, x: u32, y: u32) -> bool {
-    let background = image.background_rgba8();
-    let pixel = image.pixel(x, y);
-    (0..3).any(|c| pixel[c].abs_diff(background[c]) > BACKGROUND_TOLERANCE)
+    image.is_foreground(x, y, BACKGROUND_TOLERANCE)
 }
 
 /// Where the image should be written for a person to look at (`target/render-tests/`).
