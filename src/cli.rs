@@ -36,6 +36,20 @@ pub struct Cli {
     /// (default: their Frame Time).
     #[arg(long, value_name = "FPS", value_parser = crate::mocap::cli::parse_fps)]
     pub fps: Option<f64>,
+    /// Without a command: retarget this AMC motion (its skeleton in --asf) onto the humanoid and play it;
+    /// the Motion capture window edits its bone mapping.
+    #[arg(long, value_name = "AMC", requires_all = ["asf", "file"], conflicts_with_all = ["bvh", "motion"])]
+    pub amc: Option<PathBuf>,
+    /// Without a command: the ASF skeleton of --amc.
+    #[arg(long, value_name = "ASF", requires = "amc")]
+    pub asf: Option<PathBuf>,
+    /// Without a command: retarget this BVH motion onto the humanoid and play it.
+    #[arg(long, value_name = "BVH", requires = "file", conflicts_with = "motion")]
+    pub bvh: Option<PathBuf>,
+    /// Without a command: the bone mapping for --amc/--bvh (text file, `SOURCE TARGET…` per line;
+    /// default: the built-in CMU table that fits the capture).
+    #[arg(long, value_name = "FILE")]
+    pub map: Option<PathBuf>,
 }
 
 fn parse_size(text: &str) -> std::result::Result<(u32, u32), String> {
@@ -112,7 +126,14 @@ fn print(text: &str) -> Result<()> {
 pub fn run(cli: Cli) -> Result<ExitCode> {
     let Some(command) = cli.command else {
         let capture = crate::mocap::WindowCapture::new(cli.file.as_deref(), cli.motion.as_deref(), cli.fps)?;
+        let retarget = crate::mocap::session::CaptureRequest::from_args(
+            cli.asf.as_deref(),
+            cli.amc.as_deref(),
+            cli.bvh.as_deref(),
+            cli.map.as_deref(),
+        )?;
         return crate::app::run(crate::app::Options {
+            retarget,
             file: cli.file,
             script: cli.script,
             adapter: cli.adapter,

@@ -442,6 +442,37 @@ impl Transport {
         Ok(())
     }
 
+    /// Puts `clip` in the list (over entry `replace` when there is one), plays it alone and selects it;
+    /// the clock keeps its time, so a capture retargeted again with another mapping stays at the same
+    /// moment. Returns the clip's index.
+    pub fn put_clip(&mut self, clip: Clip, replace: Option<usize>) -> usize {
+        let index = match replace.filter(|&i| i < self.animations.clips.len()) {
+            Some(i) => {
+                self.animations.clips[i] = clip;
+                i
+            }
+            None => {
+                self.animations.clips.push(clip);
+                self.animations.clips.len() - 1
+            }
+        };
+        self.animations.solo(index);
+        self.selected = Some(index);
+        self.engaged = true;
+        index
+    }
+
+    /// Takes clip `index` out of the list; the selection moves to the first clip left, stopped.
+    pub fn remove_clip(&mut self, index: usize) {
+        if index >= self.animations.clips.len() {
+            return;
+        }
+        self.animations.clips.remove(index);
+        self.selected = if self.animations.clips.is_empty() { None } else { Some(0) };
+        self.playing = false;
+        self.time = 0.0;
+    }
+
     pub fn selected_clip(&self) -> Option<&Clip> {
         self.selected.and_then(|i| self.animations.clips.get(i))
     }

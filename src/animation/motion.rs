@@ -227,7 +227,12 @@ pub fn parse_channels(text: &str) -> Result<Vec<Vec<Channel>>, String> {
 impl HanimMotion {
     /// Checks `motion` (the `index`-th of `h.motions`) against its channels and `h`'s skeleton.
     pub fn from_model(scene: &Scene, h: &Humanoid, index: usize) -> Result<HanimMotion, MotionError> {
-        let m: &Motion = &h.motions[index];
+        Self::from_motion(scene, h, &h.motions[index], index)
+    }
+
+    /// Checks `m`, a motion for `h` that need not be in the file (an imported capture), against its
+    /// channels and `h`'s skeleton; `index` is its place among the motions. Messages point at `m.node`.
+    pub fn from_motion(scene: &Scene, h: &Humanoid, m: &Motion, index: usize) -> Result<HanimMotion, MotionError> {
         let node = scene.node(m.node);
         let pos_of = |field: &str| scene.pos(node.field(field).map_or(node.loc, |f| f.loc));
         let error = |field: &str, message: String| MotionError {

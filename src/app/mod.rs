@@ -2,6 +2,7 @@
 //! `resumed`), egui panels around a 3D view drawn by the same passes as headless rendering.
 
 pub mod camera;
+pub mod capture;
 pub mod scene;
 pub mod screenshot;
 pub mod script;
@@ -30,6 +31,8 @@ pub struct Options {
     pub size: Option<(u32, u32)>,
     /// How .asf and .bvh files open (their motion, frame rate).
     pub capture: crate::mocap::WindowCapture,
+    /// A capture to retarget onto the humanoid once it is loaded (and onto each one opened after).
+    pub retarget: Option<crate::mocap::session::CaptureRequest>,
 }
 
 struct App {

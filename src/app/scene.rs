@@ -36,6 +36,8 @@ pub struct LoadedScene {
     pub transport: crate::animation::Transport,
     /// Where the shown humanoid stands: its own transform, or the one a playing clip drives.
     pub world_from_humanoid: glam::Mat4,
+    /// A motion capture retargeted onto the shown humanoid.
+    pub capture: Option<super::capture::AppliedCapture>,
 }
 
 impl LoadedScene {
@@ -62,6 +64,7 @@ impl LoadedScene {
             doc,
             transport,
             world_from_humanoid,
+            capture: None,
         })
     }
 

@@ -46,6 +46,13 @@ pub enum ScriptStep {
     ScreenshotSize(Option<[u32; 2]>),
     /// A clip played alone, paused at a time in seconds.
     Motion(String, f64),
+    /// Retargets a capture file onto the humanoid (.amc with its .asf beside it, .asf, .bvh).
+    Capture(PathBuf),
+    /// Loads a mapping file for the applied capture.
+    Mapping(PathBuf),
+    /// Sets the targets of one capture joint in the mapping (none: it drives nothing), as an edit in the
+    /// capture window does.
+    Map(String, Vec<String>),
     Quit,
 }
 
@@ -148,9 +155,18 @@ pub fn parse_script(text: &str) -> Result<Vec<ScriptLine>> {
                 ScriptStep::Motion((*name).to_string(), f64::from(t))
             }
             "screenshot" => ScriptStep::Screenshot(PathBuf::from(trimmed["screenshot".len()..].trim())),
+            "capture" => ScriptStep::Capture(PathBuf::from(trimmed["capture".len()..].trim())),
+            "mapping" => ScriptStep::Mapping(PathBuf::from(trimmed["mapping".len()..].trim())),
+            "map" => {
+                let Some((source, targets)) = rest.split_first() else {
+                    bail!("line {line}: 'map' takes a capture joint and the H-Anim joints it drives (none: nothing)")
+                };
+                ScriptStep::Map((*source).to_string(), targets.iter().map(|t| (*t).to_string()).collect())
+            }
             other => bail!("line {line}: unknown action '{other}'"),
         };
-        if matches!(&step, ScriptStep::Open(p) | ScriptStep::Screenshot(p) if p.as_os_str().is_empty()) {
+        if matches!(&step, ScriptStep::Open(p) | ScriptStep::Screenshot(p) | ScriptStep::Capture(p) | ScriptStep::Mapping(p) if p.as_os_str().is_empty())
+        {
             bail!("line {line}: '{}' needs a file name", words[0]);
         }
         if matches!(&step, ScriptStep::View(v) if v.is_empty()) {
@@ -216,12 +232,15 @@ pub fn commands_for(step: &ScriptStep, summary: &SceneSummary, line: usize) -> R
         ScriptStep::Undo => vec![UiCommand::Undo],
         ScriptStep::Redo => vec![UiCommand::Redo],
         ScriptStep::Screenshot(path) => vec![UiCommand::Screenshot(Some(path.clone()))],
+        ScriptStep::Capture(path) => vec![UiCommand::ApplyCapture(path.clone())],
+        ScriptStep::Mapping(path) => vec![UiCommand::LoadMapping(path.clone())],
         ScriptStep::Quit => vec![UiCommand::Quit],
         ScriptStep::Limits(_)
         | ScriptStep::Wait(_)
         | ScriptStep::Resize(..)
         | ScriptStep::ScreenshotSize(_)
-        | ScriptStep::Motion(..) => Vec::new(),
+        | ScriptStep::Motion(..)
+        | ScriptStep::Map(..) => Vec::new(),
     })
 }
 
@@ -250,5 +269,13 @@ mod tests {
         assert!(parse_script("screenshot-size 320").is_err());
         assert!(parse_script("screenshot-size 0 200").is_err());
         assert!(parse_script("screenshot-size 320.5 200").is_err());
+        let capture =
+            parse_script("capture /c/07_05.amc\nmapping m.txt\nmap lhumerus\nmap rfemur r_hip r_knee").unwrap();
+        assert_eq!(capture[0].step, ScriptStep::Capture(PathBuf::from("/c/07_05.amc")));
+        assert_eq!(capture[1].step, ScriptStep::Mapping(PathBuf::from("m.txt")));
+        assert_eq!(capture[2].step, ScriptStep::Map("lhumerus".into(), vec![]));
+        assert_eq!(capture[3].step, ScriptStep::Map("rfemur".into(), vec!["r_hip".into(), "r_knee".into()]));
+        assert!(parse_script("map").unwrap_err().to_string().contains("line 1: 'map' takes"));
+        assert!(parse_script("capture").unwrap_err().to_string().contains("needs a file name"));
     }
 }

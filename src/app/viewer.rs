@@ -24,6 +24,7 @@ use crate::gpu::GpuContext;
 use crate::gpu::overlay::{OverlayBuffers, OverlayRenderer};
 use crate::gpu::render_pass::{Camera, FrameUniform, HumanoidRenderer, begin_scene_pass};
 use crate::hanim::{self, Document};
+use crate::mocap::session::{CaptureRequest, MappingOrigin};
 use crate::ui::{self, FrameInfo, UiCommand, UiState, ViewportInput};
 
 /// The built-in humanoid shown when no file is given: an original CC0 figure (see the README's credits).
@@ -115,6 +116,9 @@ pub struct Viewer {
     last_camera: Option<Camera>,
     /// How .asf and .bvh files open.
     capture: crate::mocap::WindowCapture,
+    /// The motion capture retargeted onto the humanoid: applied again to each humanoid loaded (a reload,
+    /// another file), with its mapping.
+    retarget: Option<CaptureRequest>,
 }
 
 fn config_path() -> Option<PathBuf> {
@@ -210,6 +214,7 @@ impl Viewer {
             last_camera: None,
             next_repaint: Some(Instant::now()),
             capture: options.capture.clone(),
+            retarget: options.retarget.clone(),
         };
         match &options.file {
             Some(file) => viewer.start_loading(file.clone()),
@@ -318,6 +323,9 @@ impl Viewer {
                 self.toast(format!("loaded {} ({})", path.display(), scene.humanoid().name));
                 self.error = None;
                 self.scene = Some(scene);
+                if let Some(request) = self.retarget.clone() {
+                    self.apply_capture(request);
+                }
             }
             Err(e) => {
                 let message = format!("{e:#}");
@@ -431,6 +439,22 @@ impl Viewer {
                 }
                 return Vec::new();
             }
+            ScriptStep::Map(source, targets) => {
+                runner.wait_frames = 1;
+                let mapping =
+                    self.scene.as_mut().and_then(|s| s.capture.as_mut()).map(|c| c.panel.set_targets(source, targets));
+                return match mapping {
+                    Some(Some(mapping)) => vec![UiCommand::SetMapping(mapping)],
+                    Some(None) => {
+                        self.fail(format!("line {line}: the capture has no joint named '{source}'"));
+                        Vec::new()
+                    }
+                    None => {
+                        self.fail(format!("line {line}: no motion capture is applied"));
+                        Vec::new()
+                    }
+                };
+            }
             ScriptStep::Resize(w, h) => {
                 // The new size arrives as a Resized event; give it a few frames.
                 let _ = self.window.request_inner_size(winit::dpi::LogicalSize::new(*w, *h));
@@ -532,8 +556,109 @@ impl Viewer {
                 }
             }
             UiCommand::DismissError => self.error = None,
+            UiCommand::ApplyCaptureDialog => {
+                let mut dialog = rfd::FileDialog::new()
+                    .set_title("Retarget a motion capture onto the humanoid")
+                    .add_filter(
+                        "Motion capture (.amc with its .asf, .bvh)",
+                        &["amc", "AMC", "asf", "ASF", "bvh", "BVH"],
+                    )
+                    .add_filter("All files", &["*"]);
+                if let Some(folder) = &self.ui.last_folder {
+                    dialog = dialog.set_directory(folder);
+                }
+                if let Some(path) = dialog.pick_file() {
+                    self.apply(UiCommand::ApplyCapture(path));
+                }
+            }
+            UiCommand::ApplyCapture(path) => {
+                let mapping = self.retarget.as_ref().and_then(|r| r.mapping.clone());
+                match CaptureRequest::for_file(&path, None) {
+                    // A mapping the user edited or loaded stays in use for the next capture.
+                    Ok(request) => self.apply_capture(CaptureRequest { mapping, ..request }),
+                    Err(e) => self.fail(format!("{e:#}")),
+                }
+            }
+            UiCommand::SetMapping(mapping) => self.set_mapping(mapping, MappingOrigin::Edited),
+            UiCommand::LoadMappingDialog => {
+                let dialog = rfd::FileDialog::new()
+                    .set_title("Load a bone mapping")
+                    .add_filter("Mapping (SOURCE TARGET… per line)", &["txt", "map", "TXT", "MAP"])
+                    .add_filter("All files", &["*"]);
+                if let Some(path) = dialog.pick_file() {
+                    self.apply(UiCommand::LoadMapping(path));
+                }
+            }
+            UiCommand::LoadMapping(path) => match crate::mocap::mapping::load_mapping(&path) {
+                Ok(mapping) => self.set_mapping(mapping, MappingOrigin::File(path)),
+                Err(e) => self.fail(format!("{e:#}")),
+            },
+            UiCommand::SaveMappingDialog => {
+                let Some(capture) = self.scene.as_ref().and_then(|s| s.capture.as_ref()) else { return };
+                let text = capture.panel.mapping().to_text();
+                let dialog = rfd::FileDialog::new()
+                    .set_title("Save the bone mapping")
+                    .set_file_name(format!("{}-mapping.txt", capture.session.name))
+                    .add_filter("Mapping", &["txt"]);
+                if let Some(path) = dialog.save_file() {
+                    match crate::output::write_atomically(&path, text.as_bytes()) {
+                        Ok(()) => self.toast(format!("saved the mapping to {}", path.display())),
+                        Err(e) => self.fail(format!("{e:#}")),
+                    }
+                }
+            }
+            UiCommand::BuiltInMapping => {
+                let Some(capture) = self.scene.as_ref().and_then(|s| s.capture.as_ref()) else { return };
+                let mapping = crate::mocap::mapping::default_mapping(capture.session.source_names());
+                self.set_mapping(mapping, MappingOrigin::BuiltIn);
+            }
+            UiCommand::RemoveCapture => {
+                if let Some(scene) = &mut self.scene {
+                    scene.remove_capture();
+                }
+                self.retarget = None;
+            }
+            UiCommand::ShowCaptureWindow => match self.scene.as_mut().and_then(|s| s.capture.as_mut()) {
+                Some(capture) => capture.panel.open = true,
+                None => self.toast("no motion capture is applied: File ▸ Apply motion capture…".into()),
+            },
             UiCommand::Quit => self.quit = true,
             other => log::debug!("unhandled command {other:?}"),
+        }
+    }
+
+    /// Shows `message` in the error window (the humanoid stays); a scripted run ends with it.
+    fn fail(&mut self, message: String) {
+        log::error!("{message}");
+        if self.script.is_some() {
+            self.script = None;
+            self.exit_failure = Some(anyhow!("script failed: {message}"));
+        }
+        self.error = Some(message);
+    }
+
+    /// Retargets `request` onto the shown humanoid; it is then applied to each humanoid loaded after.
+    fn apply_capture(&mut self, request: CaptureRequest) {
+        let Some(scene) = &mut self.scene else {
+            self.fail("open a humanoid before applying a motion capture".into());
+            return;
+        };
+        match scene.apply_capture(&request, self.capture.fps) {
+            Ok(message) => {
+                self.retarget = scene.capture_request();
+                self.toast(message);
+            }
+            Err(e) => self.fail(format!("{e:#}")),
+        }
+    }
+
+    /// Retargets the applied capture with `mapping`.
+    fn set_mapping(&mut self, mapping: crate::mocap::mapping::Mapping, origin: MappingOrigin) {
+        let Some(scene) = &mut self.scene else { return };
+        let result = scene.set_capture_mapping(mapping, origin);
+        self.retarget = scene.capture_request();
+        if let Err(e) = result {
+            self.fail(format!("{e:#}"));
         }
     }
 
@@ -717,9 +842,9 @@ impl Viewer {
             can_redo,
         };
         let ui_state = &mut self.ui;
-        let (scene_view, mut transport) = match self.scene.as_mut() {
-            Some(s) => (Some((&s.summary, &s.editor.pose)), Some(&mut s.transport)),
-            None => (None, None),
+        let (scene_view, mut transport, mut capture) = match self.scene.as_mut() {
+            Some(s) => (Some((&s.summary, &s.editor.pose)), Some(&mut s.transport), s.capture.as_mut()),
+            None => (None, None, None),
         };
         let mut commands = Vec::new();
         let mut viewport_input = ViewportInput::default();
@@ -729,6 +854,9 @@ impl Viewer {
             }
             let (c, input) = ui::app_ui(ui, ui_state, scene_view, &info, texture);
             commands = c;
+            if let Some(capture) = capture.as_deref_mut().filter(|c| c.panel.open) {
+                commands.extend(ui::capture::capture_window(ui.ctx(), &mut capture.panel, &capture.summary));
+            }
             viewport_input = input;
         });
         self.egui_state.handle_platform_output(&self.window, full_output.platform_output);

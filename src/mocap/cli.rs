@@ -253,28 +253,11 @@ pub fn import_into(
     for note in &result.notes {
         log::warn!("{note}");
     }
-    let n = result.joints.len();
-    let mut positions = vec![glam::DVec3::ZERO; result.rotations.len()];
-    for (f, t) in result.root_translation.iter().enumerate() {
-        positions[f * n] = *t;
-    }
-    let track = export::MotionTrack {
-        name: name.to_string(),
-        description: format!(
-            "{name} retargeted from {}",
-            motion_file.file_name().map(|f| f.to_string_lossy().into_owned()).unwrap_or_default()
-        ),
-        joints: result
-            .joints
-            .iter()
-            .enumerate()
-            .map(|(k, &j)| export::TrackJoint { name: h.joints[j].name.clone(), position: k == 0 })
-            .collect(),
-        rotations: result.rotations.clone(),
-        positions,
-        frame_duration: result.frame_time,
-        looping: true,
-    };
+    let description = format!(
+        "{name} retargeted from {}",
+        motion_file.file_name().map(|f| f.to_string_lossy().into_owned()).unwrap_or_default()
+    );
+    let track = export::MotionTrack::retargeted(&result, h, name, description);
     let text = export::insert_motion(original, path, index, &track.to_xml(&track.def_name(original), "      "))?;
     Ok(Imported { text, result, track })
 }

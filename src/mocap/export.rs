@@ -10,7 +10,10 @@ use glam::{DQuat, DVec3, EulerRot};
 use quick_xml::events::Event;
 
 use super::mapping::Mapping;
+use super::retarget::Retargeted;
 use super::rig::{Clip, Rig};
+use crate::hanim::{Humanoid, Motion};
+use crate::x3d::NodeId;
 
 /// The channels of one joint group.
 #[derive(Debug, Clone, PartialEq)]
@@ -45,6 +48,58 @@ pub fn zyx_degrees(q: DQuat) -> [f64; 3] {
 }
 
 impl MotionTrack {
+    /// The track of a retargeted motion on `h`: the root with positions, the other driven joints with
+    /// rotations only; it loops, as captures are usually played over and over.
+    pub fn retargeted(result: &Retargeted, h: &Humanoid, name: &str, description: String) -> MotionTrack {
+        let n = result.joints.len();
+        let mut positions = vec![DVec3::ZERO; result.rotations.len()];
+        for (f, t) in result.root_translation.iter().enumerate() {
+            positions[f * n] = *t;
+        }
+        MotionTrack {
+            name: name.to_string(),
+            description,
+            joints: result
+                .joints
+                .iter()
+                .enumerate()
+                .map(|(k, &j)| TrackJoint { name: h.joints[j].name.clone(), position: k == 0 })
+                .collect(),
+            rotations: result.rotations.clone(),
+            positions,
+            frame_duration: result.frame_time,
+            looping: true,
+        }
+    }
+
+    /// The track as the model's HAnimMotion, exactly as [`to_xml`](Self::to_xml) reloads (values
+    /// rounded to `f32`), so the window plays what an export would hold. `node` is where messages about
+    /// it point (the humanoid it was made for).
+    pub fn to_model(&self, node: NodeId) -> Motion {
+        let values = self.values();
+        let channel_count = values.len().checked_div(self.frame_count()).unwrap_or(0);
+        Motion {
+            name: self.name.clone(),
+            def: None,
+            node,
+            description: self.description.clone(),
+            joints: self.joints.iter().map(|j| j.name.as_str()).collect::<Vec<_>>().join(" "),
+            channels: self.channels(),
+            values,
+            frame_duration: self.frame_duration,
+            frame_increment: 1,
+            start_frame: 0,
+            end_frame: self.frame_count().saturating_sub(1) as i32,
+            frame_index: 0,
+            looping: self.looping,
+            enabled: true,
+            channels_enabled: Vec::new(),
+            loa: -1,
+            channel_count,
+            frame_count: self.frame_count(),
+        }
+    }
+
     pub fn frame_count(&self) -> usize {
         self.rotations.len().checked_div(self.joints.len()).unwrap_or(0)
     }

@@ -15,6 +15,7 @@ pub mod export;
 pub mod mapping;
 pub mod retarget;
 pub mod rig;
+pub mod session;
 pub mod text;
 
 use std::path::{Path, PathBuf};

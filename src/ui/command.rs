@@ -45,5 +45,20 @@ pub enum UiCommand {
     ChooseScreenshotFolder,
     /// Closes the load-error window.
     DismissError,
+    /// Asks for a motion capture file (.amc with its .asf beside it, .asf, .bvh) to retarget onto the
+    /// humanoid.
+    ApplyCaptureDialog,
+    /// Retargets this capture file onto the humanoid (see [`crate::mocap::session::capture_pair`]).
+    ApplyCapture(PathBuf),
+    /// Retargets the applied capture with this mapping (edited in the capture window).
+    SetMapping(crate::mocap::mapping::Mapping),
+    LoadMappingDialog,
+    LoadMapping(PathBuf),
+    SaveMappingDialog,
+    /// Goes back to the built-in mapping.
+    BuiltInMapping,
+    RemoveCapture,
+    /// Opens the capture window again after it was closed.
+    ShowCaptureWindow,
     Quit,
 }

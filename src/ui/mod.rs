@@ -3,6 +3,7 @@
 //! here touches wgpu or the window; [`crate::app`] applies the commands and draws the 3D view into the
 //! rectangle [`app_ui`] leaves for it.
 
+pub mod capture;
 pub mod command;
 pub mod edit;
 pub mod limits;
@@ -154,6 +155,13 @@ fn menu_ui(ui: &mut egui::Ui, state: &mut UiState, info: &FrameInfo) -> Vec<UiCo
                     }
                 }
             });
+            if ui
+                .add_enabled(info.file.is_some(), egui::Button::new("Apply motion capture…"))
+                .on_hover_text("retarget an .amc (with its .asf) or a .bvh onto this humanoid")
+                .clicked()
+            {
+                commands.push(UiCommand::ApplyCaptureDialog);
+            }
             if ui.add_enabled(info.file.is_some(), egui::Button::new("Reload  (F5)")).clicked() {
                 commands.push(UiCommand::Reload);
             }
@@ -186,6 +194,9 @@ fn menu_ui(ui: &mut egui::Ui, state: &mut UiState, info: &FrameInfo) -> Vec<UiCo
             ui.checkbox(&mut state.show_joints_panel, "Joints panel");
             ui.checkbox(&mut state.show_side_panel, "Displacers and viewpoints panel");
             ui.checkbox(&mut state.continuous_redraw, "Redraw continuously (measure fps)");
+            if ui.button("Motion capture window").on_hover_text("the applied capture and its bone mapping").clicked() {
+                commands.push(UiCommand::ShowCaptureWindow);
+            }
             if ui.button("Fit humanoid  (F)").clicked() {
                 commands.push(UiCommand::FitView);
             }
@@ -270,7 +281,7 @@ fn help_ui(ui: &mut egui::Ui, state: &mut UiState) {
 }
 
 fn error_ui(ui: &mut egui::Ui, error: &str, has_humanoid: bool, commands: &mut Vec<UiCommand>) {
-    egui::Window::new("Could not open the file").collapsible(false).resizable(true).show(ui.ctx(), |ui| {
+    egui::Window::new("Error").collapsible(false).resizable(true).show(ui.ctx(), |ui| {
         ui.label(egui::RichText::new(error).monospace());
         if has_humanoid {
             ui.label("The previous humanoid stays loaded.");
