@@ -132,6 +132,9 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
             cli.bvh.as_deref(),
             cli.map.as_deref(),
         )?;
+        if let Some(request) = &retarget {
+            request.check(cli.fps)?;
+        }
         return crate::app::run(crate::app::Options {
             retarget,
             file: cli.file,

@@ -441,8 +441,11 @@ impl Viewer {
             }
             ScriptStep::Map(source, targets) => {
                 runner.wait_frames = 1;
-                let mapping =
-                    self.scene.as_mut().and_then(|s| s.capture.as_mut()).map(|c| c.panel.set_targets(source, targets));
+                let mapping = self
+                    .scene
+                    .as_mut()
+                    .and_then(|s| s.capture.as_mut())
+                    .map(|c| c.editor.panel.set_targets(source, targets));
                 return match mapping {
                     Some(Some(mapping)) => vec![UiCommand::SetMapping(mapping)],
                     Some(None) => {
@@ -595,10 +598,10 @@ impl Viewer {
             },
             UiCommand::SaveMappingDialog => {
                 let Some(capture) = self.scene.as_ref().and_then(|s| s.capture.as_ref()) else { return };
-                let text = capture.panel.mapping().to_text();
+                let text = capture.editor.panel.mapping().to_text();
                 let dialog = rfd::FileDialog::new()
                     .set_title("Save the bone mapping")
-                    .set_file_name(format!("{}-mapping.txt", capture.session.name))
+                    .set_file_name(format!("{}-mapping.txt", capture.editor.session.name))
                     .add_filter("Mapping", &["txt"]);
                 if let Some(path) = dialog.save_file() {
                     match crate::output::write_atomically(&path, text.as_bytes()) {
@@ -609,7 +612,7 @@ impl Viewer {
             }
             UiCommand::BuiltInMapping => {
                 let Some(capture) = self.scene.as_ref().and_then(|s| s.capture.as_ref()) else { return };
-                let mapping = crate::mocap::mapping::default_mapping(capture.session.source_names());
+                let mapping = crate::mocap::mapping::default_mapping(capture.editor.session.source_names());
                 self.set_mapping(mapping, MappingOrigin::BuiltIn);
             }
             UiCommand::RemoveCapture => {
@@ -619,7 +622,7 @@ impl Viewer {
                 self.retarget = None;
             }
             UiCommand::ShowCaptureWindow => match self.scene.as_mut().and_then(|s| s.capture.as_mut()) {
-                Some(capture) => capture.panel.open = true,
+                Some(capture) => capture.editor.panel.open = true,
                 None => self.toast("no motion capture is applied: File ▸ Apply motion capture…".into()),
             },
             UiCommand::Quit => self.quit = true,
@@ -854,8 +857,8 @@ impl Viewer {
             }
             let (c, input) = ui::app_ui(ui, ui_state, scene_view, &info, texture);
             commands = c;
-            if let Some(capture) = capture.as_deref_mut().filter(|c| c.panel.open) {
-                commands.extend(ui::capture::capture_window(ui.ctx(), &mut capture.panel, &capture.summary));
+            if let Some(capture) = capture.as_deref_mut() {
+                commands.extend(capture.editor.window(ui.ctx()));
             }
             viewport_input = input;
         });

@@ -147,6 +147,16 @@ impl CaptureRequest {
         Ok(Some(CaptureRequest { skeleton, amc, mapping }))
     }
 
+    /// Reads the capture files once, so that a bad one named on the command line is reported before the
+    /// window opens.
+    pub fn check(&self, fps: Option<f64>) -> Result<()> {
+        let capture = load_capture(&self.skeleton, self.amc.as_deref(), &CaptureOptions { fps, bvh_unit: None })?;
+        if capture.clip.frame_count() == 0 {
+            bail!("{}: the motion has no frames", self.amc.as_deref().unwrap_or(&self.skeleton).display());
+        }
+        Ok(())
+    }
+
     /// The request that applies `session` again (same files, same mapping).
     pub fn of(session: &CaptureSession) -> CaptureRequest {
         CaptureRequest {

@@ -4,9 +4,44 @@
 //! the app retargets with the new mapping. Mappings load from and save to the text form of
 //! [`crate::mocap::mapping`].
 
+use crate::hanim::Document;
 use crate::mocap::mapping::{Mapping, MappingEntry};
-use crate::mocap::session::{CaptureSession, SourceStatus};
+use crate::mocap::session::{CaptureSession, MappingOrigin, SourceStatus};
 use crate::ui::command::UiCommand;
+
+/// An applied capture with the window's rows and summary kept in step with its mapping.
+#[derive(Debug, Clone)]
+pub struct CaptureEditor {
+    pub session: CaptureSession,
+    pub panel: CapturePanel,
+    pub summary: CaptureSummary,
+}
+
+impl CaptureEditor {
+    pub fn new(session: CaptureSession, doc: &Document) -> CaptureEditor {
+        let panel = CapturePanel::new(session.source_names(), &session.mapping);
+        let summary = CaptureSummary::new(&session, joint_names(doc, session.humanoid));
+        CaptureEditor { session, panel, summary }
+    }
+
+    /// Retargets with `mapping`; on failure the previous mapping stays, and the rows show it again.
+    pub fn set_mapping(&mut self, doc: &Document, mapping: Mapping, origin: MappingOrigin) -> anyhow::Result<()> {
+        let result = self.session.set_mapping(doc, mapping, origin);
+        let open = self.panel.open;
+        self.panel = CapturePanel { open, ..CapturePanel::new(self.session.source_names(), &self.session.mapping) };
+        self.summary = CaptureSummary::new(&self.session, joint_names(doc, self.session.humanoid));
+        result
+    }
+
+    /// The window, when it is open.
+    pub fn window(&mut self, ctx: &egui::Context) -> Vec<UiCommand> {
+        if self.panel.open { capture_window(ctx, &mut self.panel, &self.summary) } else { Vec::new() }
+    }
+}
+
+fn joint_names(doc: &Document, humanoid: usize) -> Vec<String> {
+    doc.humanoids.get(humanoid).map_or_else(Vec::new, |h| h.joints.iter().map(|j| j.name.clone()).collect())
+}
 
 /// One capture joint and the targets typed for it.
 #[derive(Debug, Clone, PartialEq)]
