@@ -872,6 +872,17 @@ fn the_motion_commands_run_from_the_binary() {
     let stderr = String::from_utf8(bad.stderr).unwrap();
     assert!(stderr.contains("bvh_no_motion.bvh:6:1: expected MOTION after the hierarchy"), "{stderr}");
     assert!(!Path::new("never.x3d").exists());
+
+    // The window checks a capture named on its command line before it opens (no display needed).
+    let jin = corpus("x3d/JinLOA1.x3d");
+    let bad = run(&[jin.to_str().unwrap(), "--bvh", test_data("bad_mocap/bvh_no_motion.bvh").to_str().unwrap()]);
+    assert!(!bad.status.success());
+    let stderr = String::from_utf8(bad.stderr).unwrap();
+    assert!(stderr.contains("bvh_no_motion.bvh:6:1: expected MOTION after the hierarchy"), "{stderr}");
+    let lonely = run(&[jin.to_str().unwrap(), "--map", "m.txt"]);
+    assert!(!lonely.status.success());
+    let stderr = String::from_utf8(lonely.stderr).unwrap();
+    assert!(stderr.contains("--map goes with a capture"), "{stderr}");
 }
 
 #[test]

@@ -79,3 +79,59 @@ fn capture_files_open_as_stick_figures_playing_their_motion() {
         assert!(changed > 300, "{what}: the stick figure moved between the two times ({changed} pixels)");
     }
 }
+
+#[test]
+fn a_capture_retargeted_in_the_window_follows_mapping_edits() {
+    // JinLOA1 with the 07_05 walk from the command line (--amc/--asf). Paused at 1 s: then the mapping is
+    // edited as in the Motion capture window (lhumerus and lradius drive nothing), which changes the left
+    // arm only; loading the built-in table from a file brings back the first picture exactly.
+    let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus");
+    let (jin, asf, amc) = (corpus.join("x3d/JinLOA1.x3d"), corpus.join("asf/07.asf"), corpus.join("asf/07_05.amc"));
+    let dir = tempfile::tempdir().unwrap();
+    let shot = |name: &str| dir.path().join(name);
+    let table = dir.path().join("cmu.txt");
+    std::fs::write(&table, hanim_viewer::mocap::mapping::CMU_ASF).unwrap();
+    let script = dir.path().join("retarget.txt");
+    std::fs::write(
+        &script,
+        format!(
+            "motion 07_05 1.0\nview front\nscreenshot {}\nmap lhumerus\nmap lradius\nscreenshot {}\nmapping {}\n\
+             screenshot {}\nquit\n",
+            shot("walk.png").display(),
+            shot("edited.png").display(),
+            table.display(),
+            shot("reloaded.png").display(),
+        ),
+    )
+    .unwrap();
+    let args = [
+        jin.as_os_str(),
+        "--asf".as_ref(),
+        asf.as_os_str(),
+        "--amc".as_ref(),
+        amc.as_os_str(),
+        "--size".as_ref(),
+        "1000x640".as_ref(),
+    ];
+    let Some(log) = run_with_args("window_motion", &args, &script, dir.path()) else { return };
+    assert!(log.contains("07_05.amc on 07.asf retargeted onto"), "the capture was applied:\n{log}");
+    let (w, h, walk) = read_rgba(&shot("walk.png"));
+    let (w1, h1, edited) = read_rgba(&shot("edited.png"));
+    let (w2, h2, reloaded) = read_rgba(&shot("reloaded.png"));
+    assert!((w, h) == (w1, h1) && (w, h) == (w2, h2));
+    let (edit, back) = (changed_pixels(&walk, &edited), changed_pixels(&walk, &reloaded));
+    // Where the edit changed pixels: columns of the changed pixels, as a share of the width.
+    let columns: Vec<usize> = walk
+        .chunks(4)
+        .zip(edited.chunks(4))
+        .enumerate()
+        .filter(|(_, (p, q))| p.iter().zip(q.iter()).any(|(u, v)| u.abs_diff(*v) > 24))
+        .map(|(i, _)| i % w as usize)
+        .collect();
+    let (left, right) = (columns.iter().min().copied().unwrap_or(0), columns.iter().max().copied().unwrap_or(0));
+    eprintln!("{w}x{h}: the edit changed {edit} pixels in columns {left}..={right}; reloading the table: {back}");
+    assert!(edit > 300, "without lhumerus/lradius the left arm moves differently ({edit} pixels)");
+    // Front view: the figure's left arm is on the picture's right half.
+    assert!(left as f32 > w as f32 * 0.5, "only the figure's left side changed (columns {left}..={right} of {w})");
+    assert_eq!(back, 0, "the built-in table from a file gives the same picture");
+}
