@@ -1,6 +1,7 @@
 //! End-to-end: the real window under Xvfb plays JoeKick's interpolator clip through the transport
 //! (`motion NAME SECONDS` script steps): the rest view, then two times of the kick; each sampled time
-//! is re-deformed on the GPU and shows a different figure.
+//! is re-deformed on the GPU and shows a different figure. Capture files open as stick figures, and a
+//! capture retargeted onto a humanoid follows edits of its bone mapping.
 //!
 //! Needs `xvfb-run` (package `xvfb`) and a Vulkan adapter (lavapipe). Under `CI=true` a missing display
 //! or adapter fails the test; elsewhere it skips with a loud message.
