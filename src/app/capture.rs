@@ -27,6 +27,9 @@ impl LoadedScene {
         let index = self.transport.put_clip(clip, self.capture.as_ref().map(|c| c.clip));
         self.transport.time = 0.0;
         self.transport.playing = true;
+        // Captured walks travel metres from where they start: the camera goes along (the transport's
+        // "camera follows root" turns it off).
+        self.transport.follow_root = true;
         let editor = CaptureEditor::new(session, &self.doc);
         let (sources, driven) = editor.session.coverage();
         let message = format!(

@@ -169,7 +169,7 @@ pub fn capture_ui(ui: &mut egui::Ui, panel: &mut CapturePanel, summary: &Capture
     ui.horizontal_wrapped(|ui| {
         ui.strong(&summary.title);
         ui.label(format!("{} frames at {:.0} fps ({:.2} s)", summary.frames, summary.frame_rate, {
-            summary.frames as f64 / summary.frame_rate
+            summary.frames.saturating_sub(1) as f64 / summary.frame_rate
         }));
     });
     let driving = summary.statuses.iter().filter(|s| !s.driven.is_empty()).count();
