@@ -1,7 +1,8 @@
 //! End-to-end: the real binary opens a window under Xvfb (`xvfb-run -a`) and runs a `--script`: on
 //! JoeKick.x3d a rest screenshot, the left arm raised, the top view, a resize and a screenshot at a
 //! chosen size; then the built-in humanoid with a displacer slider and an eye view. The screenshots
-//! differ where the pose and the view say they should.
+//! differ where the pose and the view say they should. A destroyed GPU device is replaced and the
+//! picture comes back the same.
 //!
 //! Needs `xvfb-run` (package `xvfb`) and a Vulkan adapter (lavapipe). Under `CI=true` a missing display
 //! or adapter fails the test; elsewhere it skips with a loud message.
@@ -161,4 +162,39 @@ fn scripted_session_poses_an_arm_and_switches_views() {
         belly_diff.len(),
         eye_diff.len()
     );
+}
+
+#[test]
+fn the_window_recovers_from_a_lost_gpu_device() {
+    // A posed, textured humanoid; the device is destroyed as a driver reset would (`lose-device`). The
+    // viewer builds a new device and every GPU resource from what it keeps: the next picture is the same
+    // pixel for pixel, and posing goes on.
+    let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/x3d/JinLOA1.x3d");
+    let dir = tempfile::tempdir().unwrap();
+    let shot = |name: &str| dir.path().join(name);
+    let script = dir.path().join("lose.txt");
+    std::fs::write(
+        &script,
+        format!(
+            "rotate l_shoulder 0 0 60\nview front\nscreenshot {}\nlose-device\nscreenshot {}\n\
+             rotate l_shoulder 0 0 90\nscreenshot {}\nquit\n",
+            shot("before.png").display(),
+            shot("after.png").display(),
+            shot("posed.png").display()
+        ),
+    )
+    .unwrap();
+    let Some(log) = run_script("window_e2e", Some(&file), &script, dir.path()) else { return };
+    assert!(log.contains("GPU device lost (Destroyed)"), "the loss was noticed:\n{log}");
+    assert!(log.contains("the view was restored on"), "and recovered from:\n{log}");
+    let (before, after, posed) =
+        (Image::read(&shot("before.png")), Image::read(&shot("after.png")), Image::read(&shot("posed.png")));
+    let same = changed(&before, &after, 0).len();
+    let moved = changed(&after, &posed, 24).len();
+    eprintln!(
+        "{}x{}: {same} pixels differ across the loss; posing after it changed {moved}",
+        before.width, before.height
+    );
+    assert_eq!(same, 0, "the same picture after the new device");
+    assert!(moved > 300, "the arm still poses after the recovery ({moved} pixels)");
 }

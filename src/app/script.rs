@@ -53,6 +53,8 @@ pub enum ScriptStep {
     /// Sets the targets of one capture joint in the mapping (none: it drives nothing), as an edit in the
     /// capture window does.
     Map(String, Vec<String>),
+    /// Destroys the GPU device, as a driver reset would, to exercise the recovery.
+    LoseDevice,
     Quit,
 }
 
@@ -123,6 +125,7 @@ pub fn parse_script(text: &str) -> Result<Vec<ScriptLine>> {
             "undo" => none().map(|_| ScriptStep::Undo)?,
             "redo" => none().map(|_| ScriptStep::Redo)?,
             "quit" => none().map(|_| ScriptStep::Quit)?,
+            "lose-device" => none().map(|_| ScriptStep::LoseDevice)?,
             "wait" => {
                 let n = one("frame count")?;
                 ScriptStep::Wait(n.parse().with_context(|| format!("line {line}: '{n}' is not a frame count"))?)
@@ -240,7 +243,8 @@ pub fn commands_for(step: &ScriptStep, summary: &SceneSummary, line: usize) -> R
         | ScriptStep::Resize(..)
         | ScriptStep::ScreenshotSize(_)
         | ScriptStep::Motion(..)
-        | ScriptStep::Map(..) => Vec::new(),
+        | ScriptStep::Map(..)
+        | ScriptStep::LoseDevice => Vec::new(),
     })
 }
 

@@ -119,6 +119,8 @@ pub struct Viewer {
     /// The motion capture retargeted onto the humanoid: applied again to each humanoid loaded (a reload,
     /// another file), with its mapping.
     retarget: Option<CaptureRequest>,
+    /// The `--adapter` choice, for a new device after a loss.
+    adapter_filter: Option<String>,
 }
 
 fn config_path() -> Option<PathBuf> {
@@ -215,6 +217,7 @@ impl Viewer {
             next_repaint: Some(Instant::now()),
             capture: options.capture.clone(),
             retarget: options.retarget.clone(),
+            adapter_filter: options.adapter.clone(),
         };
         match &options.file {
             Some(file) => viewer.start_loading(file.clone()),
@@ -439,6 +442,13 @@ impl Viewer {
                 }
                 return Vec::new();
             }
+            ScriptStep::LoseDevice => {
+                // As a driver reset would: the device goes, and the loss is noticed this frame.
+                self.gpu.device.destroy();
+                let _ = self.gpu.device.poll(wgpu::PollType::Poll);
+                runner.wait_frames = 2;
+                return Vec::new();
+            }
             ScriptStep::Map(source, targets) => {
                 runner.wait_frames = 1;
                 let mapping = self
@@ -628,6 +638,67 @@ impl Viewer {
             UiCommand::Quit => self.quit = true,
             other => log::debug!("unhandled command {other:?}"),
         }
+    }
+
+    /// After the device was lost (a driver reset, a removed GPU, or `lose-device` in a script): a new device
+    /// from the same instance, and every GPU resource built again from what the CPU side keeps. The
+    /// document, pose, transport, capture, camera and UI stay as they were. When no device can be had,
+    /// the program ends with that error.
+    fn recover_device(&mut self, reason: &str) {
+        log::error!("GPU device lost ({reason}); creating a new one");
+        match self.rebuild_gpu() {
+            Ok(()) => self.toast(format!(
+                "The GPU device was lost ({reason}); the view was restored on {}",
+                self.gpu.summary.name
+            )),
+            // Nothing can be drawn without a device, not even the error window: the program ends with it.
+            Err(e) => {
+                self.exit_failure =
+                    Some(anyhow!("the GPU device was lost ({reason}) and a new one could not be created: {e:#}"))
+            }
+        }
+    }
+
+    fn rebuild_gpu(&mut self) -> Result<()> {
+        let gpu = pollster::block_on(GpuContext::with_instance(
+            self.gpu.instance.clone(),
+            self.adapter_filter.as_deref(),
+            Some(&self.surface),
+        ))?;
+        let caps = self.surface.get_capabilities(&gpu.adapter);
+        let format = surface::pick_format(&caps.formats)
+            .ok_or_else(|| anyhow!("the adapter {} cannot present to this window", gpu.summary.name))?;
+        self.config.format = format;
+        self.surface.configure(&gpu.device, &self.config);
+        let formats = ViewportTarget::formats_for(&gpu.adapter_info);
+        let renderer = HumanoidRenderer::new(&gpu.device, formats)?;
+        let overlay = OverlayRenderer::new(&gpu.device, formats, renderer.frame_layout())?;
+        if let Some(scene) = &mut self.scene {
+            let rest: Vec<crate::pose::Pose> = scene.doc.humanoids.iter().map(crate::pose::Pose::rest).collect();
+            scene.draws = crate::gpu::scene_draw::SceneDraw::new(&gpu, &renderer, &scene.doc, &rest)?;
+        }
+        self.frame_uniform = renderer.create_frame(&gpu.device);
+        self.overlay_buffers = OverlayBuffers::new(&gpu.device);
+        self.egui_renderer = egui_wgpu::Renderer::new(&gpu.device, format, egui_wgpu::RendererOptions::default());
+        // egui sends its font atlas once; a new context (with the old one's memory: window places,
+        // open headers) sends it again to the new renderer.
+        let memory = self.egui_ctx.memory(|m| m.clone());
+        self.egui_ctx = egui::Context::default();
+        self.egui_ctx.memory_mut(|m| *m = memory);
+        self.egui_state = egui_winit::State::new(
+            self.egui_ctx.clone(),
+            egui::ViewportId::ROOT,
+            &self.window,
+            Some(self.window.scale_factor() as f32),
+            self.window.theme(),
+            Some(gpu.device.limits().max_texture_dimension_2d as usize),
+        );
+        self.viewport = None;
+        self.renderer = renderer;
+        self.overlay = overlay;
+        self.gpu = gpu;
+        log::info!("window adapter after the device loss: {}", self.gpu.summary);
+        Ok(())
     }
 
     /// Shows `message` in the error window (the humanoid stays); a scripted run ends with it.
@@ -820,6 +891,9 @@ impl Viewer {
         }
         for command in self.script_commands() {
             self.apply(command);
+        }
+        if let Err(crate::gpu::GpuError::DeviceLost(reason)) = self.gpu.check_health() {
+            self.recover_device(&reason);
         }
 
         // UI.

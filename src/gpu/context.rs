@@ -155,7 +155,8 @@ impl GpuContext {
         device.set_device_lost_callback(move |reason, message| {
             log::error!("GPU device lost ({reason:?}): {message}");
             if let Ok(mut h) = lost.lock() {
-                h.lost = Some(format!("{reason:?}: {message}"));
+                h.lost =
+                    Some(if message.is_empty() { format!("{reason:?}") } else { format!("{reason:?}: {message}") });
             }
         });
         Ok(Self { instance, adapter, device, queue, adapter_info, summary, health })
