@@ -140,6 +140,53 @@ fn load_ui_state() -> UiState {
         .unwrap_or_default()
 }
 
+/// The surface format the window presents in on `gpu`'s adapter, and the surface's capabilities there.
+fn surface_format(
+    surface: &wgpu::Surface,
+    gpu: &GpuContext,
+) -> Result<(wgpu::TextureFormat, wgpu::SurfaceCapabilities)> {
+    let caps = surface.get_capabilities(&gpu.adapter);
+    let format = surface::pick_format(&caps.formats)
+        .ok_or_else(|| anyhow!("the adapter {} cannot present to this window", gpu.summary.name))?;
+    Ok((format, caps))
+}
+
+/// egui's winit state for `ctx` on `window`, with the device's texture size limit.
+fn egui_state_for(ctx: &egui::Context, window: &Window, device: &wgpu::Device) -> egui_winit::State {
+    egui_winit::State::new(
+        ctx.clone(),
+        egui::ViewportId::ROOT,
+        window,
+        Some(window.scale_factor() as f32),
+        window.theme(),
+        Some(device.limits().max_texture_dimension_2d as usize),
+    )
+}
+
+/// What the window draws with on one device (built at start and again after a device loss).
+struct DrawResources {
+    egui_renderer: egui_wgpu::Renderer,
+    renderer: HumanoidRenderer,
+    overlay: OverlayRenderer,
+    frame_uniform: FrameUniform,
+    overlay_buffers: OverlayBuffers,
+}
+
+impl DrawResources {
+    fn new(gpu: &GpuContext, surface_format: wgpu::TextureFormat) -> Result<DrawResources> {
+        let formats = ViewportTarget::formats_for(&gpu.adapter_info);
+        let renderer = HumanoidRenderer::new(&gpu.device, formats)?;
+        let overlay = OverlayRenderer::new(&gpu.device, formats, renderer.frame_layout())?;
+        Ok(DrawResources {
+            egui_renderer: egui_wgpu::Renderer::new(&gpu.device, surface_format, egui_wgpu::RendererOptions::default()),
+            frame_uniform: renderer.create_frame(&gpu.device),
+            overlay_buffers: OverlayBuffers::new(&gpu.device),
+            renderer,
+            overlay,
+        })
+    }
+}
+
 impl Viewer {
     pub fn new(event_loop: &ActiveEventLoop, options: &Options, script: Option<Vec<ScriptLine>>) -> Result<Self> {
         let (w, h) = options.size.unwrap_or((1280, 800));
@@ -152,9 +199,7 @@ impl Viewer {
         let surface = instance.create_surface(Arc::clone(&window)).context("creating the window's GPU surface")?;
         let gpu = pollster::block_on(GpuContext::with_instance(instance, options.adapter.as_deref(), Some(&surface)))?;
         log::info!("window adapter: {}", gpu.summary);
-        let caps = surface.get_capabilities(&gpu.adapter);
-        let format = surface::pick_format(&caps.formats)
-            .ok_or_else(|| anyhow!("the adapter {} cannot present to this window", gpu.summary.name))?;
+        let (format, caps) = surface_format(&surface, &gpu)?;
         let size = window.inner_size();
         let config = wgpu::SurfaceConfiguration {
             usage: wgpu::TextureUsages::RENDER_ATTACHMENT,
@@ -170,20 +215,9 @@ impl Viewer {
         surface.configure(&gpu.device, &config);
 
         let egui_ctx = egui::Context::default();
-        let egui_state = egui_winit::State::new(
-            egui_ctx.clone(),
-            egui::ViewportId::ROOT,
-            &window,
-            Some(window.scale_factor() as f32),
-            window.theme(),
-            Some(gpu.device.limits().max_texture_dimension_2d as usize),
-        );
-        let egui_renderer = egui_wgpu::Renderer::new(&gpu.device, format, egui_wgpu::RendererOptions::default());
-        let formats = ViewportTarget::formats_for(&gpu.adapter_info);
-        let renderer = HumanoidRenderer::new(&gpu.device, formats)?;
-        let overlay = OverlayRenderer::new(&gpu.device, formats, renderer.frame_layout())?;
-        let frame_uniform = renderer.create_frame(&gpu.device);
-        let overlay_buffers = OverlayBuffers::new(&gpu.device);
+        let egui_state = egui_state_for(&egui_ctx, &window, &gpu.device);
+        let DrawResources { egui_renderer, renderer, overlay, frame_uniform, overlay_buffers } =
+            DrawResources::new(&gpu, format)?;
         let persist = script.is_none();
         let ui = if persist { load_ui_state() } else { UiState::default() };
         let mut viewer = Self {
@@ -665,34 +699,24 @@ impl Viewer {
             self.adapter_filter.as_deref(),
             Some(&self.surface),
         ))?;
-        let caps = self.surface.get_capabilities(&gpu.adapter);
-        let format = surface::pick_format(&caps.formats)
-            .ok_or_else(|| anyhow!("the adapter {} cannot present to this window", gpu.summary.name))?;
+        let (format, _) = surface_format(&self.surface, &gpu)?;
         self.config.format = format;
         self.surface.configure(&gpu.device, &self.config);
-        let formats = ViewportTarget::formats_for(&gpu.adapter_info);
-        let renderer = HumanoidRenderer::new(&gpu.device, formats)?;
-        let overlay = OverlayRenderer::new(&gpu.device, formats, renderer.frame_layout())?;
+        let DrawResources { egui_renderer, renderer, overlay, frame_uniform, overlay_buffers } =
+            DrawResources::new(&gpu, format)?;
         if let Some(scene) = &mut self.scene {
             let rest: Vec<crate::pose::Pose> = scene.doc.humanoids.iter().map(crate::pose::Pose::rest).collect();
             scene.draws = crate::gpu::scene_draw::SceneDraw::new(&gpu, &renderer, &scene.doc, &rest)?;
         }
-        self.frame_uniform = renderer.create_frame(&gpu.device);
-        self.overlay_buffers = OverlayBuffers::new(&gpu.device);
-        self.egui_renderer = egui_wgpu::Renderer::new(&gpu.device, format, egui_wgpu::RendererOptions::default());
+        self.frame_uniform = frame_uniform;
+        self.overlay_buffers = overlay_buffers;
+        self.egui_renderer = egui_renderer;
         // egui sends its font atlas once; a new context (with the old one's memory: window places,
         // open headers) sends it again to the new renderer.
         let memory = self.egui_ctx.memory(|m| m.clone());
         self.egui_ctx = egui::Context::default();
         self.egui_ctx.memory_mut(|m| *m = memory);
-        self.egui_state = egui_winit::State::new(
-            self.egui_ctx.clone(),
-            egui::ViewportId::ROOT,
-            &self.window,
-            Some(self.window.scale_factor() as f32),
-            self.window.theme(),
-            Some(gpu.device.limits().max_texture_dimension_2d as usize),
-        );
+        self.egui_state = egui_state_for(&self.egui_ctx, &self.window, &gpu.device);
         self.viewport = None;
         self.renderer = renderer;
         self.overlay = overlay;
