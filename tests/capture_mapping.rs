@@ -237,3 +237,53 @@ fn the_joint_menu_adds_a_target_and_the_buttons_reach_the_app() {
         ]
     );
 }
+
+#[test]
+fn every_corpus_humanoid_takes_a_walk_and_a_bvh() {
+    // What the window does on File ▸ Apply motion capture, for each humanoid of the corpus (both
+    // encodings): the capture retargets, the clip plays as the retargeting, and humanoids with limbs
+    // have their hips and knees driven.
+    let mut humanoids: Vec<_> = ["x3d", "vrml"]
+        .iter()
+        .flat_map(|d| std::fs::read_dir(corpus(d)).unwrap().map(|e| e.unwrap().path()))
+        .filter(|p| {
+            hanim_viewer::x3d::SUPPORTED_EXTENSIONS.iter().any(|e| p.to_string_lossy().to_lowercase().ends_with(e))
+        })
+        .collect();
+    humanoids.sort();
+    let captures = [corpus("asf/07_05.amc"), corpus("bvh/01_01.bvh")];
+    let mut applied = 0;
+    for path in &humanoids {
+        let Ok(doc) = hanim::load(path) else { continue };
+        if doc.humanoids.is_empty() || doc.humanoids[0].joints.is_empty() {
+            continue;
+        }
+        let h = &doc.humanoids[0];
+        let has_legs = ["l_hip", "r_knee"].iter().all(|n| h.joint_index(n).is_some());
+        for capture in &captures {
+            let request = CaptureRequest::for_file(capture, None).unwrap();
+            let session = CaptureSession::load(&doc, 0, &request, None)
+                .unwrap_or_else(|e| panic!("{} ← {}: {e:#}", path.display(), capture.display()));
+            let (sources, driven) = session.coverage();
+            if has_legs {
+                let driven_names: Vec<&str> =
+                    session.statuses.iter().flat_map(|s| s.driven.iter().map(String::as_str)).collect();
+                assert!(
+                    driven_names.contains(&"l_hip") && driven_names.contains(&"r_knee"),
+                    "{} ← {}: {driven_names:?}",
+                    path.display(),
+                    capture.display()
+                );
+            }
+            let last = session.result.frame_count() - 2;
+            assert_same_rotations(&doc, &session, last);
+            eprintln!(
+                "{} ← {}: {sources} capture joints drive {driven} joints",
+                path.file_name().unwrap().to_string_lossy(),
+                capture.file_name().unwrap().to_string_lossy()
+            );
+            applied += 1;
+        }
+    }
+    assert!(applied >= 30, "{applied} humanoid × capture pairs");
+}
