@@ -10,38 +10,9 @@
 // CPU; the target is an sRGB format, so the output is encoded back by the hardware): emissive, plus an
 // ambient term, plus a headlight along the view direction and a soft key light from the upper left.
 //
-// Structs are mirrored by `GpuFrame`, `GpuPlacement`, `GpuMaterial` in `src/gpu/render_pass.rs` (sizes
-// and offsets checked by a test there).
-
-struct Light {
-    // xyz: position (point, spot) or the direction the light travels (directional); w: 0 directional,
-    // 1 point, 2 spot.
-    position: vec4<f32>,
-    // rgb: linear colour × intensity; w: ambientIntensity.
-    color: vec4<f32>,
-    // xyz: unit direction of a spot light.
-    direction: vec4<f32>,
-    // xyz: attenuation (constant, linear, quadratic); w: radius.
-    attenuation: vec4<f32>,
-    // x: beamWidth, y: cutOffAngle (radians).
-    cone: vec4<f32>,
-}
-
-struct Frame {
-    clip_from_world: mat4x4<f32>,
-    // xyz: camera position in world space.
-    camera_position: vec4<f32>,
-    // xyz: unit direction towards the headlight (the camera's backward axis); w: its intensity.
-    headlight: vec4<f32>,
-    // xyz: unit direction towards the key light; w: its intensity.
-    key_light: vec4<f32>,
-    // rgb: ambient light colour (scaled by each material's ambientIntensity); w: unused.
-    ambient: vec4<f32>,
-    // x: how many of `lights` are used.
-    light_count: vec4<u32>,
-    // The file's DirectionalLight, PointLight and SpotLight nodes, world space.
-    lights: array<Light, 8>,
-}
+// `Light`, `Frame` and group 0 come from `frame.wgsl`, which `src/gpu/shaders.rs` puts before this file.
+// Structs are mirrored by `GpuPlacement`, `GpuMaterial` in `src/gpu/render_pass.rs` (sizes and offsets
+// checked by a test there).
 
 struct Placement {
     world_from_humanoid: mat4x4<f32>,
@@ -61,7 +32,6 @@ struct Material {
     flags: vec4<u32>,
 }
 
-@group(0) @binding(0) var<uniform> frame: Frame;
 @group(1) @binding(0) var<uniform> placement: Placement;
 @group(1) @binding(1) var<storage, read> points: array<vec4<f32>>;
 @group(2) @binding(0) var<uniform> material: Material;

@@ -1,10 +1,11 @@
-//! Every WGSL file in `shaders/` parses and validates with naga, and the structs the skin kernel reads
-//! have the sizes and member offsets of their `Gpu*` mirrors in `src/gpu/layout.rs`.
+//! Every WGSL file in `shaders/` is embedded, every shader module (a pass's file after the shared files
+//! it uses) parses and validates with naga, and the structs the skin kernel reads have the sizes and
+//! member offsets of their `Gpu*` mirrors in `src/gpu/layout.rs`.
 
 use std::mem::offset_of;
 
 use hanim_viewer::gpu::layout::*;
-use hanim_viewer::gpu::shaders::SHADERS;
+use hanim_viewer::gpu::shaders::{SHADER_FILES, SHADERS};
 
 fn validate(name: &str, source: &str) -> naga::Module {
     let module =
@@ -16,21 +17,25 @@ fn validate(name: &str, source: &str) -> naga::Module {
 }
 
 #[test]
-fn every_shader_file_validates_and_is_embedded() {
+fn every_shader_file_is_embedded_and_every_module_validates() {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("shaders");
-    let mut count = 0;
+    let mut files = 0;
     for entry in std::fs::read_dir(&dir).unwrap() {
         let path = entry.unwrap().path();
         if path.extension().is_some_and(|e| e == "wgsl") {
             let name = path.file_name().unwrap().to_string_lossy().to_string();
             let source = std::fs::read_to_string(&path).unwrap();
-            validate(&name, &source);
-            let embedded = SHADERS.iter().find(|(n, _)| *n == name).map(|(_, s)| *s);
-            assert_eq!(embedded, Some(source.as_str()), "{name} is not in gpu::shaders::SHADERS");
-            count += 1;
+            let embedded = SHADER_FILES.iter().find(|(n, _)| *n == name).map(|(_, s)| *s);
+            assert_eq!(embedded, Some(source.as_str()), "{name} is not in gpu::shaders::SHADER_FILES");
+            files += 1;
         }
     }
-    assert!(count >= 1);
+    assert_eq!(files, SHADER_FILES.len(), "SHADER_FILES lists a file that shaders/ does not have");
+    for (name, source) in SHADERS {
+        validate(name, source);
+    }
+    // The shared frame uniform is a valid module on its own too.
+    validate("frame.wgsl", SHADER_FILES[0].1);
 }
 
 /// (size, [(member, offset)]) of a WGSL struct, as naga lays it out.

@@ -1,14 +1,25 @@
-//! The WGSL sources, embedded in the binary; the validation test reads the same table.
+//! The WGSL sources, embedded in the binary; the validation test reads the same tables. WGSL has no
+//! include: a pass's module is its file after the files it shares (`frame.wgsl`, the frame uniform of
+//! both render passes), joined here.
 
-/// `(file name, source)` of every shader in `shaders/`.
+/// `(file name, text)` of every file in `shaders/`.
+pub const SHADER_FILES: &[(&str, &str)] = &[
+    ("frame.wgsl", include_str!("../../shaders/frame.wgsl")),
+    ("skin_morph.wgsl", include_str!("../../shaders/skin_morph.wgsl")),
+    ("humanoid.wgsl", include_str!("../../shaders/humanoid.wgsl")),
+    ("lines.wgsl", include_str!("../../shaders/lines.wgsl")),
+];
+
+/// `(name, complete source)` of every shader module the program creates.
 pub const SHADERS: &[(&str, &str)] =
     &[("skin_morph.wgsl", SKIN_MORPH), ("humanoid.wgsl", HUMANOID), ("lines.wgsl", LINES)];
 
 pub const SKIN_MORPH: &str = include_str!("../../shaders/skin_morph.wgsl");
 /// The humanoid render pass (`render_pass.rs`).
-pub const HUMANOID: &str = include_str!("../../shaders/humanoid.wgsl");
+pub const HUMANOID: &str =
+    concat!(include_str!("../../shaders/frame.wgsl"), include_str!("../../shaders/humanoid.wgsl"));
 /// The overlay lines (`overlay.rs`).
-pub const LINES: &str = include_str!("../../shaders/lines.wgsl");
+pub const LINES: &str = concat!(include_str!("../../shaders/frame.wgsl"), include_str!("../../shaders/lines.wgsl"));
 
 /// Creates a shader module inside a validation error scope, so a broken shader is an error, not a panic.
 pub fn create_module(device: &wgpu::Device, label: &str, source: &str) -> Result<wgpu::ShaderModule, super::GpuError> {

@@ -1,0 +1,37 @@
+// Group 0 of both render passes, the frame uniform: camera, headlight, key light, ambient light and the
+// file's lights. `src/gpu/shaders.rs` puts this file before `humanoid.wgsl` and `lines.wgsl`, which use it;
+// it is mirrored by `GpuFrame` and `GpuLight` in `src/gpu/render_pass.rs` (sizes and offsets checked by a
+// test there).
+
+struct Light {
+    // xyz: position (point, spot) or the direction the light travels (directional); w: 0 directional,
+    // 1 point, 2 spot.
+    position: vec4<f32>,
+    // rgb: linear colour × intensity; w: ambientIntensity.
+    color: vec4<f32>,
+    // xyz: unit direction of a spot light.
+    direction: vec4<f32>,
+    // xyz: attenuation (constant, linear, quadratic); w: radius.
+    attenuation: vec4<f32>,
+    // x: beamWidth, y: cutOffAngle (radians).
+    cone: vec4<f32>,
+}
+
+struct Frame {
+    clip_from_world: mat4x4<f32>,
+    // xyz: camera position in world space.
+    camera_position: vec4<f32>,
+    // xyz: unit direction towards the headlight (the camera's backward axis); w: its intensity.
+    headlight: vec4<f32>,
+    // xyz: unit direction towards the key light; w: its intensity.
+    key_light: vec4<f32>,
+    // rgb: ambient light colour (scaled by each material's ambientIntensity); w: unused.
+    ambient: vec4<f32>,
+    // x: how many of `lights` are used.
+    light_count: vec4<u32>,
+    // The file's DirectionalLight, PointLight and SpotLight nodes, world space.
+    lights: array<Light, 8>,
+}
+
+@group(0) @binding(0) var<uniform> frame: Frame;
+
