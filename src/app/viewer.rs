@@ -773,7 +773,7 @@ impl Viewer {
             .iter()
             .enumerate()
             .filter_map(|(j, c)| {
-                let (x, y) = camera.project_to_pixel(*c, target.width, target.height)?;
+                let (x, y) = camera.project_to_pixel(*c, target.width(), target.height())?;
                 Some((j, ((x - pixel.0).powi(2) + (y - pixel.1).powi(2)).sqrt()))
             })
             .min_by(|a, b| a.1.total_cmp(&b.1));
@@ -787,7 +787,7 @@ impl Viewer {
     /// Draws the deformed humanoid and the overlay into `target` as `camera` sees it (the skin pass of
     /// this frame must already be encoded or submitted).
     fn encode_3d_view(&self, encoder: &mut wgpu::CommandEncoder, target: &ViewportTarget, camera: &Camera) {
-        let aspect = target.width as f32 / target.height as f32;
+        let aspect = target.width() as f32 / target.height() as f32;
         let frame = match &self.scene {
             Some(scene) => camera.frame_uniform_for(aspect, &scene.doc.settings),
             None => camera.frame_uniform(aspect),
@@ -810,18 +810,21 @@ impl Viewer {
     fn screenshot_pixels(&self) -> Option<(u32, u32, Result<Vec<u8>, crate::gpu::GpuError>)> {
         let (target, _) = self.viewport.as_ref()?;
         match self.ui.screenshot_size {
-            Some([w, h]) if [w, h] != [target.width, target.height] => {
+            Some([w, h]) if [w, h] != [target.width(), target.height()] => {
                 let camera = self.last_camera?;
-                let offscreen = ViewportTarget::new(&self.gpu.device, self.renderer.formats, w, h);
+                let offscreen = match ViewportTarget::new(&self.gpu, self.renderer.formats, w, h) {
+                    Ok(offscreen) => offscreen,
+                    Err(e) => return Some((w, h, Err(e))),
+                };
                 let mut encoder = self
                     .gpu
                     .device
                     .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("viewer::screenshot") });
                 self.encode_3d_view(&mut encoder, &offscreen, &camera);
                 self.gpu.queue.submit([encoder.finish()]);
-                Some((offscreen.width, offscreen.height, offscreen.read_rgba8(&self.gpu)))
+                Some((w, h, offscreen.read_rgba8(&self.gpu)))
             }
-            _ => Some((target.width, target.height, target.read_rgba8(&self.gpu))),
+            _ => Some((target.width(), target.height(), target.read_rgba8(&self.gpu))),
         }
     }
 
@@ -854,30 +857,38 @@ impl Viewer {
         }
     }
 
-    /// Makes the 3D view `width × height` pixels, registering it with egui.
-    fn ensure_viewport(&mut self, width: u32, height: u32) -> egui::TextureId {
-        let (width, height) = (width.max(1), height.max(1));
+    /// Makes the 3D view `width × height` pixels (within the adapter's texture limit), registering it with
+    /// egui. Should the new target fail, the old one stays (and the error is logged).
+    fn ensure_viewport(&mut self, width: u32, height: u32) {
+        let limit = self.gpu.device.limits().max_texture_dimension_2d;
+        let (width, height) = (width.clamp(1, limit), height.clamp(1, limit));
+        if self.viewport.as_ref().is_some_and(|(t, _)| t.width() == width && t.height() == height) {
+            return;
+        }
+        let target = match ViewportTarget::new(&self.gpu, self.renderer.formats, width, height) {
+            Ok(target) => target,
+            Err(e) => {
+                log::error!("the 3D view could not be resized to {width}x{height}: {e}");
+                return;
+            }
+        };
         match &mut self.viewport {
-            Some((target, id)) if target.width == width && target.height == height => *id,
-            Some((target, id)) => {
-                *target = ViewportTarget::new(&self.gpu.device, self.renderer.formats, width, height);
+            Some((old, id)) => {
+                *old = target;
                 self.egui_renderer.update_egui_texture_from_wgpu_texture(
                     &self.gpu.device,
-                    target.egui_view(),
+                    old.egui_view(),
                     wgpu::FilterMode::Linear,
                     *id,
                 );
-                *id
             }
             None => {
-                let target = ViewportTarget::new(&self.gpu.device, self.renderer.formats, width, height);
                 let id = self.egui_renderer.register_native_texture(
                     &self.gpu.device,
                     target.egui_view(),
                     wgpu::FilterMode::Linear,
                 );
                 self.viewport = Some((target, id));
-                id
             }
         }
     }

@@ -1,21 +1,15 @@
-//! The window's 3D view: an offscreen colour + MSAA + depth target the scene passes draw into
-//! ([`FrameViews`], the same passes headless uses), shown by egui as a native texture and read back for
-//! screenshots. The colour texture is `Rgba8UnormSrgb` (the passes' format) and also viewable as
-//! `Rgba8Unorm`, the gamma-space format egui samples user textures in.
+//! The window's 3D view: a [`RenderTarget`] the scene passes draw into (the same passes headless uses),
+//! shown by egui as a native texture and read back for screenshots. The colour texture is
+//! `Rgba8UnormSrgb` (the passes' format), shown to egui through an `Rgba8Unorm` view, the gamma-space
+//! format egui samples user textures in.
 
-use crate::gpu::target::{FrameViews, TargetFormats, padded_bytes_per_row, strip_row_padding};
-use crate::gpu::{GpuContext, GpuError, readback};
+use crate::gpu::target::{FrameViews, RenderTarget, TargetFormats, linear_twin};
+use crate::gpu::{GpuContext, GpuError};
 
 pub struct ViewportTarget {
-    pub formats: TargetFormats,
-    pub width: u32,
-    pub height: u32,
-    color: wgpu::Texture,
-    color_view: wgpu::TextureView,
-    /// The same texels as `Rgba8Unorm`, for egui.
+    target: RenderTarget,
+    /// The same texels without sRGB decoding, for egui.
     egui_view: wgpu::TextureView,
-    msaa_view: Option<wgpu::TextureView>,
-    depth_view: wgpu::TextureView,
 }
 
 impl ViewportTarget {
@@ -30,64 +24,27 @@ impl ViewportTarget {
         TargetFormats { sample_count, ..TargetFormats::HEADLESS }
     }
 
-    pub fn new(device: &wgpu::Device, formats: TargetFormats, width: u32, height: u32) -> Self {
-        let limit = device.limits().max_texture_dimension_2d;
-        let (width, height) = (width.clamp(1, limit), height.clamp(1, limit));
-        let size = wgpu::Extent3d { width, height, depth_or_array_layers: 1 };
-        let texture = |label: &str, format, samples, usage, view_formats: &[wgpu::TextureFormat]| {
-            device.create_texture(&wgpu::TextureDescriptor {
-                label: Some(label),
-                size,
-                mip_level_count: 1,
-                sample_count: samples,
-                dimension: wgpu::TextureDimension::D2,
-                format,
-                usage,
-                view_formats,
-            })
-        };
-        let color = texture(
-            "viewport::color",
-            formats.color,
-            1,
-            wgpu::TextureUsages::RENDER_ATTACHMENT
-                | wgpu::TextureUsages::TEXTURE_BINDING
-                | wgpu::TextureUsages::COPY_SRC,
-            &[wgpu::TextureFormat::Rgba8Unorm],
-        );
-        let msaa = (formats.sample_count > 1).then(|| {
-            texture("viewport::msaa", formats.color, formats.sample_count, wgpu::TextureUsages::RENDER_ATTACHMENT, &[])
-        });
-        let depth = texture(
-            "viewport::depth",
-            formats.depth,
-            formats.sample_count,
-            wgpu::TextureUsages::RENDER_ATTACHMENT,
-            &[],
-        );
-        let view = |t: &wgpu::Texture| t.create_view(&wgpu::TextureViewDescriptor::default());
-        let egui_view = color.create_view(&wgpu::TextureViewDescriptor {
+    /// A target of `width × height` pixels; an error for a size the adapter cannot hold.
+    pub fn new(ctx: &GpuContext, formats: TargetFormats, width: u32, height: u32) -> Result<Self, GpuError> {
+        let target = RenderTarget::new(ctx, width, height, formats)?;
+        let egui_view = target.color.create_view(&wgpu::TextureViewDescriptor {
             label: Some("viewport::egui_view"),
-            format: Some(wgpu::TextureFormat::Rgba8Unorm),
+            format: Some(linear_twin(formats.color)),
             ..Default::default()
         });
-        Self {
-            formats,
-            width,
-            height,
-            color_view: view(&color),
-            egui_view,
-            msaa_view: msaa.as_ref().map(view),
-            depth_view: view(&depth),
-            color,
-        }
+        Ok(Self { target, egui_view })
+    }
+
+    pub fn width(&self) -> u32 {
+        self.target.width
+    }
+
+    pub fn height(&self) -> u32 {
+        self.target.height
     }
 
     pub fn views(&self) -> FrameViews<'_> {
-        match &self.msaa_view {
-            Some(msaa) => FrameViews { color: msaa, resolve: Some(&self.color_view), depth: &self.depth_view },
-            None => FrameViews { color: &self.color_view, resolve: None, depth: &self.depth_view },
-        }
+        self.target.views()
     }
 
     pub fn egui_view(&self) -> &wgpu::TextureView {
@@ -96,29 +53,6 @@ impl ViewportTarget {
 
     /// RGBA8 (sRGB-encoded) pixels of the last frame, rows top to bottom. Call after the frame was submitted.
     pub fn read_rgba8(&self, ctx: &GpuContext) -> Result<Vec<u8>, GpuError> {
-        let padded = padded_bytes_per_row(self.width);
-        let staging = ctx.device.create_buffer(&wgpu::BufferDescriptor {
-            label: Some("viewport::readback"),
-            size: u64::from(padded) * u64::from(self.height),
-            usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
-            mapped_at_creation: false,
-        });
-        let mut encoder =
-            ctx.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("viewport::copy") });
-        encoder.copy_texture_to_buffer(
-            self.color.as_image_copy(),
-            wgpu::TexelCopyBufferInfo {
-                buffer: &staging,
-                layout: wgpu::TexelCopyBufferLayout {
-                    offset: 0,
-                    bytes_per_row: Some(padded),
-                    rows_per_image: Some(self.height),
-                },
-            },
-            wgpu::Extent3d { width: self.width, height: self.height, depth_or_array_layers: 1 },
-        );
-        ctx.queue.submit([encoder.finish()]);
-        let data: Vec<u8> = readback::map_and_read(ctx, &staging)?;
-        Ok(strip_row_padding(&data, self.width, self.height, padded))
+        self.target.read_rgba8(ctx)
     }
 }

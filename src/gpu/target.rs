@@ -61,7 +61,7 @@ impl RenderTarget {
         }
         let size = wgpu::Extent3d { width, height, depth_or_array_layers: 1 };
         let scope = ctx.device.push_error_scope(wgpu::ErrorFilter::Validation);
-        let texture = |label: &str, format, sample_count, usage| {
+        let texture = |label: &str, format, sample_count, usage, view_formats: &[wgpu::TextureFormat]| {
             ctx.device.create_texture(&wgpu::TextureDescriptor {
                 label: Some(label),
                 size,
@@ -70,7 +70,7 @@ impl RenderTarget {
                 dimension: wgpu::TextureDimension::D2,
                 format,
                 usage,
-                view_formats: &[],
+                view_formats,
             })
         };
         let color = texture(
@@ -80,6 +80,8 @@ impl RenderTarget {
             wgpu::TextureUsages::RENDER_ATTACHMENT
                 | wgpu::TextureUsages::COPY_SRC
                 | wgpu::TextureUsages::TEXTURE_BINDING,
+            // Also viewable without sRGB decoding, as egui samples its user textures (the window's view).
+            &[linear_twin(formats.color)],
         );
         let msaa = (formats.sample_count > 1).then(|| {
             texture(
@@ -87,6 +89,7 @@ impl RenderTarget {
                 formats.color,
                 formats.sample_count,
                 wgpu::TextureUsages::RENDER_ATTACHMENT,
+                &[],
             )
         });
         let depth = texture(
@@ -94,6 +97,7 @@ impl RenderTarget {
             formats.depth,
             formats.sample_count,
             wgpu::TextureUsages::RENDER_ATTACHMENT,
+            &[],
         );
         let view = |t: &wgpu::Texture| t.create_view(&wgpu::TextureViewDescriptor::default());
         let target = Self {
@@ -149,6 +153,11 @@ impl RenderTarget {
         let data: Vec<u8> = readback::map_and_read(ctx, &staging)?;
         Ok(strip_row_padding(&data, self.width, self.height, padded))
     }
+}
+
+/// The same texel layout without sRGB encoding (`Rgba8UnormSrgb` → `Rgba8Unorm`); other formats as they are.
+pub fn linear_twin(format: wgpu::TextureFormat) -> wgpu::TextureFormat {
+    format.remove_srgb_suffix()
 }
 
 /// Bytes per row of an RGBA8 image of `width` pixels, rounded up to wgpu's 256-byte copy alignment.
