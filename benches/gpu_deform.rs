@@ -11,6 +11,8 @@ use std::hint::black_box;
 use std::path::Path;
 use std::sync::Arc;
 
+mod common;
+
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use hanim_viewer::gpu::{GpuContext, GpuSkin, SkinCorners, SkinPipelines};
 use hanim_viewer::hanim;
@@ -77,43 +79,16 @@ fn bench(c: &mut Criterion) {
 
     // A whole frame as the viewer draws it: per-frame uploads, skin dispatch and the MSAA render pass of
     // JoeKick (skin + material) into a 1280x720 offscreen target, waiting for completion; no read-back.
-    use hanim_viewer::gpu::render_pass::{self, HumanoidRenderer};
-    use hanim_viewer::gpu::target::{RenderTarget, TargetFormats};
-    let joe = hanim::load(&Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/x3d/JoeKick.x3d")).unwrap();
-    let jh = &joe.humanoids[0];
-    let mesh = hanim_viewer::mesh::skin_mesh_from_humanoid(&joe.scene, jh).unwrap();
-    let (source, normals) = mesh.concatenated_corners();
-    let skin =
-        GpuSkin::with_pipelines(&ctx, pipelines.clone(), jh, SkinCorners { source_point: &source, normals: &normals })
-            .unwrap();
-    let renderer = HumanoidRenderer::new(&ctx.device, TargetFormats::HEADLESS).unwrap();
-    let target = RenderTarget::new(&ctx, 1280, 720, TargetFormats::HEADLESS).unwrap();
-    let frame = renderer.create_frame(&ctx.device);
-    let bounds = hanim_viewer::inspect::bounds::humanoid_bounds(&joe.scene, jh, &Pose::rest(jh)).unwrap();
-    let camera =
-        hanim_viewer::views::framed_camera(&bounds, glam::Quat::IDENTITY, std::f32::consts::FRAC_PI_4, 1280.0 / 720.0);
-    frame.write(&ctx.queue, &camera.frame_uniform(1280.0 / 720.0));
-    let textures = hanim_viewer::gpu::textures::TextureCache::new(&ctx.device, &ctx.queue);
-    let rest = &jh.skin.as_ref().expect("a skin").points;
-    let draw = renderer.create_mesh(&ctx.device, &mesh, &skin, rest, &textures).unwrap();
-    draw.set_world_from_humanoid(&ctx.queue, jh.world_from_humanoid());
-    let mut joe_pose = Pose::rest(jh);
-    let shoulder = jh.joint_index("l_shoulder").unwrap();
+    let joe = common::JoeKickFrame::new(&ctx);
+    let mut joe_pose = Pose::rest(joe.humanoid());
+    let shoulder = joe.humanoid().joint_index("l_shoulder").unwrap();
     let mut group = c.benchmark_group("frame_1280x720");
     group.bench_function("joekick_deform_and_render", |b| {
         let mut angle = 0.0f32;
         b.iter(|| {
             angle += 0.01;
             joe_pose.rotation_offsets[shoulder] = glam::Quat::from_rotation_z(angle);
-            skin.update(&ctx.queue, jh, &joe_pose);
-            let mut encoder = ctx.device.create_command_encoder(&Default::default());
-            skin.encode(&mut encoder);
-            {
-                let mut pass = render_pass::begin_scene_pass(&mut encoder, target.views(), wgpu::Color::BLACK);
-                renderer.draw(&mut pass, &frame, &[&draw], camera.position());
-            }
-            ctx.queue.submit([encoder.finish()]);
-            ctx.device.poll(wgpu::PollType::Wait { submission_index: None, timeout: None }).unwrap();
+            joe.draw(&ctx, &joe_pose);
         })
     });
     group.finish();

@@ -9,17 +9,16 @@
 //!    completion (no read-back, no present).
 
 use std::hint::black_box;
-use std::path::Path;
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use hanim_viewer::animation::{Animations, SampleOptions};
-use hanim_viewer::gpu::{GpuContext, GpuSkin, SkinCorners};
-use hanim_viewer::hanim::{self, Document};
+use hanim_viewer::gpu::GpuContext;
+use hanim_viewer::hanim::Document;
 use hanim_viewer::pose::Pose;
 
-fn corpus(name: &str) -> Document {
-    hanim::load(&Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/x3d").join(name)).unwrap()
-}
+mod common;
+
+use common::corpus_x3d as corpus;
 
 fn soloed(doc: &Document, clip: &str) -> Animations {
     let mut a = Animations::from_document_strict(doc).unwrap();
@@ -57,41 +56,16 @@ fn bench(c: &mut Criterion) {
         }
     };
     eprintln!("adapter: {}", ctx.summary);
-    use hanim_viewer::gpu::render_pass::{self, HumanoidRenderer};
-    use hanim_viewer::gpu::target::{RenderTarget, TargetFormats};
-    let joe = corpus("JoeKick.x3d");
-    let animations = soloed(&joe, "KickTimer");
-    let jh = &joe.humanoids[0];
-    let mesh = hanim_viewer::mesh::skin_mesh_from_humanoid(&joe.scene, jh).unwrap();
-    let (source, normals) = mesh.concatenated_corners();
-    let skin = GpuSkin::new(&ctx, jh, SkinCorners { source_point: &source, normals: &normals }).unwrap();
-    let renderer = HumanoidRenderer::new(&ctx.device, TargetFormats::HEADLESS).unwrap();
-    let target = RenderTarget::new(&ctx, 1280, 720, TargetFormats::HEADLESS).unwrap();
-    let frame = renderer.create_frame(&ctx.device);
-    let bounds = hanim_viewer::inspect::bounds::humanoid_bounds(&joe.scene, jh, &Pose::rest(jh)).unwrap();
-    let camera =
-        hanim_viewer::views::framed_camera(&bounds, glam::Quat::IDENTITY, std::f32::consts::FRAC_PI_4, 1280.0 / 720.0);
-    frame.write(&ctx.queue, &camera.frame_uniform(1280.0 / 720.0));
-    let textures = hanim_viewer::gpu::textures::TextureCache::new(&ctx.device, &ctx.queue);
-    let rest = &jh.skin.as_ref().expect("a skin").points;
-    let draw = renderer.create_mesh(&ctx.device, &mesh, &skin, rest, &textures).unwrap();
-    draw.set_world_from_humanoid(&ctx.queue, jh.world_from_humanoid());
-    let mut poses = vec![Pose::rest(jh)];
+    let joe = common::JoeKickFrame::new(&ctx);
+    let animations = soloed(&joe.doc, "KickTimer");
+    let mut poses = vec![Pose::rest(joe.humanoid())];
     let mut group = c.benchmark_group("motion_frame_1280x720");
     group.bench_function("joekick_sample_deform_render", |b| {
         let mut tau = 0.0f64;
         b.iter(|| {
             tau += 1.0 / 60.0;
-            animations.apply(&joe, tau, &options, &mut poses);
-            skin.update(&ctx.queue, jh, &poses[0]);
-            let mut encoder = ctx.device.create_command_encoder(&Default::default());
-            skin.encode(&mut encoder);
-            {
-                let mut pass = render_pass::begin_scene_pass(&mut encoder, target.views(), wgpu::Color::BLACK);
-                renderer.draw(&mut pass, &frame, &[&draw], camera.position());
-            }
-            ctx.queue.submit([encoder.finish()]);
-            ctx.device.poll(wgpu::PollType::Wait { submission_index: None, timeout: None }).unwrap();
+            animations.apply(&joe.doc, tau, &options, &mut poses);
+            joe.draw(&ctx, &poses[0]);
         })
     });
     group.finish();
