@@ -13,7 +13,7 @@ use crate::gpu::scene_draw::SceneDraw;
 use crate::hanim::{Document, Humanoid};
 use crate::inspect::bounds::{Aabb, humanoid_bounds};
 use crate::pose;
-use crate::ui::{PoseEditor, SceneSummary};
+use crate::ui::{PoseEditor, SceneSummary, limits};
 
 pub struct LoadedScene {
     pub path: PathBuf,
@@ -116,7 +116,34 @@ fn line(out: &mut Vec<GpuLineVertex>, a: Vec3, b: Vec3, linear: [f32; 3]) {
     out.push(GpuLineVertex { position: b.to_array(), color });
 }
 
-/// This frame's overlay: grid, axes, skeleton and the selected joint's marker.
+/// The selected joint's limits: per limited axis of its limit frame, the arc of allowed angles (X red,
+/// Y green, Z blue) and a spoke to the current angle (white, red when outside the limits).
+fn push_limit_arcs(out: &mut Vec<GpuLineVertex>, scene: &LoadedScene, joint: usize, centre: Vec3, radius: f32) {
+    let (h, pose) = (scene.humanoid(), &scene.editor.pose);
+    let Some(summary) = scene.summary.joints.get(joint) else { return };
+    let intervals = limits::limit_intervals(&summary.llimit, &summary.ulimit);
+    if intervals.iter().all(Option::is_none) {
+        return;
+    }
+    // The rotation acts in the parent's space: its world rotation (scale taken out).
+    let world = pose::world_from_joint(h, &pose::humanoid_from_joint(h, pose));
+    let parent = h.joints[joint].parent.map_or_else(|| h.world_from_humanoid(), |p| world[p]);
+    let (_, frame, _) = parent.to_scale_rotation_translation();
+    let rotation = pose.rotations[joint] * pose.rotation_offsets[joint];
+    let arcs = limits::limit_arcs(frame, centre, radius, rotation, summary.limit_orientation, &intervals, 32);
+    const COLORS: [[f32; 3]; 3] = [[0.95, 0.25, 0.2], [0.3, 0.9, 0.3], [0.3, 0.5, 1.0]];
+    for arc in arcs {
+        for pair in arc.points.windows(2) {
+            line(out, pair[0], pair[1], COLORS[arc.axis]);
+        }
+        let (l, u) = intervals[arc.axis].unwrap_or_default();
+        let angle = limits::limit_angles_from_rotation(rotation, summary.limit_orientation)[arc.axis];
+        let spoke = if (l - 1e-4..=u + 1e-4).contains(&angle) { [1.0, 1.0, 1.0] } else { [1.0, 0.1, 0.1] };
+        line(out, centre, arc.current, spoke);
+    }
+}
+
+/// This frame's overlay: grid, axes, skeleton and the selected joint's marker and limit arcs.
 pub fn overlay_lines(
     scene: Option<&LoadedScene>,
     show_grid: bool,
@@ -141,11 +168,14 @@ pub fn overlay_lines(
         if show_skeleton {
             overlay::push_skeleton(&mut lines.skeleton, scene.humanoid(), &scene.editor.pose, cross);
         }
-        if let Some(c) = selected.and_then(|j| scene.joint_centres().get(j).copied()) {
+        if let Some(j) = selected
+            && let Some(c) = scene.joint_centres().get(j).copied()
+        {
             let r = cross * 4.0;
             for axis in [Vec3::X, Vec3::Y, Vec3::Z] {
                 line(&mut lines.skeleton, c - axis * r, c + axis * r, [0.0, 0.9, 1.0]);
             }
+            push_limit_arcs(&mut lines.skeleton, scene, j, c, size * 0.06);
         }
     }
     lines

@@ -7,7 +7,7 @@
 //!
 //! Pure functions: no egui, no wgpu.
 
-use glam::{EulerRot, Quat};
+use glam::{EulerRot, Quat, Vec3};
 
 /// The allowed interval of each limit axis: `Some((l, u))` (radians) when the joint gives a proper
 /// interval for that axis, `None` where the axis is free.
@@ -59,6 +59,49 @@ pub fn clamp_rotation(rotation: Quat, limit_orientation: Quat, llimit: &[f32], u
 /// The user offset `Δ` that makes the effective rotation `r_base·Δ` equal `target` (§1.4).
 pub fn offset_for_target(base: Quat, target: Quat) -> Quat {
     (base.inverse() * target).normalize()
+}
+
+/// One limited axis of a joint as the overlay draws it: the arc of allowed angles and the current one.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LimitArc {
+    /// 0, 1, 2: the limit frame's X, Y, Z axis.
+    pub axis: usize,
+    /// The arc from `l` to `u`, `segments + 1` points on the circle about the axis.
+    pub points: Vec<Vec3>,
+    /// The point at the current angle (outside the arc when the pose ignores the limits).
+    pub current: Vec3,
+}
+
+/// The arcs of every limited axis of a joint with effective rotation `rotation`, on circles of `radius`
+/// about `centre`. `frame` is the world rotation of the space the joint's rotation acts in (its parent's).
+/// With `A = Rx(α)·Ry(β)·Rz(γ)` (the limit-frame decomposition), α turns about the frame's X, β about Y
+/// after α, γ about Z after α and β; each arc sweeps a perpendicular reference vector (Y, Z, X) through
+/// its interval, so the current point lies on the arc exactly when that angle is within its limits.
+pub fn limit_arcs(
+    frame: Quat,
+    centre: Vec3,
+    radius: f32,
+    rotation: Quat,
+    limit_orientation: Quat,
+    intervals: &[Option<(f32, f32)>; 3],
+    segments: usize,
+) -> Vec<LimitArc> {
+    let [alpha, beta, gamma] = limit_angles_from_rotation(rotation, limit_orientation);
+    let base = frame * limit_orientation;
+    let mut arcs = Vec::new();
+    for (axis, interval) in intervals.iter().enumerate() {
+        let Some((l, u)) = *interval else { continue };
+        let (before, about, reference, angle) = match axis {
+            0 => (Quat::IDENTITY, Vec3::X, Vec3::Y, alpha),
+            1 => (Quat::from_rotation_x(alpha), Vec3::Y, Vec3::Z, beta),
+            _ => (Quat::from_rotation_x(alpha) * Quat::from_rotation_y(beta), Vec3::Z, Vec3::X, gamma),
+        };
+        let at = |theta: f32| centre + radius * (base * before * Quat::from_axis_angle(about, theta) * reference);
+        let segments = segments.max(1);
+        let points = (0..=segments).map(|k| at(l + (u - l) * k as f32 / segments as f32)).collect();
+        arcs.push(LimitArc { axis, points, current: at(angle) });
+    }
+    arcs
 }
 
 #[cfg(test)]
@@ -148,5 +191,38 @@ mod tests {
         let target = Quat::from_rotation_x(1.0) * Quat::from_rotation_z(-0.3);
         let delta = offset_for_target(base, target);
         assert!(close(base * delta, target));
+    }
+
+    #[test]
+    fn limit_arcs_sweep_the_allowed_angles_about_each_axis() {
+        use std::f32::consts::FRAC_PI_2;
+        let intervals = limit_intervals(&[-FRAC_PI_2, 0.0, -0.5], &[FRAC_PI_2, 1.0, 0.5]);
+        let centre = Vec3::new(1.0, 2.0, 3.0);
+        // Identity frames, no rotation: α's arc runs from −Z to +Z through +Y (Rx(θ)·Y = (0, cos θ, sin θ)).
+        let arcs = limit_arcs(Quat::IDENTITY, centre, 2.0, Quat::IDENTITY, Quat::IDENTITY, &intervals, 8);
+        assert_eq!(arcs.iter().map(|a| a.axis).collect::<Vec<_>>(), [0, 1, 2]);
+        let near = |a: Vec3, b: Vec3| (a - b).length() < 1e-5;
+        assert!(near(arcs[0].points[0], centre + Vec3::new(0.0, 0.0, -2.0)), "{:?}", arcs[0].points[0]);
+        assert!(near(arcs[0].points[4], centre + Vec3::new(0.0, 2.0, 0.0)));
+        assert!(near(arcs[0].points[8], centre + Vec3::new(0.0, 0.0, 2.0)));
+        assert!(near(arcs[0].current, centre + Vec3::new(0.0, 2.0, 0.0)));
+        // β: Ry(θ)·Z = (sin θ, 0, cos θ), from 0 to 1 rad.
+        assert!(near(arcs[1].points[8], centre + 2.0 * Vec3::new(1f32.sin(), 0.0, 1f32.cos())));
+
+        // A limit frame turned 90° about Z (its X is world Y) inside a parent turned 90° about X, and the
+        // joint bent 0.3 rad about the limit X: every point of α's arc is perpendicular to the axis
+        // frame·Lf·X, and the current point is the reference turned by 0.3.
+        let (frame, lf) = (Quat::from_rotation_x(FRAC_PI_2), Quat::from_rotation_z(FRAC_PI_2));
+        let rotation = rotation_from_limit_angles([0.3, 0.0, 0.0], lf);
+        let arcs = limit_arcs(frame, centre, 1.0, rotation, lf, &intervals, 16);
+        let axis = frame * lf * Vec3::X;
+        for p in &arcs[0].points {
+            assert!((*p - centre).dot(axis).abs() < 1e-5 && ((*p - centre).length() - 1.0).abs() < 1e-5);
+        }
+        let expected = centre + frame * lf * Quat::from_rotation_x(0.3) * Vec3::Y;
+        assert!(near(arcs[0].current, expected), "{:?} vs {expected:?}", arcs[0].current);
+        // Free axes have no arc.
+        let free = limit_arcs(frame, centre, 1.0, rotation, lf, &limit_intervals(&[0.0; 3], &[0.0; 3]), 8);
+        assert!(free.is_empty());
     }
 }
