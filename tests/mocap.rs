@@ -1212,26 +1212,26 @@ fn the_window_opens_a_skeleton_with_its_motion_at_the_chosen_frame_rate() {
     let asf = corpus("asf/07.asf");
     assert_eq!(hanim_viewer::mocap::amc_beside(&asf), Some(corpus("asf/07_05.amc")), "first take of subject 07");
     // Default: the .amc beside the skeleton at CMU's 120 frames per second.
-    let doc = WindowCapture::default().load(&asf).unwrap();
+    let doc = WindowCapture::default().load(&asf, Default::default()).unwrap();
     let m = &doc.humanoids[0].motions[0];
     assert_eq!((m.name.as_str(), m.frame_count), ("07_05", 517));
     assert!((m.frame_duration - 1.0 / 120.0).abs() < 1e-9);
     // The command line's motion and frame rate.
     let chosen = WindowCapture::new(Some(&asf), Some(&corpus("asf/07_12.amc")), Some(60.0)).unwrap();
-    let doc = chosen.load(&asf).unwrap();
+    let doc = chosen.load(&asf, Default::default()).unwrap();
     let m = &doc.humanoids[0].motions[0];
     assert_eq!((m.name.as_str(), m.frame_count), ("07_12", 245));
     assert!((m.frame_duration - 1.0 / 60.0).abs() < 1e-9);
     // A skeleton of another subject takes its own take, not the command line's.
-    let other = chosen.load(&corpus("asf/09.asf")).unwrap();
+    let other = chosen.load(&corpus("asf/09.asf"), Default::default()).unwrap();
     assert_eq!(other.humanoids[0].motions[0].name, "09_06");
     // A BVH plays at its Frame Time unless a rate is given; X3D files load as usual.
     let bvh = corpus("bvh/131_03.bvh");
-    let m = &WindowCapture::default().load(&bvh).unwrap().humanoids[0].motions[0];
+    let m = &WindowCapture::default().load(&bvh, Default::default()).unwrap().humanoids[0].motions[0];
     assert!((m.frame_duration - 1.0 / 120.0).abs() < 1e-6, "{}", m.frame_duration);
-    let m = &chosen.load(&bvh).unwrap().humanoids[0].motions[0];
+    let m = &chosen.load(&bvh, Default::default()).unwrap().humanoids[0].motions[0];
     assert!((m.frame_duration - 1.0 / 60.0).abs() < 1e-9);
-    assert_eq!(chosen.load(&corpus("x3d/JinLOA1.x3d")).unwrap().humanoids[0].name, "JinLOA1");
+    assert_eq!(chosen.load(&corpus("x3d/JinLOA1.x3d"), Default::default()).unwrap().humanoids[0].name, "JinLOA1");
     // A motion for anything but an .asf is refused.
     let e = WindowCapture::new(Some(&bvh), Some(&corpus("asf/07_12.amc")), None).unwrap_err();
     assert!(e.to_string().contains("goes with an .asf skeleton"), "{e}");

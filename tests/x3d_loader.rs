@@ -195,3 +195,39 @@ fn sites_wrapped_in_transforms_keep_the_offset() {
     let offset = site.offset.transform_point3(Vec3::ZERO);
     assert!(close(offset, Vec3::new(3.90144, 69.69987, 5.85216)), "{offset}");
 }
+
+#[test]
+fn loading_reports_its_progress_for_both_encodings() {
+    // What the window's status bar shows while a big file loads: the parsers report the share of the
+    // main file read (each 1/200 of it), then the humanoids are built.
+    use std::sync::Arc;
+
+    use hanim_viewer::x3d::{LoadProgress, LoadStage};
+    let dir = tempfile::tempdir().unwrap();
+    let groups = 40_000;
+    let humanoid =
+        "<HAnimHumanoid name='h'><HAnimJoint containerField='skeleton' name='humanoid_root'/></HAnimHumanoid>";
+    let xml = format!("<X3D version='4.0'><Scene>{}{humanoid}</Scene></X3D>", "<Group/>".repeat(groups));
+    let classic = format!(
+        "#X3D V4.0 utf8\nPROFILE Immersive\nCOMPONENT HAnim:1\n{}HAnimHumanoid {{ name \"h\" skeleton [ HAnimJoint {{ name \"humanoid_root\" }} ] }}\n",
+        "Group { }\n".repeat(groups)
+    );
+    for (name, text) in [("big.x3d", xml), ("big.x3dv", classic)] {
+        let path = dir.path().join(name);
+        std::fs::write(&path, text).unwrap();
+        let progress = Arc::new(LoadProgress::default());
+        assert_eq!(progress.describe(), "reading");
+        let doc = hanim_viewer::hanim::load_with_progress(&path, Arc::clone(&progress)).unwrap();
+        assert_eq!(doc.humanoids.len(), 1, "{name}");
+        // A report per 1/200 of the text (the Groups are most of it).
+        let expected = (LoadProgress::STEPS * 9 / 10) as u32;
+        assert!(progress.updates() >= expected, "{name}: {} reports, expected at least {expected}", progress.updates());
+        assert_eq!(progress.stage(), LoadStage::Building);
+        assert_eq!(progress.parsed(), 1.0);
+        assert_eq!(progress.describe(), "building the humanoids");
+    }
+    let half = LoadProgress::default();
+    half.set_stage(LoadStage::Parsing);
+    half.set_parsed(450, 1000);
+    assert_eq!(half.describe(), "parsing 45%");
+}

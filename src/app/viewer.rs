@@ -42,6 +42,8 @@ const BACKGROUND: wgpu::Color = wgpu::Color { r: 0.045, g: 0.05, b: 0.065, a: 1.
 struct Loading {
     path: PathBuf,
     receiver: Receiver<anyhow::Result<Document>>,
+    /// How far the loader has come (the status bar shows it).
+    progress: Arc<crate::x3d::LoadProgress>,
 }
 
 /// Runs a script one step per frame.
@@ -313,17 +315,19 @@ impl Viewer {
         let (sender, receiver) = std::sync::mpsc::channel();
         let thread_path = path.clone();
         let capture = self.capture.clone();
+        let progress = Arc::new(crate::x3d::LoadProgress::default());
+        let thread_progress = Arc::clone(&progress);
         let spawned = std::thread::Builder::new().name("hanim-load".into()).spawn(move || {
             // An .asf or .bvh opens as its stick figure, with its motion in the transport.
             let result = if embedded {
                 hanim::load_str(DEFAULT_HUMANOID, &thread_path).map_err(anyhow::Error::from)
             } else {
-                capture.load(&thread_path)
+                capture.load(&thread_path, thread_progress)
             };
             let _ = sender.send(result);
         });
         match spawned {
-            Ok(_) => self.loading = Some(Loading { path, receiver }),
+            Ok(_) => self.loading = Some(Loading { path, receiver, progress }),
             Err(e) => self.error = Some(format!("{}: could not start loading: {e}", path.display())),
         }
     }
@@ -937,6 +941,7 @@ impl Viewer {
         let toasts: Vec<String> = self.toasts.iter().map(|(m, _)| m.clone()).collect();
         let adapter = self.gpu.summary.to_string();
         let loading_path = self.loading.as_ref().map(|l| l.path.clone());
+        let loading_stage = self.loading.as_ref().map(|l| l.progress.describe());
         let (can_undo, can_redo) =
             self.scene.as_ref().map_or((false, false), |s| (s.editor.history.can_undo(), s.editor.history.can_redo()));
         let file_path = self.scene.as_ref().map(|s| s.path.clone());
@@ -948,6 +953,7 @@ impl Viewer {
             work_ms: self.stats.work_ms,
             triangles: self.scene.as_ref().map_or(0, |s| s.triangles),
             loading: loading_path.as_deref(),
+            loading_stage: loading_stage.as_deref(),
             error: self.error.as_deref(),
             toasts: &toasts,
             can_undo,

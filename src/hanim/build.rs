@@ -34,6 +34,15 @@ pub fn load(path: &Path) -> Result<Document, HanimError> {
     build_document(scene)
 }
 
+/// As [`load`], reporting how far it has come to `progress` (parsing the main file, then building).
+pub fn load_with_progress(path: &Path, progress: std::sync::Arc<x3d::LoadProgress>) -> Result<Document, HanimError> {
+    progress.set_stage(x3d::LoadStage::Reading);
+    let options = LoadOptions { progress: Some(progress.clone()), ..LoadOptions::default() };
+    let scene = x3d::load_file(path, &options)?;
+    progress.set_stage(x3d::LoadStage::Building);
+    build_document(scene)
+}
+
 /// Loads scene text, XML or classic (told apart by the `#VRML` / `#X3D` header); `path` names it in
 /// messages and resolves relative URLs.
 pub fn load_str(text: &str, path: &Path) -> Result<Document, HanimError> {

@@ -5,5 +5,5 @@ pub mod build;
 pub mod influences;
 pub mod model;
 
-pub use build::{HanimError, build_document, count_channels, load, load_str};
+pub use build::{HanimError, build_document, count_channels, load, load_str, load_with_progress};
 pub use model::*;

@@ -165,8 +165,8 @@ impl WindowCapture {
     }
 
     /// Loads `path` for the window: an `.asf` or `.bvh` as its stick figure with the motion in the
-    /// transport, anything else through [`hanim::load`].
-    pub fn load(&self, path: &Path) -> Result<Document> {
+    /// transport, anything else through [`hanim::load_with_progress`], reporting to `progress`.
+    pub fn load(&self, path: &Path, progress: std::sync::Arc<crate::x3d::LoadProgress>) -> Result<Document> {
         match lower_extension(path).as_deref() {
             Some("asf") => {
                 let amc = match &self.motion {
@@ -180,7 +180,7 @@ impl WindowCapture {
                 stick_document(path, amc.as_deref(), self.fps)
             }
             Some("bvh") => stick_document(path, None, self.fps),
-            _ => Ok(hanim::load(path)?),
+            _ => Ok(hanim::load_with_progress(path, progress)?),
         }
     }
 }

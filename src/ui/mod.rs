@@ -34,6 +34,8 @@ pub struct FrameInfo<'a> {
     pub triangles: u32,
     /// A file being loaded in the background.
     pub loading: Option<&'a Path>,
+    /// What the load is doing ("parsing 45%").
+    pub loading_stage: Option<&'a str>,
     /// The last load error (shown in a window until dismissed).
     pub error: Option<&'a str>,
     /// Short messages shown at the bottom right of the view (newest last).
@@ -245,6 +247,18 @@ fn screenshot_settings_ui(ui: &mut egui::Ui, state: &mut UiState, commands: &mut
 
 fn status_ui(ui: &mut egui::Ui, info: &FrameInfo) {
     ui.horizontal(|ui| {
+        // The file (or the load in progress) first: the adapter's name is long and may not fit.
+        if let Some(path) = info.loading {
+            ui.spinner();
+            match info.loading_stage {
+                Some(stage) => ui.label(format!("loading {}: {stage}", path.display())),
+                None => ui.label(format!("loading {}", path.display())),
+            };
+            ui.separator();
+        } else if let Some(path) = info.file {
+            ui.label(path.display().to_string());
+            ui.separator();
+        }
         ui.label(format!("{:5.1} fps", info.fps));
         ui.separator();
         ui.label(format!("{:6.1} ms/frame", info.frame_ms))
@@ -255,14 +269,6 @@ fn status_ui(ui: &mut egui::Ui, info: &FrameInfo) {
         ui.label(format!("{} triangles", info.triangles));
         ui.separator();
         ui.label(info.adapter);
-        if let Some(path) = info.loading {
-            ui.separator();
-            ui.spinner();
-            ui.label(format!("loading {}", path.display()));
-        } else if let Some(path) = info.file {
-            ui.separator();
-            ui.label(path.display().to_string());
-        }
     });
 }
 

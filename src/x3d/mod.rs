@@ -16,7 +16,7 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 pub use error::{LineCol, SourcePos, Warning, X3dError};
-pub use reader::LoadOptions;
+pub use reader::{LoadOptions, LoadProgress, LoadStage};
 pub use source::{
     Encoding, SUPPORTED_EXTENSIONS, decompress_if_gzip, detect_encoding, is_supported_path, load_bytes, load_file,
     load_str,

@@ -26,11 +26,86 @@ pub struct LoadOptions {
     pub follow_inlines: bool,
     /// How many Inlines deep to follow.
     pub max_inline_depth: usize,
+    /// Where the main file's parsing reports how far it has come (the window's status bar reads it).
+    pub progress: Option<std::sync::Arc<LoadProgress>>,
 }
 
 impl Default for LoadOptions {
     fn default() -> Self {
-        Self { follow_inlines: true, max_inline_depth: 8 }
+        Self { follow_inlines: true, max_inline_depth: 8, progress: None }
+    }
+}
+
+/// What a load is doing, shared with the thread that shows it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LoadStage {
+    Reading,
+    Parsing,
+    /// The scene is read; the humanoids are being built from it.
+    Building,
+}
+
+/// How far a load has come: the stage, and the share of the main file's text parsed (per 10,000).
+#[derive(Debug, Default)]
+pub struct LoadProgress {
+    stage: std::sync::atomic::AtomicU8,
+    parsed: std::sync::atomic::AtomicU32,
+    updates: std::sync::atomic::AtomicU32,
+}
+
+impl LoadProgress {
+    /// How often the parsers report: each time another 1/STEPS of the main file is read.
+    pub const STEPS: usize = 200;
+
+    /// The offset at which a parser that is at `position` of a `total`-byte text reports next.
+    pub fn next_report(position: usize, total: usize) -> usize {
+        position + total / Self::STEPS + 1
+    }
+
+    pub fn set_stage(&self, stage: LoadStage) {
+        let value = match stage {
+            LoadStage::Reading => 0,
+            LoadStage::Parsing => 1,
+            LoadStage::Building => 2,
+        };
+        self.stage.store(value, std::sync::atomic::Ordering::Relaxed);
+        if stage == LoadStage::Building {
+            self.parsed.store(10_000, std::sync::atomic::Ordering::Relaxed);
+        }
+    }
+
+    pub fn stage(&self) -> LoadStage {
+        match self.stage.load(std::sync::atomic::Ordering::Relaxed) {
+            0 => LoadStage::Reading,
+            1 => LoadStage::Parsing,
+            _ => LoadStage::Building,
+        }
+    }
+
+    /// `done` of `total` bytes of the main file parsed.
+    pub fn set_parsed(&self, done: usize, total: usize) {
+        let share = (done.min(total) as f64 / total.max(1) as f64 * 10_000.0) as u32;
+        self.parsed.store(share, std::sync::atomic::Ordering::Relaxed);
+        self.updates.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    }
+
+    /// The share of the main file parsed, 0 to 1.
+    pub fn parsed(&self) -> f32 {
+        self.parsed.load(std::sync::atomic::Ordering::Relaxed) as f32 / 10_000.0
+    }
+
+    /// How many times the parser reported.
+    pub fn updates(&self) -> u32 {
+        self.updates.load(std::sync::atomic::Ordering::Relaxed)
+    }
+
+    /// For a status bar: "reading", "parsing 45%", "building the humanoids".
+    pub fn describe(&self) -> String {
+        match self.stage() {
+            LoadStage::Reading => "reading".into(),
+            LoadStage::Parsing => format!("parsing {:.0}%", self.parsed() * 100.0),
+            LoadStage::Building => "building the humanoids".into(),
+        }
     }
 }
 
@@ -154,7 +229,16 @@ impl Doc<'_> {
     fn run(&mut self) -> Result<(), X3dError> {
         let mut reader = quick_xml::Reader::from_str(self.text);
         reader.config_mut().trim_text(true);
+        let progress = self.options.progress.clone().filter(|_| self.is_main);
+        let mut report_at = 0;
         loop {
+            if let Some(p) = &progress
+                && reader.buffer_position() as usize >= report_at
+            {
+                let at = reader.buffer_position() as usize;
+                p.set_parsed(at, self.text.len());
+                report_at = LoadProgress::next_report(at, self.text.len());
+            }
             let event = reader.read_event().map_err(|e| {
                 let at = reader.error_position() as usize;
                 self.err(at, format!("malformed XML: {e}"))

@@ -46,6 +46,9 @@ pub fn load_file(path: &Path, options: &LoadOptions) -> Result<Scene, X3dError> 
     let bytes = std::fs::read(path).map_err(|e| {
         X3dError::new(SourcePos { file: path.to_path_buf(), at: None }, format!("cannot read file: {e}"))
     })?;
+    if let Some(p) = &options.progress {
+        p.set_stage(super::LoadStage::Parsing);
+    }
     load_bytes(&bytes, path, options)
 }
 

@@ -101,6 +101,11 @@ fn valid_number(s: &str) -> bool {
 }
 
 impl<'a> Lexer<'a> {
+    /// The byte offset reached.
+    pub fn position(&self) -> usize {
+        self.pos
+    }
+
     pub fn new(text: &'a str, start: usize) -> Self {
         Self { text, pos: start, peeked: None, comments: Vec::new() }
     }
