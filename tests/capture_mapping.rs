@@ -126,7 +126,7 @@ fn a_mapping_edit_retargets_and_only_moves_what_it_names() {
 fn rows_round_trip_every_built_in_table_and_a_saved_mapping_reloads() {
     let doc = jin();
     let session = walk_on(&doc);
-    let panel = CapturePanel::new(session.source_names(), &session.mapping);
+    let panel = CapturePanel::new(session.source_names(), &session.mapping, 120.0);
     let round = panel.mapping();
     for source in session.source_names() {
         assert_eq!(round.targets_of(source), session.mapping.targets_of(source), "{source}");
@@ -134,7 +134,7 @@ fn rows_round_trip_every_built_in_table_and_a_saved_mapping_reloads() {
     // A table listing joints the capture lacks keeps them (saving loses nothing).
     let bvh_names = ["Hips", "LeftUpLeg", "RightUpLeg"];
     let table = mapping::parse_mapping(mapping::CMU_BVH_MOTIONBUILDER, Path::new("t")).unwrap();
-    let panel = CapturePanel::new(bvh_names, &table);
+    let panel = CapturePanel::new(bvh_names, &table, 120.0);
     assert_eq!(panel.rows.len(), 3);
     let back = panel.mapping();
     assert_eq!(back.entries.len(), table.entries.len());
@@ -163,6 +163,13 @@ fn window() -> Harness<'static, Window> {
             for c in commands {
                 match c {
                     UiCommand::SetMapping(m) => w.editor.set_mapping(&w.doc, m, MappingOrigin::Edited).unwrap(),
+                    UiCommand::SetCaptureFps(fps) => {
+                        // As the app does: the same capture and mapping again, at that rate.
+                        let request = CaptureRequest::of(&w.editor.session);
+                        let session = CaptureSession::load(&w.doc, 0, &request, Some(fps)).unwrap();
+                        w.editor = CaptureEditor::new(session, &w.doc);
+                        w.other.push(UiCommand::SetCaptureFps(fps));
+                    }
                     other => w.other.push(other),
                 }
             }
@@ -286,4 +293,24 @@ fn every_corpus_humanoid_takes_a_walk_and_a_bvh() {
         }
     }
     assert!(applied >= 30, "{applied} humanoid × capture pairs");
+}
+
+#[test]
+fn typing_a_frame_rate_asks_the_app_to_retime_the_capture() {
+    let mut h = window();
+    h.run();
+    assert_eq!(h.state().editor.panel.fps, 120.0, "CMU's rate by default");
+    h.get_by_role(Role::SpinButton).click();
+    h.run();
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::A);
+    h.get_by_role(Role::SpinButton).type_text("60");
+    h.key_press(egui::Key::Enter);
+    h.run();
+    assert_eq!(h.state().other, [UiCommand::SetCaptureFps(60.0)]);
+    // Loaded again at that rate: the same 517 frames, each 1/60 s, and the window shows it.
+    let w = h.state();
+    assert_eq!(w.editor.session.result.frame_time, 1.0 / 60.0);
+    assert_eq!(w.editor.session.result.frame_count(), 517);
+    assert_eq!(w.editor.panel.fps, 60.0);
+    assert!(h.query_by_label("(8.60 s)").is_some(), "516 frame steps at 60 fps");
 }

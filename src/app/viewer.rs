@@ -631,6 +631,12 @@ impl Viewer {
                 }
             }
             UiCommand::SetMapping(mapping) => self.set_mapping(mapping, MappingOrigin::Edited),
+            UiCommand::SetCaptureFps(fps) => {
+                self.capture.fps = Some(fps);
+                if let Some(request) = self.scene.as_ref().and_then(LoadedScene::capture_request) {
+                    self.apply_capture(request);
+                }
+            }
             UiCommand::LoadMappingDialog => {
                 let dialog = rfd::FileDialog::new()
                     .set_title("Load a bone mapping")

@@ -19,7 +19,7 @@ pub struct CaptureEditor {
 
 impl CaptureEditor {
     pub fn new(session: CaptureSession, doc: &Document) -> CaptureEditor {
-        let panel = CapturePanel::new(session.source_names(), &session.mapping);
+        let panel = CapturePanel::new(session.source_names(), &session.mapping, 1.0 / session.result.frame_time);
         let summary = CaptureSummary::new(&session, joint_names(doc, session.humanoid));
         CaptureEditor { session, panel, summary }
     }
@@ -28,7 +28,9 @@ impl CaptureEditor {
     pub fn set_mapping(&mut self, doc: &Document, mapping: Mapping, origin: MappingOrigin) -> anyhow::Result<()> {
         let result = self.session.set_mapping(doc, mapping, origin);
         let open = self.panel.open;
-        self.panel = CapturePanel { open, ..CapturePanel::new(self.session.source_names(), &self.session.mapping) };
+        let fps = 1.0 / self.session.result.frame_time;
+        self.panel =
+            CapturePanel { open, ..CapturePanel::new(self.session.source_names(), &self.session.mapping, fps) };
         self.summary = CaptureSummary::new(&self.session, joint_names(doc, self.session.humanoid));
         result
     }
@@ -62,6 +64,8 @@ pub struct CapturePanel {
     /// Entries of a loaded mapping for joints this capture does not have: kept, so that saving does not
     /// lose them.
     pub extra: Vec<MappingEntry>,
+    /// The frame rate being edited (frames per second).
+    pub fps: f64,
 }
 
 /// What the window shows about the applied capture (from [`CaptureSession`]).
@@ -105,8 +109,8 @@ pub fn targets_of_text(text: &str) -> Vec<String> {
 }
 
 impl CapturePanel {
-    /// Rows for the capture's `sources` (root first) filled from `mapping`.
-    pub fn new<'a>(sources: impl IntoIterator<Item = &'a str>, mapping: &Mapping) -> CapturePanel {
+    /// Rows for the capture's `sources` (root first) filled from `mapping`; the capture plays at `fps`.
+    pub fn new<'a>(sources: impl IntoIterator<Item = &'a str>, mapping: &Mapping, fps: f64) -> CapturePanel {
         let rows: Vec<MappingRow> = sources
             .into_iter()
             .map(|source| {
@@ -124,7 +128,7 @@ impl CapturePanel {
             .filter(|e| !rows.iter().any(|r| r.source.eq_ignore_ascii_case(&e.source)))
             .cloned()
             .collect();
-        CapturePanel { open: true, rows, extra }
+        CapturePanel { open: true, rows, extra, fps }
     }
 
     /// The mapping the rows describe: listed or filled rows in capture order, then the extra entries.
@@ -168,9 +172,14 @@ pub fn capture_ui(ui: &mut egui::Ui, panel: &mut CapturePanel, summary: &Capture
     let mut commands = Vec::new();
     ui.horizontal_wrapped(|ui| {
         ui.strong(&summary.title);
-        ui.label(format!("{} frames at {:.0} fps ({:.2} s)", summary.frames, summary.frame_rate, {
-            summary.frames.saturating_sub(1) as f64 / summary.frame_rate
-        }));
+        ui.label(format!("{} frames,", summary.frames));
+        let rate = ui
+            .add(egui::DragValue::new(&mut panel.fps).range(1.0..=1000.0).speed(1.0).max_decimals(2).suffix(" fps"))
+            .on_hover_text("the capture's frame rate (CMU captures: 120); dragging or typing retimes the motion");
+        if (rate.drag_stopped() || rate.lost_focus()) && (panel.fps - summary.frame_rate).abs() > 1e-9 {
+            commands.push(UiCommand::SetCaptureFps(panel.fps));
+        }
+        ui.label(format!("({:.2} s)", summary.frames.saturating_sub(1) as f64 / summary.frame_rate));
     });
     let driving = summary.statuses.iter().filter(|s| !s.driven.is_empty()).count();
     let driven: usize = summary.statuses.iter().map(|s| s.driven.len()).sum();

@@ -50,6 +50,8 @@ pub enum UiCommand {
     ApplyCaptureDialog,
     /// Retargets this capture file onto the humanoid (see [`crate::mocap::session::capture_pair`]).
     ApplyCapture(PathBuf),
+    /// Plays the applied capture (and capture files opened later) at this many frames per second.
+    SetCaptureFps(f64),
     /// Retargets the applied capture with this mapping (edited in the capture window).
     SetMapping(crate::mocap::mapping::Mapping),
     LoadMappingDialog,
