@@ -364,7 +364,12 @@ impl Viewer {
                 self.toast(format!("loaded {} ({})", path.display(), scene.humanoid().name));
                 self.error = None;
                 self.scene = Some(scene);
-                if let Some(request) = self.retarget.clone() {
+                // A capture follows onto the next humanoid, but a stick figure plays its own motion.
+                let stick_figure = path
+                    .extension()
+                    .and_then(|e| e.to_str())
+                    .is_some_and(|e| crate::mocap::CAPTURE_EXTENSIONS.contains(&e.to_ascii_lowercase().as_str()));
+                if let Some(request) = self.retarget.clone().filter(|_| !stick_figure) {
                     self.apply_capture(request);
                 }
             }
