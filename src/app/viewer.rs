@@ -13,6 +13,9 @@ use winit::event::WindowEvent;
 use winit::event_loop::{ActiveEventLoop, ControlFlow};
 use winit::window::Window;
 
+mod capture;
+mod device;
+
 use super::Options;
 use super::camera::ViewerCamera;
 use super::scene::{LoadedScene, overlay_lines};
@@ -24,7 +27,7 @@ use crate::gpu::GpuContext;
 use crate::gpu::overlay::{OverlayBuffers, OverlayRenderer};
 use crate::gpu::render_pass::{Camera, FrameUniform, HumanoidRenderer, begin_scene_pass};
 use crate::hanim::{self, Document};
-use crate::mocap::session::{CaptureRequest, MappingOrigin};
+use crate::mocap::session::CaptureRequest;
 use crate::ui::{self, FrameInfo, UiCommand, UiState, ViewportInput};
 
 /// The built-in humanoid shown when no file is given: an original CC0 figure (see the README's credits).
@@ -612,132 +615,19 @@ impl Viewer {
                 }
             }
             UiCommand::DismissError => self.error = None,
-            UiCommand::ApplyCaptureDialog => {
-                let mut dialog = rfd::FileDialog::new()
-                    .set_title("Retarget a motion capture onto the humanoid")
-                    .add_filter(
-                        "Motion capture (.amc with its .asf, .bvh)",
-                        &["amc", "AMC", "asf", "ASF", "bvh", "BVH"],
-                    )
-                    .add_filter("All files", &["*"]);
-                if let Some(folder) = &self.ui.last_folder {
-                    dialog = dialog.set_directory(folder);
-                }
-                if let Some(path) = dialog.pick_file() {
-                    self.apply(UiCommand::ApplyCapture(path));
-                }
-            }
-            UiCommand::ApplyCapture(path) => {
-                let mapping = self.retarget.as_ref().and_then(|r| r.mapping.clone());
-                match CaptureRequest::for_file(&path, None) {
-                    // A mapping the user edited or loaded stays in use for the next capture.
-                    Ok(request) => self.apply_capture(CaptureRequest { mapping, ..request }),
-                    Err(e) => self.fail(format!("{e:#}")),
-                }
-            }
-            UiCommand::SetMapping(mapping) => self.set_mapping(mapping, MappingOrigin::Edited),
-            UiCommand::SetCaptureFps(fps) => {
-                self.capture.fps = Some(fps);
-                if let Some(request) = self.scene.as_ref().and_then(LoadedScene::capture_request) {
-                    self.apply_capture(request);
-                }
-            }
-            UiCommand::LoadMappingDialog => {
-                let dialog = rfd::FileDialog::new()
-                    .set_title("Load a bone mapping")
-                    .add_filter("Mapping (SOURCE TARGET… per line)", &["txt", "map", "TXT", "MAP"])
-                    .add_filter("All files", &["*"]);
-                if let Some(path) = dialog.pick_file() {
-                    self.apply(UiCommand::LoadMapping(path));
-                }
-            }
-            UiCommand::LoadMapping(path) => match crate::mocap::mapping::load_mapping(&path) {
-                Ok(mapping) => self.set_mapping(mapping, MappingOrigin::File(path)),
-                Err(e) => self.fail(format!("{e:#}")),
-            },
-            UiCommand::SaveMappingDialog => {
-                let Some(capture) = self.scene.as_ref().and_then(|s| s.capture.as_ref()) else { return };
-                let text = capture.editor.panel.mapping().to_text();
-                let dialog = rfd::FileDialog::new()
-                    .set_title("Save the bone mapping")
-                    .set_file_name(format!("{}-mapping.txt", capture.editor.session.name))
-                    .add_filter("Mapping", &["txt"]);
-                if let Some(path) = dialog.save_file() {
-                    match crate::output::write_atomically(&path, text.as_bytes()) {
-                        Ok(()) => self.toast(format!("saved the mapping to {}", path.display())),
-                        Err(e) => self.fail(format!("{e:#}")),
-                    }
-                }
-            }
-            UiCommand::BuiltInMapping => {
-                let Some(capture) = self.scene.as_ref().and_then(|s| s.capture.as_ref()) else { return };
-                let mapping = crate::mocap::mapping::default_mapping(capture.editor.session.source_names());
-                self.set_mapping(mapping, MappingOrigin::BuiltIn);
-            }
-            UiCommand::RemoveCapture => {
-                if let Some(scene) = &mut self.scene {
-                    scene.remove_capture();
-                }
-                self.retarget = None;
-            }
-            UiCommand::ShowCaptureWindow => match self.scene.as_mut().and_then(|s| s.capture.as_mut()) {
-                Some(capture) => capture.editor.panel.open = true,
-                None => self.toast("no motion capture is applied: File ▸ Apply motion capture…".into()),
-            },
+            command @ (UiCommand::ApplyCaptureDialog
+            | UiCommand::ApplyCapture(_)
+            | UiCommand::SetMapping(_)
+            | UiCommand::SetCaptureFps(_)
+            | UiCommand::LoadMappingDialog
+            | UiCommand::LoadMapping(_)
+            | UiCommand::SaveMappingDialog
+            | UiCommand::BuiltInMapping
+            | UiCommand::RemoveCapture
+            | UiCommand::ShowCaptureWindow) => self.capture_command(command),
             UiCommand::Quit => self.quit = true,
             other => log::debug!("unhandled command {other:?}"),
         }
-    }
-
-    /// After the device was lost (a driver reset, a removed GPU, or `lose-device` in a script): a new device
-    /// from the same instance, and every GPU resource built again from what the CPU side keeps. The
-    /// document, pose, transport, capture, camera and UI stay as they were. When no device can be had,
-    /// the program ends with that error.
-    fn recover_device(&mut self, reason: &str) {
-        log::error!("GPU device lost ({reason}); creating a new one");
-        match self.rebuild_gpu() {
-            Ok(()) => self.toast(format!(
-                "The GPU device was lost ({reason}); the view was restored on {}",
-                self.gpu.summary.name
-            )),
-            // Nothing can be drawn without a device, not even the error window: the program ends with it.
-            Err(e) => {
-                self.exit_failure =
-                    Some(anyhow!("the GPU device was lost ({reason}) and a new one could not be created: {e:#}"))
-            }
-        }
-    }
-
-    fn rebuild_gpu(&mut self) -> Result<()> {
-        let gpu = pollster::block_on(GpuContext::with_instance(
-            self.gpu.instance.clone(),
-            self.adapter_filter.as_deref(),
-            Some(&self.surface),
-        ))?;
-        let (format, _) = surface_format(&self.surface, &gpu)?;
-        self.config.format = format;
-        self.surface.configure(&gpu.device, &self.config);
-        let DrawResources { egui_renderer, renderer, overlay, frame_uniform, overlay_buffers } =
-            DrawResources::new(&gpu, format)?;
-        if let Some(scene) = &mut self.scene {
-            let rest: Vec<crate::pose::Pose> = scene.doc.humanoids.iter().map(crate::pose::Pose::rest).collect();
-            scene.draws = crate::gpu::scene_draw::SceneDraw::new(&gpu, &renderer, &scene.doc, &rest)?;
-        }
-        self.frame_uniform = frame_uniform;
-        self.overlay_buffers = overlay_buffers;
-        self.egui_renderer = egui_renderer;
-        // egui sends its font atlas once; a new context (with the old one's memory: window places,
-        // open headers) sends it again to the new renderer.
-        let memory = self.egui_ctx.memory(|m| m.clone());
-        self.egui_ctx = egui::Context::default();
-        self.egui_ctx.memory_mut(|m| *m = memory);
-        self.egui_state = egui_state_for(&self.egui_ctx, &self.window, &gpu.device);
-        self.viewport = None;
-        self.renderer = renderer;
-        self.overlay = overlay;
-        self.gpu = gpu;
-        log::info!("window adapter after the device loss: {}", self.gpu.summary);
-        Ok(())
     }
 
     /// Shows `message` in the error window (the humanoid stays); a scripted run ends with it.
@@ -748,31 +638,6 @@ impl Viewer {
             self.exit_failure = Some(anyhow!("script failed: {message}"));
         }
         self.error = Some(message);
-    }
-
-    /// Retargets `request` onto the shown humanoid; it is then applied to each humanoid loaded after.
-    fn apply_capture(&mut self, request: CaptureRequest) {
-        let Some(scene) = &mut self.scene else {
-            self.fail("open a humanoid before applying a motion capture".into());
-            return;
-        };
-        match scene.apply_capture(&request, self.capture.fps) {
-            Ok(message) => {
-                self.retarget = scene.capture_request();
-                self.toast(message);
-            }
-            Err(e) => self.fail(format!("{e:#}")),
-        }
-    }
-
-    /// Retargets the applied capture with `mapping`.
-    fn set_mapping(&mut self, mapping: crate::mocap::mapping::Mapping, origin: MappingOrigin) {
-        let Some(scene) = &mut self.scene else { return };
-        let result = scene.set_capture_mapping(mapping, origin);
-        self.retarget = scene.capture_request();
-        if let Err(e) = result {
-            self.fail(format!("{e:#}"));
-        }
     }
 
     fn camera_input(&mut self, input: &ViewportInput, pixels_per_point: f32) {

@@ -1,0 +1,60 @@
+//! Recovering from a lost GPU device: a new device from the same instance and every GPU resource built
+//! again from what the CPU side keeps.
+
+use anyhow::{Result, anyhow};
+
+use super::{DrawResources, Viewer, egui_state_for, surface_format};
+use crate::gpu::GpuContext;
+
+impl Viewer {
+    /// After the device was lost (a driver reset, a removed GPU, or `lose-device` in a script): a new device
+    /// from the same instance, and every GPU resource built again from what the CPU side keeps. The
+    /// document, pose, transport, capture, camera and UI stay as they were. When no device can be had,
+    /// the program ends with that error.
+    pub(super) fn recover_device(&mut self, reason: &str) {
+        log::error!("GPU device lost ({reason}); creating a new one");
+        match self.rebuild_gpu() {
+            Ok(()) => self.toast(format!(
+                "The GPU device was lost ({reason}); the view was restored on {}",
+                self.gpu.summary.name
+            )),
+            // Nothing can be drawn without a device, not even the error window: the program ends with it.
+            Err(e) => {
+                self.exit_failure =
+                    Some(anyhow!("the GPU device was lost ({reason}) and a new one could not be created: {e:#}"))
+            }
+        }
+    }
+
+    fn rebuild_gpu(&mut self) -> Result<()> {
+        let gpu = pollster::block_on(GpuContext::with_instance(
+            self.gpu.instance.clone(),
+            self.adapter_filter.as_deref(),
+            Some(&self.surface),
+        ))?;
+        let (format, _) = surface_format(&self.surface, &gpu)?;
+        self.config.format = format;
+        self.surface.configure(&gpu.device, &self.config);
+        let DrawResources { egui_renderer, renderer, overlay, frame_uniform, overlay_buffers } =
+            DrawResources::new(&gpu, format)?;
+        if let Some(scene) = &mut self.scene {
+            let rest: Vec<crate::pose::Pose> = scene.doc.humanoids.iter().map(crate::pose::Pose::rest).collect();
+            scene.draws = crate::gpu::scene_draw::SceneDraw::new(&gpu, &renderer, &scene.doc, &rest)?;
+        }
+        self.frame_uniform = frame_uniform;
+        self.overlay_buffers = overlay_buffers;
+        self.egui_renderer = egui_renderer;
+        // egui sends its font atlas once; a new context (with the old one's memory: window places,
+        // open headers) sends it again to the new renderer.
+        let memory = self.egui_ctx.memory(|m| m.clone());
+        self.egui_ctx = egui::Context::default();
+        self.egui_ctx.memory_mut(|m| *m = memory);
+        self.egui_state = egui_state_for(&self.egui_ctx, &self.window, &gpu.device);
+        self.viewport = None;
+        self.renderer = renderer;
+        self.overlay = overlay;
+        self.gpu = gpu;
+        log::info!("window adapter after the device loss: {}", self.gpu.summary);
+        Ok(())
+    }
+}
