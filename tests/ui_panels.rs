@@ -145,3 +145,28 @@ fn viewpoints_switch_by_click_and_by_number_key() {
     h.run();
     assert!(h.state().passed_on.ends_with(&[UiCommand::FitView, UiCommand::Screenshot(None)]));
 }
+
+#[test]
+fn a_file_with_two_humanoids_offers_a_choice_of_humanoid() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/two_humanoids.x3d");
+    let doc = hanim::load(&path).unwrap();
+    assert_eq!(doc.humanoids.len(), 2);
+    let summary = SceneSummary::new(&doc, &doc.humanoids[0]);
+    assert_eq!((summary.humanoid_names.len(), summary.humanoid_index), (2, 0));
+    let pose = hanim_viewer::pose::Pose::rest(&doc.humanoids[0]);
+    let mut h = Harness::builder().with_size(egui::vec2(400.0, 600.0)).build_ui_state(
+        |ui, chosen: &mut Vec<UiCommand>| {
+            let mut state = UiState::default();
+            chosen.extend(ui::panels::joints_ui(ui, &mut state, &summary, &pose));
+        },
+        Vec::new(),
+    );
+    h.run();
+    h.get_by_role(Role::ComboBox).click();
+    h.run();
+    h.get_by_label("2: hanim").click();
+    h.run();
+    assert_eq!(h.state().as_slice(), [UiCommand::SelectHumanoid(1)]);
+    // The summary of the second humanoid knows it is the second.
+    assert_eq!(SceneSummary::new(&doc, &doc.humanoids[1]).humanoid_index, 1);
+}

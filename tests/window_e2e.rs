@@ -198,3 +198,59 @@ fn the_window_recovers_from_a_lost_gpu_device() {
     assert_eq!(same, 0, "the same picture after the new device");
     assert!(moved > 300, "the arm still poses after the recovery ({moved} pixels)");
 }
+
+#[test]
+fn the_second_humanoid_of_a_file_is_posed_after_choosing_it() {
+    // Two copies of the built-in figure side by side (tests/data/two_humanoids.x3d). The front view frames
+    // the humanoid chosen for posing, as it stands when the view is chosen. Raising humanoid 2's left arm changes its own figure; humanoid 1,
+    // chosen again, poses on its own; humanoid 2, chosen once more, still has its arm raised.
+    let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/two_humanoids.x3d");
+    let dir = tempfile::tempdir().unwrap();
+    let shot = |name: &str| dir.path().join(name);
+    let script = dir.path().join("two.txt");
+    std::fs::write(
+        &script,
+        format!(
+            "view front\nscreenshot {}\nhumanoid 2\nview front\nscreenshot {}\nrotate l_shoulder 0 0 120\n\
+             screenshot {}\nview front\nscreenshot {}\nhumanoid 1\nview front\nscreenshot {}\n\
+             rotate r_shoulder 0 0 -120\nscreenshot {}\nhumanoid 2\nview front\nscreenshot {}\nquit\n",
+            shot("first.png").display(),
+            shot("second.png").display(),
+            shot("second_posed.png").display(),
+            shot("second_framed.png").display(),
+            shot("first_again.png").display(),
+            shot("first_posed.png").display(),
+            shot("second_again.png").display(),
+        ),
+    )
+    .unwrap();
+    let Some(_log) = run_script("window_e2e", Some(&file), &script, dir.path()) else { return };
+    let read = |name: &str| Image::read(&shot(name));
+    let (first, second, second_posed) = (read("first.png"), read("second.png"), read("second_posed.png"));
+    let (first_again, first_posed, second_again) =
+        (read("first_again.png"), read("first_posed.png"), read("second_again.png"));
+    let w = first.width;
+    let columns =
+        |px: &[(u32, u32)]| (px.iter().map(|p| p.0).min().unwrap_or(w), px.iter().map(|p| p.0).max().unwrap_or(0));
+    assert!(changed(&first, &second, 24).len() > 500, "the front view moved to humanoid 2");
+    let raised = changed(&second, &second_posed, 24);
+    let (left, right) = columns(&raised);
+    eprintln!("{w}x{}: humanoid 2's arm changed {} pixels in columns {left}..={right}", first.height, raised.len());
+    // Front view: a figure's left arm is on the picture's right.
+    assert!(
+        raised.len() > 300 && left > w / 2,
+        "humanoid 2's left arm rose ({} pixels, {left}..={right})",
+        raised.len()
+    );
+    // Humanoid 1 again: its picture is the first one, but for humanoid 2's raised arm at the right edge.
+    let (left, _) = columns(&changed(&first, &first_again, 24));
+    assert!(left > w * 3 / 4, "humanoid 1 is as it was (changes from column {left} of {w})");
+    let own = changed(&first_again, &first_posed, 24);
+    let (_, right) = columns(&own);
+    assert!(own.len() > 300 && right < w / 2, "humanoid 1's right arm rose ({} pixels, to column {right})", own.len());
+    // Humanoid 2 once more: the arm raised before is still raised (the front view frames the pose it has
+    // when chosen, so the picture to compare with is the one framed after the arm rose).
+    let second_framed = read("second_framed.png");
+    let (_, right) = columns(&changed(&second_framed, &second_again, 24));
+    assert!(right < w / 4, "humanoid 2 kept its pose (changes up to column {right} of {w})");
+}

@@ -38,6 +38,11 @@ pub struct LoadedScene {
     pub world_from_humanoid: glam::Mat4,
     /// A motion capture retargeted onto the shown humanoid.
     pub capture: Option<super::capture::AppliedCapture>,
+    /// The pose editors of the humanoids not shown in the panels (`None` at the shown one's index): their
+    /// poses and undo histories wait there until they are chosen again.
+    pub parked: Vec<Option<PoseEditor>>,
+    /// Where each humanoid stands (its own transform, or the one a playing clip drives).
+    pub placements: Vec<glam::Mat4>,
 }
 
 impl LoadedScene {
@@ -52,6 +57,9 @@ impl LoadedScene {
         let triangles = draws.triangles;
         let transport = crate::animation::Transport::for_window(&doc);
         let world_from_humanoid = h.world_from_humanoid();
+        let parked =
+            doc.humanoids.iter().enumerate().map(|(i, h)| (i != humanoid).then(|| PoseEditor::new(h))).collect();
+        let placements = doc.humanoids.iter().map(Humanoid::world_from_humanoid).collect();
         Ok(Self {
             path,
             humanoid,
@@ -65,6 +73,8 @@ impl LoadedScene {
             transport,
             world_from_humanoid,
             capture: None,
+            parked,
+            placements,
         })
     }
 
@@ -72,11 +82,57 @@ impl LoadedScene {
         &self.doc.humanoids[self.humanoid]
     }
 
-    /// Writes this frame's pose of the shown humanoid and records the skin/morph pass.
+    /// Writes this frame's pose of every humanoid and records the skin/morph pass.
     pub fn update_and_encode(&self, queue: &wgpu::Queue, encoder: &mut wgpu::CommandEncoder) {
-        let h = self.humanoid();
-        self.draws.update_humanoid_placed(queue, self.humanoid, h, &self.editor.pose, self.world_from_humanoid);
+        for (i, h) in self.doc.humanoids.iter().enumerate() {
+            let pose = self.pose_of(i);
+            let placement = if i == self.humanoid { self.world_from_humanoid } else { self.placements[i] };
+            self.draws.update_humanoid_placed(queue, i, h, pose, placement);
+        }
         self.draws.encode(encoder);
+    }
+
+    /// The current pose of humanoid `i` (shown or parked).
+    pub fn pose_of(&self, i: usize) -> &pose::Pose {
+        match self.parked.get(i).and_then(Option::as_ref) {
+            Some(editor) => &editor.pose,
+            None => &self.editor.pose,
+        }
+    }
+
+    /// Every humanoid's pose, in document order (what clips are sampled into).
+    pub fn poses(&self) -> Vec<pose::Pose> {
+        (0..self.doc.humanoids.len()).map(|i| self.pose_of(i).clone()).collect()
+    }
+
+    /// Takes `poses` (one per humanoid) as the humanoids' current poses.
+    pub fn set_poses(&mut self, poses: Vec<pose::Pose>) {
+        for (i, pose) in poses.into_iter().enumerate() {
+            match self.parked.get_mut(i).and_then(Option::as_mut) {
+                Some(editor) => editor.pose = pose,
+                None if i == self.humanoid => self.editor.pose = pose,
+                None => {}
+            }
+        }
+    }
+
+    /// Makes humanoid `i` the one the panels pose and the views frame; the one shown before keeps its pose
+    /// and undo history. Returns false when `i` is already shown or does not exist.
+    pub fn select_humanoid(&mut self, i: usize) -> bool {
+        if i == self.humanoid || i >= self.doc.humanoids.len() {
+            return false;
+        }
+        let h = &self.doc.humanoids[i];
+        let incoming = self.parked[i].take().unwrap_or_else(|| PoseEditor::new(h));
+        let outgoing = std::mem::replace(&mut self.editor, incoming);
+        self.placements[self.humanoid] = self.world_from_humanoid;
+        self.parked[self.humanoid] = Some(outgoing);
+        self.humanoid = i;
+        self.world_from_humanoid = self.placements[i];
+        self.summary = SceneSummary::new(&self.doc, h);
+        self.rest_bounds = humanoid_bounds(&self.doc.scene, h, &pose::Pose::rest(h)).unwrap_or(self.rest_bounds);
+        self.view_framing = self.rest_bounds;
+        true
     }
 
     /// Bounds at the current pose (CPU deformation; on demand only).

@@ -29,6 +29,8 @@ use crate::ui::scene::{SceneSummary, without_prefix};
 #[derive(Debug, Clone, PartialEq)]
 pub enum ScriptStep {
     Open(PathBuf),
+    /// Which humanoid of the file the panels pose: a 1-based number or a name.
+    Humanoid(String),
     Select(String),
     Rotate(String, [f32; 3]),
     Translate(String, [f32; 3]),
@@ -98,6 +100,7 @@ pub fn parse_script(text: &str) -> Result<Vec<ScriptLine>> {
         let step = match words[0] {
             "open" => ScriptStep::Open(PathBuf::from(trimmed["open".len()..].trim())),
             "select" => ScriptStep::Select(one("joint name")?),
+            "humanoid" => ScriptStep::Humanoid(one("humanoid number or name")?),
             "rotate" | "translate" => {
                 let Some((joint, values)) = rest.split_first() else {
                     bail!("line {line}: '{}' needs a joint", words[0])
@@ -205,6 +208,17 @@ pub fn commands_for(step: &ScriptStep, summary: &SceneSummary, line: usize) -> R
     Ok(match step {
         ScriptStep::Open(path) => vec![UiCommand::Open(path.clone())],
         ScriptStep::Select(name) => vec![UiCommand::SelectJoint(Some(joint(summary, name, line)?))],
+        ScriptStep::Humanoid(wanted) => {
+            let names = &summary.humanoid_names;
+            let index = match wanted.parse::<usize>() {
+                Ok(n) => (n >= 1 && n <= names.len()).then(|| n - 1),
+                Err(_) => names.iter().position(|n| n == wanted),
+            };
+            let index = index.with_context(|| {
+                format!("line {line}: no humanoid '{wanted}' (the file has {}: {})", names.len(), names.join(", "))
+            })?;
+            vec![UiCommand::SelectHumanoid(index)]
+        }
         ScriptStep::Rotate(name, degrees) => {
             vec![
                 UiCommand::SetJointAngles { joint: joint(summary, name, line)?, degrees: *degrees },
@@ -280,6 +294,12 @@ mod tests {
         assert_eq!(capture[2].step, ScriptStep::Map("lhumerus".into(), vec![]));
         assert_eq!(capture[3].step, ScriptStep::Map("rfemur".into(), vec!["r_hip".into(), "r_knee".into()]));
         assert!(parse_script("map").unwrap_err().to_string().contains("line 1: 'map' takes"));
+        assert_eq!(parse_script("humanoid 2").unwrap()[0].step, ScriptStep::Humanoid("2".into()));
+        let two = SceneSummary { humanoid_names: vec!["a".into(), "b".into()], ..SceneSummary::default() };
+        assert_eq!(commands_for(&ScriptStep::Humanoid("2".into()), &two, 1).unwrap(), [UiCommand::SelectHumanoid(1)]);
+        assert_eq!(commands_for(&ScriptStep::Humanoid("a".into()), &two, 1).unwrap(), [UiCommand::SelectHumanoid(0)]);
+        let e = commands_for(&ScriptStep::Humanoid("3".into()), &two, 4).unwrap_err().to_string();
+        assert_eq!(e, "line 4: no humanoid '3' (the file has 2: a, b)");
         assert!(parse_script("capture").unwrap_err().to_string().contains("needs a file name"));
     }
 }

@@ -570,6 +570,19 @@ impl Viewer {
                     self.camera.set_view(index, p, true);
                 }
             }
+            UiCommand::SelectHumanoid(index) => {
+                let Some(scene) = &mut self.scene else { return };
+                if scene.select_humanoid(index) {
+                    self.ui.forget_humanoid();
+                    let message = format!(
+                        "posing humanoid {} of {}: {}",
+                        index + 1,
+                        scene.doc.humanoids.len(),
+                        scene.humanoid().name
+                    );
+                    self.toast(message);
+                }
+            }
             UiCommand::FitView => {
                 if let Some(scene) = &self.scene {
                     let bounds = scene.current_bounds();
@@ -781,11 +794,15 @@ impl Viewer {
             return;
         }
         scene.transport.advance(dt);
-        let overrides = scene.transport.apply(&scene.doc, std::slice::from_mut(&mut scene.editor.pose));
-        let h = &scene.doc.humanoids[scene.humanoid];
-        let world_from_humanoid = overrides
-            .get(scene.humanoid)
-            .map_or(h.world_from_humanoid(), |o| crate::animation::world_from_humanoid(h, o));
+        // Clips may drive any humanoid of the file, not only the one in the panels.
+        let mut poses = scene.poses();
+        let overrides = scene.transport.apply(&scene.doc, &mut poses);
+        scene.set_poses(poses);
+        for (i, h) in scene.doc.humanoids.iter().enumerate() {
+            scene.placements[i] =
+                overrides.get(i).map_or(h.world_from_humanoid(), |o| crate::animation::world_from_humanoid(h, o));
+        }
+        let world_from_humanoid = scene.placements[scene.humanoid];
         scene.world_from_humanoid = world_from_humanoid;
         let target = self.camera.orbit.target;
         if let Some(target) =

@@ -9,6 +9,8 @@ use glam::Vec3;
 #[must_use]
 pub enum UiCommand {
     SelectJoint(Option<usize>),
+    /// Makes humanoid `n` of the file (from 0) the one the panels pose.
+    SelectHumanoid(usize),
     /// Sets the joint's effective rotation from its three limit-frame angles, in degrees (§8).
     SetJointAngles {
         joint: usize,

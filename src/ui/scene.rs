@@ -37,6 +37,9 @@ pub use crate::views::DEFAULT_FIELD_OF_VIEW;
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct SceneSummary {
     pub humanoid_name: String,
+    /// Every humanoid of the file (name, else DEF, else its number), and which one this summary is of.
+    pub humanoid_names: Vec<String>,
+    pub humanoid_index: usize,
     pub joints: Vec<JointSummary>,
     /// Joints without a parent, in order.
     pub roots: Vec<usize>,
@@ -86,7 +89,25 @@ impl SceneSummary {
                 }
             })
             .collect();
-        Self { humanoid_name: h.name.clone(), joints, roots, displacers, views: view_entries(doc, h) }
+        let humanoid_names = doc
+            .humanoids
+            .iter()
+            .enumerate()
+            .map(|(i, h)| match (h.name.is_empty(), &h.def) {
+                (false, _) => h.name.clone(),
+                (true, Some(def)) => def.clone(),
+                (true, None) => format!("humanoid {}", i + 1),
+            })
+            .collect();
+        Self {
+            humanoid_name: h.name.clone(),
+            humanoid_names,
+            humanoid_index: humanoid_index(doc, h),
+            joints,
+            roots,
+            displacers,
+            views: view_entries(doc, h),
+        }
     }
 
     /// Joints whose name contains `query` (case-insensitive), in joint order.

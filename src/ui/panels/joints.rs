@@ -22,6 +22,17 @@ pub fn joint_degrees(scene: &SceneSummary, pose: &Pose, joint: usize) -> [f32; 3
 
 pub fn joints_ui(ui: &mut egui::Ui, state: &mut UiState, scene: &SceneSummary, pose: &Pose) -> Vec<UiCommand> {
     let mut commands = Vec::new();
+    if scene.humanoid_names.len() > 1 {
+        // A file with several humanoids: the panels pose one of them at a time.
+        let label = |i: usize| format!("{}: {}", i + 1, scene.humanoid_names[i]);
+        egui::ComboBox::from_label("Humanoid").selected_text(label(scene.humanoid_index)).show_ui(ui, |ui| {
+            for i in 0..scene.humanoid_names.len() {
+                if ui.selectable_label(i == scene.humanoid_index, label(i)).clicked() {
+                    commands.push(UiCommand::SelectHumanoid(i));
+                }
+            }
+        });
+    }
     ui.horizontal(|ui| {
         ui.label("Search");
         ui.add(egui::TextEdit::singleline(&mut state.joint_search).hint_text("joint name").desired_width(140.0));
