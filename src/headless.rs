@@ -146,6 +146,8 @@ pub struct SceneRequest {
     pub poses: Option<Vec<Pose>>,
     /// Draw the file's Shapes outside the humanoids (floors, props) and frame them in the automatic view.
     pub show_scene: bool,
+    /// Draw this humanoid alone (the catalogue's images of one humanoid of a file with several).
+    pub only_humanoid: Option<usize>,
 }
 
 impl SceneRequest {
@@ -160,6 +162,7 @@ impl SceneRequest {
             show_grid: args.grid,
             poses: None,
             show_scene: true,
+            only_humanoid: None,
         }
     }
 
@@ -173,6 +176,7 @@ impl SceneRequest {
             show_grid: false,
             poses: None,
             show_scene: true,
+            only_humanoid: None,
         }
     }
 }
@@ -361,6 +365,7 @@ pub struct PosedRenderer {
     show_skeleton: bool,
     show_grid: bool,
     show_scene: bool,
+    only_humanoid: Option<usize>,
 }
 
 impl PosedRenderer {
@@ -389,6 +394,7 @@ impl PosedRenderer {
             show_skeleton: request.show_skeleton,
             show_grid: request.show_grid,
             show_scene: request.show_scene,
+            only_humanoid: request.only_humanoid,
         })
     }
 
@@ -421,7 +427,8 @@ impl PosedRenderer {
         for (index, (h, pose)) in doc.humanoids.iter().zip(poses).enumerate() {
             self.scene_draw.update_humanoid_placed(&ctx.queue, index, h, pose, h.world_from_humanoid());
             let drawn = self.scene_draw.humanoids.get(index).is_some_and(|d| d.has_geometry());
-            if self.show_skeleton || !drawn {
+            let shown = self.only_humanoid.is_none_or(|only| only == index);
+            if shown && (self.show_skeleton || !drawn) {
                 overlay::push_skeleton(&mut lines.skeleton, h, pose, cross);
             }
         }
@@ -437,7 +444,11 @@ impl PosedRenderer {
             let [r, g, b] = self.background.map(|c| f64::from(linear_from_srgb(c)));
             let clear = wgpu::Color { r, g, b, a: 1.0 };
             let mut pass = render_pass::begin_scene_pass(&mut encoder, self.target.views(), clear);
-            let draws = if self.show_scene { self.scene_draw.draws() } else { self.scene_draw.humanoid_draws() };
+            let draws = match (self.only_humanoid, self.show_scene) {
+                (Some(only), _) => self.scene_draw.draws_of_humanoid(only),
+                (None, true) => self.scene_draw.draws(),
+                (None, false) => self.scene_draw.humanoid_draws(),
+            };
             self.renderer.draw(&mut pass, &self.frame, &draws, camera.position());
             self.overlay_renderer.draw(&mut pass, &self.frame, &self.overlay_buffers);
         }

@@ -451,3 +451,23 @@ fn the_vrml_corpus_folder_is_catalogued() {
         assert_in_frame(image, &format!("walking nancy view {view}"));
     }
 }
+
+#[test]
+fn each_humanoid_of_a_file_is_catalogued_alone() {
+    // tests/data/two_humanoids.x3d: the same figure twice, 1.2 m apart. Each humanoid's images are framed
+    // on it and draw it alone, so the two front images are the same picture, with nothing at the border.
+    let Some(ctx) = common::gpu_or_skip() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/two_humanoids.x3d");
+    let report = catalogue_with(&ctx, dir.path(), "two", std::slice::from_ref(&file), &RestPose);
+    let out = dir.path().join("two");
+    let entries: Vec<_> = report.entries.iter().filter(|e| e.file.ends_with("two_humanoids.x3d")).collect();
+    assert_eq!(entries.len(), 2, "one entry per humanoid");
+    let front = |e: &catalog::CatalogEntry| decode_png(&out.join(&e.images[0].image)).2;
+    let (first, second) = (front(entries[0]), front(entries[1]));
+    assert_in_frame(&first, "humanoid 1");
+    assert_in_frame(&second, "humanoid 2");
+    let differ = changed_pixels(&first, &second);
+    eprintln!("two_humanoids: the front images of the two humanoids differ in {differ} pixels");
+    assert!(differ < 20, "the other humanoid does not show ({differ} pixels differ)");
+}

@@ -230,7 +230,13 @@ impl SceneDraw {
         all
     }
 
-    /// The humanoids' draws alone, without the scene's other Shapes (catalogue images).
+    /// The draws of humanoid `index` alone.
+    pub fn draws_of_humanoid(&self, index: usize) -> Vec<&MeshDraw> {
+        let Some(h) = self.humanoids.get(index) else { return Vec::new() };
+        h.skin_draw.iter().chain(h.rigid.iter().map(|(_, d)| d)).collect()
+    }
+
+    /// The humanoids' draws alone, without the scene's other Shapes.
     pub fn humanoid_draws(&self) -> Vec<&MeshDraw> {
         let mut all: Vec<&MeshDraw> = Vec::new();
         for h in &self.humanoids {

@@ -385,8 +385,10 @@ fn catalogue_humanoid(
         request.view = ViewRequest::Camera(placed.camera(&figure));
         request.poses = Some(poses.to_vec());
         request.show_skeleton = show_skeleton;
-        // A catalogue shows the bodies: floors and props would crowd the frame the figure was framed for.
+        // A catalogue shows the body it is about: floors, props and the file's other humanoids would crowd
+        // the frame the figure was framed for.
         request.show_scene = false;
+        request.only_humanoid = Some(index);
         let image = headless::render_document(ctx, doc, &request)
             .with_context(|| format!("humanoid '{}', {} view", h.name, view.name()))?;
         let relative = format!("images/{id}-{}.png", view.name());
