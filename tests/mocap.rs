@@ -1183,6 +1183,36 @@ fn render_retargets_a_capture_onto_the_file_and_draws_its_frames() {
         singles.push(read_png(&out));
     }
     check_frames("07_05 frames 0, 60, 130", &singles);
+    // A mapping file (as the window's Motion capture window saves one): the built-in table with the left
+    // humerus and radius driving nothing changes the picture of frame 130; the table itself does not.
+    let (table, edited) = (dir.path().join("table.txt"), dir.path().join("edited.txt"));
+    let built_in = hanim_viewer::mocap::mapping::parse_mapping(hanim_viewer::mocap::mapping::CMU_ASF, Path::new("t"))
+        .unwrap()
+        .to_text();
+    std::fs::write(&table, &built_in).unwrap();
+    let without_arm: String = built_in
+        .lines()
+        .map(|l| {
+            if l.starts_with("lhumerus") || l.starts_with("lradius") {
+                l.split(' ').next().unwrap().to_string() + "\n"
+            } else {
+                format!("{l}\n")
+            }
+        })
+        .collect();
+    std::fs::write(&edited, without_arm).unwrap();
+    let mut mapped = Vec::new();
+    for (name, map) in [("table", &table), ("edited", &edited)] {
+        let out = dir.path().join(format!("walk_130_{name}.png"));
+        let (o, m) = (out.to_str().unwrap(), map.to_str().unwrap());
+        render_command(&[
+            "render", jin, "--amc", amc, "--asf", asf, "--map", m, "--frame", "130", "--size", "160x120", "--out", o,
+        ])
+        .unwrap();
+        mapped.push(read_png(&out));
+    }
+    assert_eq!(mapped[0], singles[2], "the built-in table from a file renders as the default");
+    assert_ne!(mapped[1], singles[2], "the edited mapping moves the left arm differently");
     // A sequence of the BVH: one camera over every frame, 1102 frames every 250th → 5 images.
     let seq = dir.path().join("seq");
     let s = seq.to_str().unwrap();
@@ -1259,6 +1289,23 @@ fn catalog_poses_humanoids_in_a_frame_of_a_capture() {
     for (view, (a, b)) in ["front", "side"].iter().zip(rest.iter().zip(&walk)) {
         check_frames(&format!("catalogue {view} view, rest then 07_05 frame 130"), &[a.clone(), b.clone()]);
     }
+    // With a mapping file in which the left humerus drives nothing, the same frame looks different.
+    let map = dir.path().join("no_left_humerus.txt");
+    std::fs::write(&map, "lhumerus\n").unwrap();
+    let mapped = catalogue(
+        "mapped",
+        &[
+            "--amc",
+            amc.to_str().unwrap(),
+            "--asf",
+            asf.to_str().unwrap(),
+            "--frame",
+            "130",
+            "--map",
+            map.to_str().unwrap(),
+        ],
+    );
+    assert_ne!(mapped[0], walk[0], "the mapping file is used");
     let e = render_command(&[
         "catalog",
         jin.to_str().unwrap(),

@@ -88,6 +88,9 @@ pub enum MotionCommand {
         /// rotations only: the humanoid stays at its rest root position).
         #[arg(long, value_name = "X3D")]
         onto: Option<PathBuf>,
+        /// Joint mapping file (default: the built-in table for the source's names).
+        #[arg(long, value_name = "FILE")]
+        map: Option<PathBuf>,
         /// Use the GPU adapter whose name contains NAME.
         #[arg(long, value_name = "NAME")]
         adapter: Option<String>,
@@ -196,13 +199,13 @@ pub fn run(args: &MotionArgs) -> Result<()> {
             println!("{}: {} joints, {} frames", out.display(), capture.rig.joints.len(), capture.clip.frame_count());
             Ok(())
         }
-        MotionCommand::Render { skeleton, amc, out, frame, size, view, onto, adapter, capture } => {
+        MotionCommand::Render { skeleton, amc, out, frame, size, view, onto, map, adapter, capture } => {
             let capture = load_capture(skeleton, amc.as_deref(), capture)?;
             let frames = capture.clip.frame_count();
             if *frame >= frames {
                 bail!("--frame {frame}: the motion has {frames} frames (0 to {})", frames.saturating_sub(1));
             }
-            let mapping = mapping_for(&capture, None)?;
+            let mapping = mapping_for(&capture, map.as_deref())?;
             let image = match onto {
                 Some(humanoid) => {
                     render_retargeted(&capture, &mapping, humanoid, *frame, *size, view, adapter.as_deref())?
@@ -278,6 +281,9 @@ pub struct RenderCaptureArgs {
     /// Frames per second of the capture (AMC default: CMU's 120; BVH: its Frame Time).
     #[arg(long, value_name = "FPS", value_parser = parse_fps)]
     pub fps: Option<f64>,
+    /// Joint mapping file for the capture (default: the built-in table for its names).
+    #[arg(long, value_name = "FILE")]
+    pub map: Option<PathBuf>,
 }
 
 /// `--fps`: a positive, finite number of frames per second.
@@ -300,6 +306,7 @@ pub fn document_with_capture(
         (Some(amc), Some(asf), None) => (load_capture(asf, Some(amc), &options)?, amc),
         (None, None, Some(bvh)) if is_bvh(bvh) => (load_capture(bvh, None, &options)?, bvh),
         (None, None, Some(bvh)) => bail!("--bvh {}: expected a .bvh file", bvh.display()),
+        (None, None, None) if args.map.is_some() => bail!("--map goes with a capture: --amc and --asf, or --bvh"),
         (None, None, None) => return Ok(None),
         _ => bail!("--amc needs --asf, and neither goes with --bvh"),
     };
@@ -307,7 +314,7 @@ pub fn document_with_capture(
         bail!("{}: the motion has no frames", motion.display());
     }
     let original = std::fs::read_to_string(file).with_context(|| format!("reading {}", file.display()))?;
-    let mapping = mapping_for(&capture, None)?;
+    let mapping = mapping_for(&capture, args.map.as_deref())?;
     let imported = import_into(&original, file, 1, &capture, &mapping, &stem(motion), motion)?;
     let def = imported.track.def_name(&original);
     Ok(Some((crate::hanim::load_str(&imported.text, file)?, def)))
@@ -390,6 +397,9 @@ pub struct CatalogCaptureArgs {
     /// Pose every humanoid with this BVH motion, retargeted onto it.
     #[arg(long, value_name = "BVH")]
     pub bvh: Option<PathBuf>,
+    /// Joint mapping file for the capture (default: the built-in table for its names).
+    #[arg(long, value_name = "FILE")]
+    pub map: Option<PathBuf>,
 }
 
 /// Poses humanoids in one frame of a capture retargeted onto each (for `catalog`).
@@ -407,6 +417,7 @@ impl CapturePose {
         let capture = match (&args.amc, &args.asf, &args.bvh) {
             (Some(amc), Some(asf), None) => load_capture(asf, Some(amc), &no_options)?,
             (None, None, Some(bvh)) => load_capture(bvh, None, &no_options)?,
+            (None, None, None) if args.map.is_some() => bail!("--map goes with a capture: --amc and --asf, or --bvh"),
             (None, None, None) => return Ok(None),
             _ => bail!("--amc needs --asf, and neither goes with --bvh"),
         };
@@ -414,7 +425,7 @@ impl CapturePose {
         if frame >= frames {
             bail!("--frame {frame}: the motion has {frames} frames (0 to {})", frames.saturating_sub(1));
         }
-        let mapping = mapping_for(&capture, None)?;
+        let mapping = mapping_for(&capture, args.map.as_deref())?;
         Ok(Some(CapturePose { capture, mapping, frame }))
     }
 }
