@@ -218,7 +218,11 @@ pub fn capture_ui(ui: &mut egui::Ui, panel: &mut CapturePanel, summary: &Capture
                             .id_salt(("mapping_row", i))
                             .hint_text(if row.listed { "nothing" } else { "same-name joint" }),
                     );
-                let mut commit = edit.lost_focus() && row.text != status_targets(status);
+                // Applied when the field is left with a text (or a listed/unlisted state) the mapping in use
+                // does not have.
+                let in_use_listed = status.is_some_and(|s| s.listed.is_some());
+                let mut commit =
+                    edit.lost_focus() && (row.text != status_targets(status) || row.listed != in_use_listed);
                 if edit.changed() && row.text != before {
                     row.listed = true;
                 }
