@@ -76,3 +76,41 @@ fn the_capacity_follows_the_device_limits() {
     assert_eq!(c.max_influences, (1 << 20) / 8);
     assert_eq!(c.max_dispatch_vertices, 100 * 100 * 64);
 }
+
+#[test]
+fn errors_while_creating_gpu_objects_come_back_as_errors_naming_what_was_created() {
+    // A texture larger than the device allows is a validation error: the creation scope turns it into
+    // an error value (the window keeps its previous humanoid), and nothing is left for the device's
+    // uncaught-error handler.
+    use hanim_viewer::gpu::error::CreationScope;
+    let Some(ctx) = small_device(wgpu::Limits::default()) else { return };
+    let too_wide = ctx.device.limits().max_texture_dimension_2d + 1;
+    let scope = CreationScope::push(&ctx.device, "a test texture");
+    let _texture = ctx.device.create_texture(&wgpu::TextureDescriptor {
+        label: Some("too wide"),
+        size: wgpu::Extent3d { width: too_wide, height: 1, depth_or_array_layers: 1 },
+        mip_level_count: 1,
+        sample_count: 1,
+        dimension: wgpu::TextureDimension::D2,
+        format: wgpu::TextureFormat::Rgba8Unorm,
+        usage: wgpu::TextureUsages::TEXTURE_BINDING,
+        view_formats: &[],
+    });
+    match scope.finish() {
+        Err(GpuError::Validation { context, message }) => {
+            assert_eq!(context, "a test texture");
+            assert!(!message.is_empty());
+        }
+        other => panic!("expected a validation error, got {other:?}"),
+    }
+    ctx.check_health().expect("the error was caught by the scope");
+    // Nothing wrong: no error.
+    let scope = CreationScope::push(&ctx.device, "a small buffer");
+    let _buffer = ctx.device.create_buffer(&wgpu::BufferDescriptor {
+        label: None,
+        size: 256,
+        usage: wgpu::BufferUsages::STORAGE,
+        mapped_at_creation: false,
+    });
+    scope.finish().expect("a 256-byte buffer is fine");
+}

@@ -6,7 +6,7 @@
 use bytemuck::{Pod, Zeroable};
 use glam::Vec3;
 
-use super::error::GpuError;
+use super::error::{CreationScope, GpuError};
 use super::render_pass::{FrameUniform, depth_state, linear_from_srgb3};
 use super::shaders;
 use super::target::TargetFormats;
@@ -120,7 +120,7 @@ impl OverlayRenderer {
         frame_layout: &wgpu::BindGroupLayout,
     ) -> Result<Self, GpuError> {
         let module = shaders::create_module(device, "overlay::shader", shaders::LINES)?;
-        let scope = device.push_error_scope(wgpu::ErrorFilter::Validation);
+        let scope = CreationScope::push(device, "overlay pipelines");
         let layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
             label: Some("overlay::pipeline_layout"),
             bind_group_layouts: &[Some(frame_layout)],
@@ -161,12 +161,8 @@ impl OverlayRenderer {
         };
         let grid = make("overlay::grid_pipeline", wgpu::CompareFunction::LessEqual);
         let skeleton = make("overlay::skeleton_pipeline", wgpu::CompareFunction::Always);
-        match pollster::block_on(scope.pop()) {
-            Some(error) => {
-                Err(GpuError::Validation { context: "overlay pipelines".into(), message: error.to_string() })
-            }
-            None => Ok(Self { grid, skeleton }),
-        }
+        scope.finish()?;
+        Ok(Self { grid, skeleton })
     }
 
     /// Records the overlay of `buffers` (grid first, then the skeleton on top).

@@ -15,7 +15,7 @@ use bytemuck::{Pod, Zeroable};
 use glam::{Mat3, Mat4, Vec3};
 use wgpu::util::DeviceExt;
 
-use super::error::GpuError;
+use super::error::{CreationScope, GpuError};
 use super::shaders;
 use super::skin_pass::GpuSkin;
 use super::target::{FrameViews, TargetFormats};
@@ -337,7 +337,7 @@ pub(crate) fn depth_state(
 impl HumanoidRenderer {
     pub fn new(device: &wgpu::Device, formats: TargetFormats) -> Result<Self, GpuError> {
         let module = shaders::create_module(device, "humanoid::shader", shaders::HUMANOID)?;
-        let scope = device.push_error_scope(wgpu::ErrorFilter::Validation);
+        let scope = CreationScope::push(device, "humanoid pipelines");
         let stages = wgpu::ShaderStages::VERTEX | wgpu::ShaderStages::FRAGMENT;
         let frame_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
             label: Some("humanoid::frame_layout"),
@@ -460,12 +460,8 @@ impl HumanoidRenderer {
             })
         };
         let pipelines = Variant::all().into_iter().map(|v| (v, make(v))).collect();
-        match pollster::block_on(scope.pop()) {
-            Some(error) => {
-                Err(GpuError::Validation { context: "humanoid pipelines".into(), message: error.to_string() })
-            }
-            None => Ok(Self { formats, frame_layout, placement_layout, material_layout, pipelines }),
-        }
+        scope.finish()?;
+        Ok(Self { formats, frame_layout, placement_layout, material_layout, pipelines })
     }
 
     /// The per-view bind group layout (group 0), shared with the overlay.
@@ -562,7 +558,7 @@ impl HumanoidRenderer {
     ) -> Result<MeshDraw, GpuError> {
         let Sources { first_point, points, rest_points, textures } = sources;
         let corner_count: usize = meshes.iter().map(RenderMesh::corner_count).sum();
-        let scope = device.push_error_scope(wgpu::ErrorFilter::Validation);
+        let scope = CreationScope::push(device, "humanoid mesh buffers");
         let mut vertices = Vec::with_capacity(corner_count.max(1));
         let mut indices = Vec::new();
         let mut parts = Vec::new();
@@ -647,12 +643,8 @@ impl HumanoidRenderer {
             parts,
             world_from_humanoid: Mutex::new(Mat4::IDENTITY),
         };
-        match pollster::block_on(scope.pop()) {
-            Some(error) => {
-                Err(GpuError::Validation { context: "humanoid mesh buffers".into(), message: error.to_string() })
-            }
-            None => Ok(draw),
-        }
+        scope.finish()?;
+        Ok(draw)
     }
 
     fn pipeline(&self, variant: Variant) -> &wgpu::RenderPipeline {

@@ -7,7 +7,7 @@ use glam::Vec3;
 use wgpu::util::DeviceExt;
 
 use super::context::GpuContext;
-use super::error::GpuError;
+use super::error::{CreationScope, GpuError};
 use super::layout::*;
 use super::shaders;
 use crate::hanim::{DisplacerOwner, Humanoid};
@@ -32,7 +32,7 @@ impl SkinPipelines {
     pub fn new(device: &wgpu::Device) -> Result<Self, GpuError> {
         let module = shaders::create_module(device, "skin_morph::shader", shaders::SKIN_MORPH)?;
         let constants = [("WORKGROUP_SIZE", f64::from(SKIN_WORKGROUP_SIZE))];
-        let scope = device.push_error_scope(wgpu::ErrorFilter::Validation);
+        let scope = CreationScope::push(device, "skin_morph pipelines");
         let make = |entry: &str, label: &str| {
             device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
                 label: Some(label),
@@ -49,12 +49,8 @@ impl SkinPipelines {
             skin_normals: make("skin_normals", "skin_morph::skin_normals"),
             morph_segments: make("morph_segments", "skin_morph::morph_segments"),
         };
-        match pollster::block_on(scope.pop()) {
-            Some(error) => {
-                Err(GpuError::Validation { context: "skin_morph pipelines".into(), message: error.to_string() })
-            }
-            None => Ok(pipelines),
-        }
+        scope.finish()?;
+        Ok(pipelines)
     }
 }
 
@@ -272,7 +268,7 @@ impl GpuSkin {
         let segment_point_count = data.segment_rest_points.len() as u32;
         let params = GpuSkinParams { point_count, corner_count, segment_point_count, _pad: 0 };
 
-        let scope = device.push_error_scope(wgpu::ErrorFilter::Validation);
+        let scope = CreationScope::push(device, "creating the skin buffers");
         let params = init("humanoid::skin_params", bytemuck::bytes_of(&params).to_vec(), wgpu::BufferUsages::UNIFORM);
         let rest_points = init("humanoid::rest_points", padded_bytes(&data.rest_points), storage);
         let ranges = init("humanoid::ranges", padded_bytes(&data.ranges), storage);
@@ -342,12 +338,7 @@ impl GpuSkin {
                 ],
             ),
         ];
-        if let Some(error) = pollster::block_on(scope.pop()) {
-            return Err(GpuError::Validation {
-                context: "creating the skin buffers".into(),
-                message: error.to_string(),
-            });
-        }
+        scope.finish()?;
         Ok(Self {
             points,
             normals,

@@ -5,7 +5,7 @@
 //! offscreen textures.
 
 use super::context::GpuContext;
-use super::error::GpuError;
+use super::error::{CreationScope, GpuError};
 use super::readback;
 
 /// The formats and sample count a pass renders with; pipelines are built for one of these.
@@ -60,7 +60,7 @@ impl RenderTarget {
             });
         }
         let size = wgpu::Extent3d { width, height, depth_or_array_layers: 1 };
-        let scope = ctx.device.push_error_scope(wgpu::ErrorFilter::Validation);
+        let scope = CreationScope::push(&ctx.device, "render_target::new");
         let texture = |label: &str, format, sample_count, usage, view_formats: &[wgpu::TextureFormat]| {
             ctx.device.create_texture(&wgpu::TextureDescriptor {
                 label: Some(label),
@@ -109,12 +109,8 @@ impl RenderTarget {
             depth_view: view(&depth),
             color,
         };
-        match pollster::block_on(scope.pop()) {
-            Some(error) => {
-                Err(GpuError::Validation { context: "render_target::new".into(), message: error.to_string() })
-            }
-            None => Ok(target),
-        }
+        scope.finish()?;
+        Ok(target)
     }
 
     /// The views to draw into: the MSAA texture resolving into the colour texture.

@@ -6,6 +6,7 @@
 use std::collections::HashMap;
 use std::path::Path;
 
+use super::error::CreationScope;
 use crate::mesh::TextureRef;
 use crate::x3d::NodeId;
 
@@ -126,7 +127,18 @@ impl TextureCache {
             let uploaded = match decode_texture(texture) {
                 Ok((image, path)) => {
                     log::info!("texture {}: {}x{} from {}", texture.node.0, image.width, image.height, path.display());
-                    Some(upload(device, queue, &image, [texture.repeat_s, texture.repeat_t]))
+                    // A texture the GPU cannot hold is drawn without, like one that cannot be read.
+                    let scope = CreationScope::push(device, "uploading a texture");
+                    let uploaded = upload(device, queue, &image, [texture.repeat_s, texture.repeat_t]);
+                    match scope.finish() {
+                        Ok(()) => Some(uploaded),
+                        Err(e) => {
+                            let message = format!("ImageTexture {}: drawn untextured ({e})", path.display());
+                            log::warn!("{message}");
+                            self.warnings.push(message);
+                            None
+                        }
+                    }
                 }
                 Err(e) => {
                     let message =
