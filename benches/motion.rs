@@ -4,7 +4,8 @@
 //!    392 frames × 57 channels, 15 driven joints) and the largest interpolator clips (JoeKick's KickTimer:
 //!    96 tracks; Pirouette's RealTimer: 44 tracks over the corpus's longest key lists), each sampled at a
 //!    new time every iteration (Euler channels → quaternions for two frames, slerp; key search, slerp).
-//! 2. A whole frame as the window draws it while playing: sample JoeKick's clip at the next time, upload
+//! 2. A mapping edit in the Motion capture window: retargeting a whole capture and building its clip.
+//! 3. A whole frame as the window draws it while playing: sample JoeKick's clip at the next time, upload
 //!    the joint matrices, skin dispatch and the render pass into a 1280x720 offscreen target, waiting for
 //!    completion (no read-back, no present).
 
@@ -14,6 +15,7 @@ use criterion::{Criterion, criterion_group, criterion_main};
 use hanim_viewer::animation::{Animations, SampleOptions};
 use hanim_viewer::gpu::GpuContext;
 use hanim_viewer::hanim::Document;
+use hanim_viewer::mocap::session::{CaptureRequest, CaptureSession, MappingOrigin};
 use hanim_viewer::pose::Pose;
 
 mod common;
@@ -43,6 +45,26 @@ fn bench(c: &mut Criterion) {
             b.iter(|| {
                 tau += step;
                 black_box(animations.apply(&doc, black_box(tau), &options, &mut poses));
+            })
+        });
+    }
+    group.finish();
+
+    // A mapping edit in the window's Motion capture window: retarget the whole capture with the new
+    // mapping and build the transport's clip from it (what happens between Enter and the next frame).
+    let mut group = c.benchmark_group("mapping_edit");
+    for (humanoid, capture) in [("JinLOA1.x3d", "asf/07_05.amc"), ("JohnJoint20.x3d", "bvh/131_03.bvh")] {
+        let doc = corpus(humanoid);
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus").join(capture);
+        let request = CaptureRequest::for_file(&path, None).unwrap();
+        let mut session = CaptureSession::load(&doc, 0, &request, None).unwrap();
+        let mapping = session.mapping.clone();
+        let name = format!("{}_onto_{}", session.name, humanoid.trim_end_matches(".x3d"));
+        eprintln!("{name}: {} frames", session.result.frame_count());
+        group.bench_function(&name, |b| {
+            b.iter(|| {
+                session.set_mapping(&doc, mapping.clone(), MappingOrigin::Edited).unwrap();
+                black_box(session.clip(&doc).unwrap());
             })
         });
     }
