@@ -17,7 +17,8 @@ pub fn joint_degrees(scene: &SceneSummary, pose: &Pose, joint: usize) -> [f32; 3
     let Some(j) = scene.joints.get(joint) else { return [0.0; 3] };
     let base = pose.rotations.get(joint).copied().unwrap_or_default();
     let offset = pose.rotation_offsets.get(joint).copied().unwrap_or_default();
-    limits::limit_angles_from_rotation(base * offset, j.limit_orientation).map(f32::to_degrees)
+    // `+ 0.0` turns −0 into 0, so a joint at rest reads "0.0°", not "-0.0°".
+    limits::limit_angles_from_rotation(base * offset, j.limit_orientation).map(|a| a.to_degrees() + 0.0)
 }
 
 pub fn joints_ui(ui: &mut egui::Ui, state: &mut UiState, scene: &SceneSummary, pose: &Pose) -> Vec<UiCommand> {
