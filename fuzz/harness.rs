@@ -71,3 +71,54 @@ pub fn fuzz_motion_channels(data: &[u8]) {
         }
     }
 }
+
+/// Motion capture text from arbitrary bytes: all of it as a BVH, and split at the first 0x00 into an ASF
+/// and an AMC for that skeleton. Whatever parses becomes a rig and a clip and is retargeted onto a small
+/// humanoid with the built-in mapping; parsing, forward kinematics and retargeting must never panic, hang
+/// or run out of memory.
+pub fn fuzz_mocap_files(data: &[u8]) {
+    use hanim_viewer::mocap::{amc, asf, bvh, mapping, retarget, rig};
+    let path = std::path::Path::new("fuzz");
+    let humanoid = hanim_viewer::hanim::load_str(
+        "<X3D version='4.0'><Scene><HAnimHumanoid name='h'>\
+         <HAnimJoint DEF='r' name='humanoid_root' containerField='skeleton' center='0 1 0'>\
+         <HAnimJoint DEF='s' name='sacroiliac' center='0 1 0'>\
+         <HAnimJoint DEF='lh' name='l_hip' center='0.1 0.9 0'><HAnimJoint DEF='lk' name='l_knee' center='0.1 0.5 0'>\
+         <HAnimJoint DEF='la' name='l_talocrural' center='0.1 0.1 0'/></HAnimJoint></HAnimJoint>\
+         <HAnimJoint DEF='rh' name='r_hip' center='-0.1 0.9 0'><HAnimJoint DEF='rk' name='r_knee' center='-0.1 0.5 0'>\
+         <HAnimJoint DEF='ra' name='r_talocrural' center='-0.1 0.1 0'/></HAnimJoint></HAnimJoint></HAnimJoint>\
+         <HAnimJoint DEF='v' name='vl5' center='0 1.1 0'><HAnimJoint DEF='ls' name='l_shoulder' center='0.2 1.4 0'/>\
+         </HAnimJoint></HAnimJoint></HAnimHumanoid></Scene></X3D>",
+        std::path::Path::new("fuzz-humanoid.x3d"),
+    )
+    .expect("the fuzz humanoid loads");
+    let h = &humanoid.humanoids[0];
+    let play = |rig: &rig::Rig, clip: &rig::Clip| {
+        let map = mapping::default_mapping(rig.joints.iter().map(|j| j.name.as_str()));
+        for frame in [0, clip.frame_count() / 2, clip.frame_count().saturating_sub(1)] {
+            if frame < clip.frame_count() {
+                let _ = clip.positions(rig, frame);
+            }
+        }
+        if let Ok(result) = retarget::retarget(rig, clip, h, &map) {
+            for frame in 0..result.frame_count().min(3) {
+                let _ = result.pose(h, frame);
+            }
+        }
+    };
+    let text = String::from_utf8_lossy(data);
+    if let Ok(b) = bvh::parse_bvh(&text, path) {
+        let unit = rig::guess_bvh_metres_per_unit(&b);
+        play(&rig::rig_from_bvh(&b, unit), &rig::clip_from_bvh(&b, unit));
+    }
+    let split = data.iter().position(|&b| b == 0).unwrap_or(data.len());
+    let (skeleton, motion) = (String::from_utf8_lossy(&data[..split]), String::from_utf8_lossy(&data[split..]));
+    if let Ok(a) = asf::parse_asf(&skeleton, path) {
+        let skeleton_rig = rig::rig_from_asf(&a);
+        let clip = match amc::parse_amc(motion.trim_start_matches('\0'), path, &a) {
+            Ok(m) => rig::clip_from_amc(&a, &m, 120.0),
+            Err(_) => hanim_viewer::mocap::rest_clip(&skeleton_rig, 1.0 / 120.0),
+        };
+        play(&skeleton_rig, &clip);
+    }
+}

@@ -19,6 +19,8 @@ fn every_fuzzer_finding_is_fixed() {
             fuzz_load_document(&data);
         } else if name.starts_with("motion_channels-") {
             fuzz_motion_channels(&data);
+        } else if name.starts_with("mocap_files-") {
+            fuzz_mocap_files(&data);
         } else {
             panic!("{name}: not named after a fuzz target");
         }
@@ -31,4 +33,29 @@ fn every_fuzzer_finding_is_fixed() {
 fn a_huge_channel_count_is_an_error_not_an_allocation() {
     let e = hanim_viewer::animation::motion::parse_channels("2226741226735498126 Xrotation").unwrap_err();
     assert!(e.contains("announces 2226741226735498126 channels but the string ends after 1"), "{e}");
+}
+
+#[test]
+fn the_mocap_harness_runs_on_the_malformed_captures_and_corpus_heads() {
+    // The third fuzz target's body on its seeds: every malformed capture of tests/data/bad_mocap, and
+    // the first 4 KiB of each corpus capture (an ASF joined to its AMC by a 0x00).
+    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/bad_mocap");
+    let mut inputs = 0;
+    for entry in std::fs::read_dir(&data).unwrap() {
+        fuzz_mocap_files(&std::fs::read(entry.unwrap().path()).unwrap());
+        inputs += 1;
+    }
+    let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus");
+    let head = |p: &str| {
+        let mut bytes = std::fs::read(corpus.join(p)).unwrap();
+        bytes.truncate(4096);
+        bytes
+    };
+    let mut joined = std::fs::read(corpus.join("asf/07.asf")).unwrap();
+    joined.push(0);
+    joined.extend(head("asf/07_05.amc"));
+    fuzz_mocap_files(&joined);
+    fuzz_mocap_files(&head("bvh/01_01.bvh"));
+    inputs += 2;
+    assert!(inputs >= 20, "{inputs} inputs");
 }
