@@ -410,6 +410,13 @@ impl Viewer {
                     self.surface.configure(&self.gpu.device, &self.config);
                 }
             }
+            // An .amc names a motion, not a skeleton: it is retargeted onto the humanoid shown (with its
+            // .asf beside it); anything else opens.
+            WindowEvent::DroppedFile(path)
+                if path.extension().is_some_and(|e| e.eq_ignore_ascii_case("amc")) && self.scene.is_some() =>
+            {
+                self.apply(UiCommand::ApplyCapture(path.clone()))
+            }
             WindowEvent::DroppedFile(path) => self.start_loading(path.clone()),
             WindowEvent::RedrawRequested => self.frame(),
             _ => {}
