@@ -280,9 +280,7 @@ fn pose_args(motion: Option<&str>, frame: Option<usize>, time: Option<f64>) -> p
         motion: motion.map(str::to_string),
         frame,
         time,
-        stepped: false,
-        root_mode: RootMode::AsGiven,
-        xite_euler: false,
+        playback: pose_command::PlaybackArgs { stepped: false, root_mode: RootMode::AsGiven, xite_euler: false },
         json: true,
         list: false,
     }

@@ -26,16 +26,8 @@ pub struct PoseArgs {
     /// Playback time in seconds from the clip's start.
     #[arg(long, requires = "motion")]
     pub time: Option<f64>,
-    /// Show raw frames instead of slerping between them.
-    #[arg(long)]
-    pub stepped: bool,
-    /// Root translation: `as-given` (default), `relative` (to the first frame) or `in-place`.
-    #[arg(long, value_name = "MODE", default_value = "as-given", value_parser = parse_root_mode)]
-    pub root_mode: RootMode,
-    /// Multiply Euler channels as X_ITE does (`Rx·Ry·Rz` whatever the listed order) instead of in the
-    /// listed order.
-    #[arg(long)]
-    pub xite_euler: bool,
+    #[command(flatten)]
+    pub playback: PlaybackArgs,
     /// Print JSON instead of text.
     #[arg(long)]
     pub json: bool,
@@ -271,13 +263,34 @@ pub fn render_text(r: &PoseReport) -> String {
     out
 }
 
+/// How clips are sampled, as `pose` and `render --motion` take it on the command line.
+#[derive(Debug, Clone, Default, clap::Args)]
+pub struct PlaybackArgs {
+    /// Show raw frames instead of slerping between them.
+    #[arg(long)]
+    pub stepped: bool,
+    /// Root translation: `as-given` (default), `relative` (to the first frame) or `in-place`.
+    #[arg(long, value_name = "MODE", default_value = "as-given", value_parser = parse_root_mode)]
+    pub root_mode: RootMode,
+    /// Multiply Euler channels as X_ITE does (`Rx·Ry·Rz` whatever the listed order) instead of in the
+    /// listed order.
+    #[arg(long)]
+    pub xite_euler: bool,
+}
+
+impl PlaybackArgs {
+    pub fn options(&self) -> SampleOptions {
+        SampleOptions {
+            interpolation: if self.stepped { Interpolation::Stepped } else { Interpolation::Smooth },
+            root_mode: self.root_mode,
+            euler_order: if self.xite_euler { EulerOrder::Xyz } else { EulerOrder::Listed },
+        }
+    }
+}
+
 /// Builds the report `args` asks for.
 pub fn build_report(doc: &Document, args: &PoseArgs) -> Result<PoseReport> {
-    let options = SampleOptions {
-        interpolation: if args.stepped { Interpolation::Stepped } else { Interpolation::Smooth },
-        root_mode: args.root_mode,
-        euler_order: if args.xite_euler { EulerOrder::Xyz } else { EulerOrder::Listed },
-    };
+    let options = args.playback.options();
     let mut animations = Animations::from_document(doc);
     let (poses, overrides, tau, frame) = match &args.motion {
         None => (doc.humanoids.iter().map(Pose::rest).collect(), Vec::new(), 0.0, None),

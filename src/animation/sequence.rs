@@ -7,8 +7,8 @@ use std::path::PathBuf;
 use anyhow::{Context, Result, anyhow, bail};
 use glam::Quat;
 
-use super::pose_command::{parse_root_mode, resolve_time};
-use super::{Animations, ClipSource, EulerOrder, Interpolation, RootMode, SampleOptions, with_overrides};
+use super::pose_command::resolve_time;
+use super::{Animations, ClipSource, Interpolation, SampleOptions, with_overrides};
 use crate::gpu::GpuContext;
 use crate::hanim::Document;
 use crate::headless::{self, RenderArgs, SceneRequest, ViewRequest, poses_for, write_png_atomically};
@@ -38,15 +38,8 @@ pub struct MotionRenderArgs {
     /// Folder for the numbered sequence `frame_00000.png`, `frame_00001.png`, ... (created if missing).
     #[arg(long, value_name = "DIR", requires = "every")]
     pub out_dir: Option<PathBuf>,
-    /// Raw frames instead of slerping between them.
-    #[arg(long)]
-    pub stepped: bool,
-    /// Root translation: `as-given` (default), `relative` (to the first frame) or `in-place`.
-    #[arg(long, value_name = "MODE", default_value = "as-given", value_parser = parse_root_mode)]
-    pub root_mode: RootMode,
-    /// Multiply Euler channels as X_ITE does (`Rx·Ry·Rz`) instead of in the listed order.
-    #[arg(long)]
-    pub xite_euler: bool,
+    #[command(flatten)]
+    pub playback: super::pose_command::PlaybackArgs,
     /// A motion capture to retarget onto the humanoid and render instead of --motion.
     #[command(flatten)]
     pub capture: crate::mocap::cli::RenderCaptureArgs,
@@ -142,11 +135,7 @@ pub fn render_times(
 pub fn run(ctx: &GpuContext, doc: &Document, args: &RenderArgs) -> Result<()> {
     let m = &args.motion;
     let name = m.motion.as_deref().ok_or_else(|| anyhow!("--motion is required"))?;
-    let options = SampleOptions {
-        interpolation: if m.stepped { Interpolation::Stepped } else { Interpolation::Smooth },
-        root_mode: m.root_mode,
-        euler_order: if m.xite_euler { EulerOrder::Xyz } else { EulerOrder::Listed },
-    };
+    let options = m.playback.options();
     let mut animations = Animations::from_document(doc);
     for w in &animations.warnings {
         log::info!("{w}");
