@@ -36,6 +36,30 @@ impl Default for LoadOptions {
     }
 }
 
+/// A parser's side of [`LoadProgress`]: called with the byte offset reached, it reports each time
+/// another 1/[`LoadProgress::STEPS`] of the text is read; it does nothing when no one listens or the text
+/// is not the main file.
+pub(crate) struct ProgressReporter {
+    progress: Option<std::sync::Arc<LoadProgress>>,
+    total: usize,
+    next: usize,
+}
+
+impl ProgressReporter {
+    pub(crate) fn new(options: &LoadOptions, is_main: bool, total: usize) -> Self {
+        Self { progress: options.progress.clone().filter(|_| is_main), total, next: 0 }
+    }
+
+    pub(crate) fn at(&mut self, position: usize) {
+        if let Some(p) = &self.progress
+            && position >= self.next
+        {
+            p.set_parsed(position, self.total);
+            self.next = position + self.total / LoadProgress::STEPS + 1;
+        }
+    }
+}
+
 /// What a load is doing, shared with the thread that shows it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum LoadStage {
@@ -56,11 +80,6 @@ pub struct LoadProgress {
 impl LoadProgress {
     /// How often the parsers report: each time another 1/STEPS of the main file is read.
     pub const STEPS: usize = 200;
-
-    /// The offset at which a parser that is at `position` of a `total`-byte text reports next.
-    pub fn next_report(position: usize, total: usize) -> usize {
-        position + total / Self::STEPS + 1
-    }
 
     pub fn set_stage(&self, stage: LoadStage) {
         let value = match stage {
@@ -229,16 +248,9 @@ impl Doc<'_> {
     fn run(&mut self) -> Result<(), X3dError> {
         let mut reader = quick_xml::Reader::from_str(self.text);
         reader.config_mut().trim_text(true);
-        let progress = self.options.progress.clone().filter(|_| self.is_main);
-        let mut report_at = 0;
+        let mut progress = ProgressReporter::new(self.options, self.is_main, self.text.len());
         loop {
-            if let Some(p) = &progress
-                && reader.buffer_position() as usize >= report_at
-            {
-                let at = reader.buffer_position() as usize;
-                p.set_parsed(at, self.text.len());
-                report_at = LoadProgress::next_report(at, self.text.len());
-            }
+            progress.at(reader.buffer_position() as usize);
             let event = reader.read_event().map_err(|e| {
                 let at = reader.error_position() as usize;
                 self.err(at, format!("malformed XML: {e}"))

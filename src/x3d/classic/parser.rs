@@ -16,7 +16,7 @@ use super::lexer::{LexError, Lexer, Tok, Token};
 use super::types::{self, FieldType};
 use crate::x3d::error::X3dError;
 use crate::x3d::proto::{self, FieldValue, InstanceData, ProtoDecl, ProtoFieldDecl};
-use crate::x3d::reader::{LoadOptions, LoadProgress};
+use crate::x3d::reader::{LoadOptions, ProgressReporter};
 use crate::x3d::source;
 use crate::x3d::{Child, Component, Field, Loc, Node, NodeId, Route, Scene, fields};
 
@@ -249,16 +249,9 @@ impl Parser<'_> {
     }
 
     fn run(&mut self) -> Result<(), X3dError> {
-        let progress = self.options.progress.clone().filter(|_| self.is_main);
-        let mut report_at = 0;
+        let mut progress = ProgressReporter::new(self.options, self.is_main, self.text.len());
         loop {
-            if let Some(p) = &progress
-                && self.lexer.position() >= report_at
-            {
-                let at = self.lexer.position();
-                p.set_parsed(at, self.text.len());
-                report_at = LoadProgress::next_report(at, self.text.len());
-            }
+            progress.at(self.lexer.position());
             match self.stack.last() {
                 Some(Frame::File) => {
                     let t = self.next()?;
