@@ -11,13 +11,14 @@ use glam::{Quat, Vec3};
 
 use crate::gpu::GpuContext;
 use crate::gpu::overlay::{self, OverlayBuffers, OverlayLines, OverlayRenderer};
-use crate::gpu::render_pass::{self, Camera, HumanoidRenderer, linear_from_srgb};
+use crate::gpu::render_pass::{self, GpuFrame, HumanoidRenderer, linear_from_srgb};
 use crate::gpu::scene_draw::SceneDraw;
 use crate::gpu::target::{RenderTarget, TargetFormats};
 use crate::hanim::Document;
-use crate::inspect::bounds::{Aabb, humanoid_bounds};
 use crate::pose::Pose;
+use crate::pose::bounds::{Aabb, humanoid_bounds};
 use crate::views;
+use crate::views::Camera;
 
 /// `hanim-viewer render` arguments.
 #[derive(Debug, Clone, clap::Args)]
@@ -421,7 +422,7 @@ impl PosedRenderer {
     ) -> Result<RenderedImage> {
         let ImageSize { width, height } = self.size;
         let aspect = width as f32 / height as f32;
-        self.frame.write(&ctx.queue, &camera.frame_uniform_for(aspect, &doc.settings));
+        self.frame.write(&ctx.queue, &GpuFrame::lit(camera, aspect, &doc.settings));
         let mut lines = OverlayLines::default();
         let cross = views::usable_box(bounds).size().max_element() * 0.012;
         for (index, (h, pose)) in doc.humanoids.iter().zip(poses).enumerate() {

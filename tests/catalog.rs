@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use hanim_viewer::headless::ImageSize;
-use hanim_viewer::inspect::bounds::{Parts, humanoid_bounds, part_bounds};
+use hanim_viewer::pose::bounds::{Parts, humanoid_bounds, part_bounds};
 use hanim_viewer::pose::{self, Pose};
 use hanim_viewer::views::StandardView;
 use hanim_viewer::views::catalog::{self, CatalogOptions, RestPose};

@@ -147,7 +147,7 @@ fn switching_views_sets_the_active_view_and_eye_views_follow_the_head() {
     assert_eq!(editor.apply(h, &mut state, UiCommand::SelectView(0)), Some(UiCommand::SelectView(0)));
     assert_eq!(state.active_view, Some(0));
     let ViewSource::Site { .. } = s.views[0].source else { panic!("the eye view comes from a site") };
-    let bounds = hanim_viewer::inspect::bounds::humanoid_bounds(&doc.scene, h, &editor.pose).unwrap();
+    let bounds = hanim_viewer::pose::bounds::humanoid_bounds(&doc.scene, h, &editor.pose).unwrap();
     let at = |pose: &hanim_viewer::pose::Pose| {
         let g = hanim_viewer::pose::humanoid_from_joint(h, pose);
         view_placement(&doc, h, &g, &bounds, s.views[0].source).unwrap().world_from_camera.transform_point3(Vec3::ZERO)

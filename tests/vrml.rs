@@ -366,7 +366,7 @@ fn hanim_1_0_layout_with_root_joint_outside_the_humanoid() {
     assert_eq!(held, [("hanim_LeftEyeView", Some(3)), ("hanim_RightEyeView", Some(3)), ("hanim_FaceView", Some(3))]);
     let at = |pose: &Pose, name: &str| -> Vec3 {
         let g = hanim_viewer::pose::humanoid_from_joint(h, pose);
-        let figure = hanim_viewer::inspect::bounds::humanoid_bounds(&doc.scene, h, pose).unwrap();
+        let figure = hanim_viewer::pose::bounds::humanoid_bounds(&doc.scene, h, pose).unwrap();
         let ctx = views::PoseContext { doc: &doc, humanoid: 0, humanoid_from_joint: &g, figure: &figure, aspect: 1.0 };
         let entry = views::document_views(&doc)
             .into_iter()

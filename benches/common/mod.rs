@@ -3,11 +3,12 @@
 
 use std::path::Path;
 
-use hanim_viewer::gpu::render_pass::{self, Camera, FrameUniform, HumanoidRenderer, MeshDraw};
+use hanim_viewer::gpu::render_pass::{self, FrameUniform, GpuFrame, HumanoidRenderer, MeshDraw};
 use hanim_viewer::gpu::target::{RenderTarget, TargetFormats};
 use hanim_viewer::gpu::{GpuContext, GpuSkin, SkinCorners};
 use hanim_viewer::hanim::{self, Document, Humanoid};
 use hanim_viewer::pose::Pose;
+use hanim_viewer::views::Camera;
 
 pub fn corpus_x3d(name: &str) -> Document {
     hanim::load(&Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/x3d").join(name)).unwrap()
@@ -34,11 +35,11 @@ impl JoeKickFrame {
         let renderer = HumanoidRenderer::new(&ctx.device, TargetFormats::HEADLESS).unwrap();
         let target = RenderTarget::new(ctx, 1280, 720, TargetFormats::HEADLESS).unwrap();
         let frame = renderer.create_frame(&ctx.device);
-        let bounds = hanim_viewer::inspect::bounds::humanoid_bounds(&doc.scene, jh, &Pose::rest(jh)).unwrap();
+        let bounds = hanim_viewer::pose::bounds::humanoid_bounds(&doc.scene, jh, &Pose::rest(jh)).unwrap();
         let aspect = 1280.0 / 720.0;
         let camera =
             hanim_viewer::views::framed_camera(&bounds, glam::Quat::IDENTITY, std::f32::consts::FRAC_PI_4, aspect);
-        frame.write(&ctx.queue, &camera.frame_uniform(aspect));
+        frame.write(&ctx.queue, &GpuFrame::from_camera(&camera, aspect));
         let textures = hanim_viewer::gpu::textures::TextureCache::new(&ctx.device, &ctx.queue);
         let rest = &jh.skin.as_ref().expect("a skin").points;
         let draw = renderer.create_mesh(&ctx.device, &mesh, &skin, rest, &textures).unwrap();

@@ -12,8 +12,8 @@ use super::{Animations, ClipSource, Interpolation, SampleOptions, with_overrides
 use crate::gpu::GpuContext;
 use crate::hanim::Document;
 use crate::headless::{self, RenderArgs, SceneRequest, ViewRequest, poses_for, write_png_atomically};
-use crate::inspect::bounds::Aabb;
 use crate::pose::Pose;
+use crate::pose::bounds::Aabb;
 use crate::views::{DEFAULT_FIELD_OF_VIEW, StandardView, framed_camera};
 
 /// Frames per second of a sequence rendered from an interpolator clip (`--every K` steps K/30 s).

@@ -3,9 +3,9 @@
 
 use glam::{Mat4, Quat, Vec3};
 
-use crate::gpu::render_pass::Camera;
-use crate::inspect::bounds::Aabb;
+use crate::pose::bounds::Aabb;
 use crate::ui::scene::{DEFAULT_FIELD_OF_VIEW, ViewPlacement, framing_distance};
+use crate::views::Camera;
 
 /// Seconds a view switch takes.
 pub const TRANSITION_SECONDS: f32 = 0.4;

@@ -11,8 +11,8 @@ use crate::gpu::overlay::{self, GpuLineVertex, OverlayLines};
 use crate::gpu::render_pass::HumanoidRenderer;
 use crate::gpu::scene_draw::SceneDraw;
 use crate::hanim::{Document, Humanoid};
-use crate::inspect::bounds::{Aabb, humanoid_bounds};
 use crate::pose;
+use crate::pose::bounds::{Aabb, humanoid_bounds};
 use crate::ui::{PoseEditor, SceneSummary, limits};
 
 pub struct LoadedScene {

@@ -25,10 +25,11 @@ use super::surface::{self, SurfaceAction};
 use super::viewport::ViewportTarget;
 use crate::gpu::GpuContext;
 use crate::gpu::overlay::{OverlayBuffers, OverlayRenderer};
-use crate::gpu::render_pass::{Camera, FrameUniform, HumanoidRenderer, begin_scene_pass};
+use crate::gpu::render_pass::{FrameUniform, GpuFrame, HumanoidRenderer, begin_scene_pass};
 use crate::hanim::{self, Document};
 use crate::mocap::session::CaptureRequest;
 use crate::ui::{self, FrameInfo, UiCommand, UiState, ViewportInput};
+use crate::views::Camera;
 
 /// The built-in humanoid shown when no file is given: an original CC0 figure (see the README's credits).
 pub const DEFAULT_HUMANOID: &str = include_str!("../../assets/humanoids/default.x3d");
@@ -689,8 +690,8 @@ impl Viewer {
     fn encode_3d_view(&self, encoder: &mut wgpu::CommandEncoder, target: &ViewportTarget, camera: &Camera) {
         let aspect = target.width() as f32 / target.height() as f32;
         let frame = match &self.scene {
-            Some(scene) => camera.frame_uniform_for(aspect, &scene.doc.settings),
-            None => camera.frame_uniform(aspect),
+            Some(scene) => GpuFrame::lit(camera, aspect, &scene.doc.settings),
+            None => GpuFrame::from_camera(camera, aspect),
         };
         self.frame_uniform.write(&self.gpu.queue, &frame);
         // The file's Background colour, else the viewer's own.

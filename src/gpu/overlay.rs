@@ -11,7 +11,7 @@ use super::render_pass::{FrameUniform, depth_state, linear_from_srgb3};
 use super::shaders;
 use super::target::TargetFormats;
 use crate::hanim::Humanoid;
-use crate::inspect::bounds::Aabb;
+use crate::pose::bounds::Aabb;
 use crate::pose::{self, Pose};
 
 /// One line vertex (`LineIn` in `lines.wgsl`): world position and linear RGBA.

@@ -22,6 +22,7 @@ use super::target::{FrameViews, TargetFormats};
 use super::textures::{GpuTexture, TextureCache};
 use crate::mesh::{MaterialParams, RenderMesh, SkinMesh, Topology};
 use crate::pose::normal_from_skin;
+use crate::views::Camera;
 
 /// Per-view uniform (`Frame` in `humanoid.wgsl` and `lines.wgsl`).
 #[repr(C)]
@@ -158,64 +159,15 @@ impl GpuMaterial {
     }
 }
 
-/// A perspective camera: X3D Viewpoint semantics (looks down its −Z, +Y up; `field_of_view` spans the
-/// smaller side of the image).
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Camera {
-    pub world_from_camera: Mat4,
-    pub field_of_view: f32,
-    pub near: f32,
-    pub far: f32,
-}
-
-impl Camera {
-    /// The vertical field of view for an image of `aspect = width / height`.
-    pub fn fov_y(&self, aspect: f32) -> f32 {
-        if aspect >= 1.0 { self.field_of_view } else { 2.0 * ((self.field_of_view * 0.5).tan() / aspect).atan() }
-    }
-
-    pub fn clip_from_world(&self, aspect: f32) -> Mat4 {
-        glam::camera::rh::proj::directx::perspective(self.fov_y(aspect), aspect, self.near, self.far)
-            * self.world_from_camera.inverse()
-    }
-
-    pub fn position(&self) -> Vec3 {
-        self.world_from_camera.transform_point3(Vec3::ZERO)
-    }
-
-    /// Unit view direction (the camera's −Z in world space).
-    pub fn forward(&self) -> Vec3 {
-        self.world_from_camera.transform_vector3(-Vec3::Z).normalize_or_zero()
-    }
-
-    pub fn up(&self) -> Vec3 {
-        self.world_from_camera.transform_vector3(Vec3::Y).normalize_or_zero()
-    }
-
-    pub fn right(&self) -> Vec3 {
-        self.world_from_camera.transform_vector3(Vec3::X).normalize_or_zero()
-    }
-
-    /// Pixel coordinates (x right, y down, origin at the top-left corner) of world point `p` in a
-    /// `width × height` image, or `None` when it lies behind the camera.
-    pub fn project_to_pixel(&self, p: Vec3, width: u32, height: u32) -> Option<(f32, f32)> {
-        let aspect = width as f32 / height as f32;
-        let clip = self.clip_from_world(aspect) * p.extend(1.0);
-        if clip.w <= 0.0 {
-            return None;
-        }
-        let ndc = clip.truncate() / clip.w;
-        Some(((ndc.x + 1.0) * 0.5 * width as f32, (1.0 - ndc.y) * 0.5 * height as f32))
-    }
-
+impl GpuFrame {
     /// The per-view uniform: camera matrix and the viewer's lights (a headlight along the view, as X3D's
     /// NavigationInfo headlight, plus a soft key light from the upper left), for an image of `aspect`.
-    pub fn frame_uniform(&self, aspect: f32) -> GpuFrame {
-        let backward = -self.forward();
-        let key = (backward * 0.6 + self.up() * 0.65 - self.right() * 0.45).normalize_or_zero();
+    pub fn from_camera(camera: &Camera, aspect: f32) -> GpuFrame {
+        let backward = -camera.forward();
+        let key = (backward * 0.6 + camera.up() * 0.65 - camera.right() * 0.45).normalize_or_zero();
         GpuFrame {
-            clip_from_world: self.clip_from_world(aspect).to_cols_array(),
-            camera_position: self.position().extend(1.0).to_array(),
+            clip_from_world: camera.clip_from_world(aspect).to_cols_array(),
+            camera_position: camera.position().extend(1.0).to_array(),
             headlight: backward.extend(HEADLIGHT_INTENSITY).to_array(),
             key_light: key.extend(KEY_LIGHT_INTENSITY).to_array(),
             ambient: [AMBIENT_LIGHT, AMBIENT_LIGHT, AMBIENT_LIGHT, 0.0],
@@ -223,15 +175,13 @@ impl Camera {
             lights: [GpuLight::zeroed(); MAX_SCENE_LIGHTS],
         }
     }
-}
 
-impl Camera {
-    /// [`Self::frame_uniform`] with the file's lighting: its light nodes (the first
+    /// [`Self::from_camera`] with the file's lighting: its light nodes (the first
     /// [`MAX_SCENE_LIGHTS`]) added, and NavigationInfo `headlight='false'` respected. With the headlight
     /// off the viewer's soft key light goes too when the file has lights of its own; a file with no light
     /// at all keeps it, so that its figures stay visible.
-    pub fn frame_uniform_for(&self, aspect: f32, settings: &crate::hanim::SceneSettings) -> GpuFrame {
-        let mut frame = self.frame_uniform(aspect);
+    pub fn lit(camera: &Camera, aspect: f32, settings: &crate::hanim::SceneSettings) -> GpuFrame {
+        let mut frame = Self::from_camera(camera, aspect);
         if !settings.headlight {
             frame.headlight[3] = 0.0;
             if !settings.lights.is_empty() {
@@ -886,24 +836,5 @@ mod tests {
         assert_eq!(linear_from_srgb(0.0), 0.0);
         assert!((linear_from_srgb(1.0) - 1.0).abs() < 1e-6);
         assert!((linear_from_srgb(0.5) - 0.214_041).abs() < 1e-5);
-    }
-
-    #[test]
-    fn camera_fov_spans_the_smaller_side_and_projects_the_centre_to_the_middle() {
-        let camera = Camera {
-            world_from_camera: Mat4::from_translation(Vec3::new(0.0, 1.0, 5.0)),
-            field_of_view: 0.8,
-            near: 0.1,
-            far: 100.0,
-        };
-        assert_eq!(camera.fov_y(16.0 / 9.0), 0.8);
-        let portrait = camera.fov_y(0.5);
-        assert!(((portrait * 0.5).tan() * 0.5 - 0.4f32.tan()).abs() < 1e-6, "horizontal fov is 0.8");
-        let (x, y) = camera.project_to_pixel(Vec3::new(0.0, 1.0, 0.0), 200, 100).unwrap();
-        assert!((x - 100.0).abs() < 1e-3 && (y - 50.0).abs() < 1e-3);
-        // +X world is to the right, +Y up (smaller pixel y).
-        let (x, y) = camera.project_to_pixel(Vec3::new(0.5, 1.5, 0.0), 200, 100).unwrap();
-        assert!(x > 100.0 && y < 50.0);
-        assert!(camera.project_to_pixel(Vec3::new(0.0, 1.0, 10.0), 200, 100).is_none());
     }
 }

@@ -10,10 +10,10 @@ use super::render_pass::{HumanoidRenderer, MeshDraw};
 use super::textures::TextureCache;
 use super::{GpuContext, GpuSkin, SkinCorners};
 use crate::hanim::{Document, Humanoid};
-use crate::inspect::bounds::Aabb;
 use crate::mesh::{
     RenderMesh, render_mesh_from_rigid_shape, render_mesh_from_shape, rigid_shapes, skin_mesh_from_humanoid,
 };
+use crate::pose::bounds::Aabb;
 use crate::pose::{self, Pose};
 
 /// One humanoid's draws.

@@ -1,6 +1,5 @@
-//! Reports about a loaded document: `info` summaries, `check` rules and bounding boxes.
+//! Reports about a loaded document: `info` summaries and `check` rules.
 
-pub mod bounds;
 pub mod check;
 pub mod info;
 pub mod standard_names;

@@ -48,6 +48,7 @@
 //! Nothing here panics on an inconsistent model or pose: a joint or displacer index outside its list
 //! is skipped, and pose entries missing from a short [`Pose`] fall back to the file's rest values.
 
+pub mod bounds;
 mod skinning;
 #[cfg(test)]
 mod test_humanoid;

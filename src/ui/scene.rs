@@ -4,7 +4,7 @@
 use glam::{Mat4, Quat};
 
 use crate::hanim::{DisplacerOwner, Document, Humanoid};
-use crate::inspect::bounds::Aabb;
+use crate::pose::bounds::Aabb;
 
 /// One joint as the Joints panel shows it.
 #[derive(Debug, Clone, PartialEq)]

@@ -318,7 +318,7 @@ fn draws_little_of_itself(
     doc: &Document,
     index: usize,
     g: &[glam::Mat4],
-    figure: &crate::inspect::bounds::Aabb,
+    figure: &crate::pose::bounds::Aabb,
 ) -> Result<bool> {
     let h = &doc.humanoids[index];
     let skin = crate::mesh::skin_mesh_from_humanoid(&doc.scene, h)?;
@@ -327,7 +327,7 @@ fn draws_little_of_itself(
     }
     let world_from_humanoid = h.world_from_humanoid();
     let mut area = 0.0f32;
-    let mut extent = crate::inspect::bounds::Aabb::default();
+    let mut extent = crate::pose::bounds::Aabb::default();
     let mut notes = Vec::new();
     for shape in crate::mesh::rigid_shapes(&doc.scene, h)? {
         let Some((mesh, points)) = crate::mesh::render_mesh_from_rigid_shape(&doc.scene, h, &shape, &mut notes)? else {

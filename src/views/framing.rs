@@ -3,8 +3,8 @@
 
 use glam::{Mat4, Quat, Vec3};
 
-use crate::gpu::render_pass::Camera;
-use crate::inspect::bounds::Aabb;
+use super::Camera;
+use crate::pose::bounds::Aabb;
 
 /// X3D's default Viewpoint field of view.
 pub const DEFAULT_FIELD_OF_VIEW: f32 = std::f32::consts::FRAC_PI_4;

@@ -19,6 +19,7 @@
 //!   the file has its own FrontView: the file's cameras were placed for the rest pose at a distance of
 //!   the author's choosing, while a catalogue needs every figure framed by the same rule.
 
+mod camera;
 pub mod catalog;
 pub mod command;
 mod framing;
@@ -31,10 +32,10 @@ pub use framing::{
     DEFAULT_FIELD_OF_VIEW, FRAME_MARGIN, camera_around, corners_of, frame_points, framed_camera, usable_box,
 };
 
-use crate::gpu::render_pass::Camera;
 use crate::hanim::{Document, HeldViewpoint, Humanoid, Site, SiteParent, Viewpoint};
-use crate::inspect::bounds::{Aabb, Parts, part_bounds};
+use crate::pose::bounds::{Aabb, Parts, part_bounds};
 use crate::pose::{self, Pose};
+pub use camera::Camera;
 
 /// The computed views (§5) plus the face view.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
