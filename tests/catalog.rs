@@ -9,11 +9,11 @@ use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use hanim_viewer::headless::ImageSize;
+use hanim_viewer::commands::catalog::{self, CatalogOptions, RestPose};
 use hanim_viewer::pose::bounds::{Parts, humanoid_bounds, part_bounds};
 use hanim_viewer::pose::{self, Pose};
+use hanim_viewer::render::ImageSize;
 use hanim_viewer::views::StandardView;
-use hanim_viewer::views::catalog::{self, CatalogOptions, RestPose};
 
 const SIZE: u32 = 160;
 /// The background is cleared exactly; sRGB rounding leaves ±1.

@@ -7,6 +7,7 @@ mod common;
 use std::path::Path;
 
 use glam::{DMat3, DVec3, Quat, Vec3};
+use hanim_viewer::commands::motion as cli;
 use hanim_viewer::hanim;
 use hanim_viewer::mocap::amc::{self, Amc};
 use hanim_viewer::mocap::asf::{self, Asf, Dof};
@@ -14,7 +15,7 @@ use hanim_viewer::mocap::bvh;
 use hanim_viewer::mocap::mapping::{self, Mapping};
 use hanim_viewer::mocap::retarget::{self, Retargeted};
 use hanim_viewer::mocap::rig;
-use hanim_viewer::mocap::{Capture, StickFigure, cli, load_asf_amc, load_bvh};
+use hanim_viewer::mocap::{Capture, StickFigure, load_asf_amc, load_bvh};
 use hanim_viewer::pose::{self, Pose};
 
 use common::{corpus, test_data};
@@ -825,10 +826,10 @@ fn a_stick_figure_frame_renders_its_joints_where_they_project() {
     let mapping = default_mapping(&c);
     let frame = 258;
     let doc = cli::posed_stick_document(&c, &mapping, frame).unwrap();
-    let mut request = hanim_viewer::headless::SceneRequest::new(240, 240);
-    request.view = hanim_viewer::headless::ViewRequest::Named("side".into());
+    let mut request = hanim_viewer::render::SceneRequest::new(240, 240);
+    request.view = hanim_viewer::render::ViewRequest::Named("side".into());
     request.show_skeleton = true;
-    let image = hanim_viewer::headless::render_document(&ctx, &doc, &request).unwrap();
+    let image = hanim_viewer::render::render_document(&ctx, &doc, &request).unwrap();
     let background = image.background_rgba8();
     let p = frame_positions(&c, frame);
     for joint in ["root", "lfoot", "rfoot", "head", "lhumerus", "ltibia"] {

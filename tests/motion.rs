@@ -7,10 +7,10 @@ mod common;
 
 use common::by_hand::{assert_same_rotation, def, direct_interpolator, key_pair, load, slerp_by_hand};
 use glam::{Quat, Vec3};
-use hanim_viewer::animation::{
-    Animations, ClipSource, EulerOrder, Interpolation, RootMode, SampleOptions, pose_command,
-    sequence::MotionRenderArgs,
-};
+use hanim_viewer::animation::{Animations, ClipSource, EulerOrder, Interpolation, RootMode, SampleOptions};
+use hanim_viewer::commands::args::PlaybackArgs;
+use hanim_viewer::commands::pose as pose_command;
+use hanim_viewer::commands::render::MotionRenderArgs;
 use hanim_viewer::hanim::{self, Document, quat_from_axis_angle};
 use hanim_viewer::pose::Pose;
 use hanim_viewer::x3d::NodeId;
@@ -182,7 +182,7 @@ fn a_script_driven_animation_is_listed_as_unsupported() {
     let reason = clip.unsupported().expect("the Script clip is unsupported");
     assert!(reason.contains("Script") && reason.contains("not run"), "{reason}");
     assert!(!clip.enabled);
-    let error = pose_command::resolve_time(&animations, clip.name(), None, Some(1.0)).unwrap_err();
+    let error = animations.resolve(clip.name(), None, Some(1.0)).unwrap_err();
     assert!(error.to_string().contains("cannot be played"), "{error}");
 }
 
@@ -280,7 +280,7 @@ fn pose_args(motion: Option<&str>, frame: Option<usize>, time: Option<f64>) -> p
         motion: motion.map(str::to_string),
         frame,
         time,
-        playback: pose_command::PlaybackArgs { stepped: false, root_mode: RootMode::AsGiven, xite_euler: false },
+        playback: PlaybackArgs { stepped: false, root_mode: RootMode::AsGiven, xite_euler: false },
         json: true,
         list: false,
     }
@@ -502,10 +502,10 @@ fn read_png(path: &std::path::Path) -> (u32, u32, Vec<u8>) {
 fn check_sequence(file: &str, clip: &str, every: u32, expected_frames: usize) {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("seq");
-    let args = hanim_viewer::headless::RenderArgs {
+    let args = hanim_viewer::commands::render::RenderArgs {
         file: common::corpus(file),
         out: None,
-        size: hanim_viewer::headless::ImageSize { width: 160, height: 120 },
+        size: hanim_viewer::render::ImageSize { width: 160, height: 120 },
         view: None,
         poses: Vec::new(),
         displacers: Vec::new(),
@@ -519,7 +519,7 @@ fn check_sequence(file: &str, clip: &str, every: u32, expected_frames: usize) {
             ..Default::default()
         },
     };
-    hanim_viewer::headless::run(&args).unwrap_or_else(|e| panic!("{file}: {e:#}"));
+    hanim_viewer::commands::render::run(&args).unwrap_or_else(|e| panic!("{file}: {e:#}"));
     let mut names: Vec<String> =
         std::fs::read_dir(&out).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
     names.sort();
@@ -530,7 +530,7 @@ fn check_sequence(file: &str, clip: &str, every: u32, expected_frames: usize) {
     let background = doc
         .settings
         .background
-        .unwrap_or(hanim_viewer::headless::NEUTRAL_GREY)
+        .unwrap_or(hanim_viewer::render::NEUTRAL_GREY)
         .map(|c| (c.clamp(0.0, 1.0) * 255.0).round() as u8);
     let mut images = Vec::new();
     for name in &names {

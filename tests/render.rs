@@ -8,11 +8,11 @@ mod common;
 use std::path::Path;
 
 use glam::Vec3;
+use hanim_viewer::commands::render::{self as render_command, RenderArgs};
 use hanim_viewer::gpu::GpuContext;
 use hanim_viewer::hanim::{self, Document};
-use hanim_viewer::headless::{
-    self, ImageSize, JointRotation, RenderArgs, RenderedImage, SceneRequest, ViewRequest, poses_for,
-};
+use hanim_viewer::pose::{JointRotation, poses_for};
+use hanim_viewer::render::{self as headless, ImageSize, RenderedImage, SceneRequest, ViewRequest};
 
 const SIZE: u32 = 256;
 
@@ -40,7 +40,7 @@ fn is_foreground(image: &RenderedImage, x: u32, y: u32) -> bool {
 fn save(image: &RenderedImage, name: &str) {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/render-tests");
     std::fs::create_dir_all(&dir).unwrap();
-    headless::write_png_atomically(&dir.join(name), image.width, image.height, &image.rgba).unwrap();
+    hanim_viewer::output::write_png_atomically(&dir.join(name), image.width, image.height, &image.rgba).unwrap();
 }
 
 /// The pixel rectangle (min x, min y, max x, max y) covered by the image's bounding box.
@@ -201,7 +201,7 @@ fn the_render_command_writes_the_png_atomically() {
         adapter: None,
         motion: Default::default(),
     };
-    headless::run(&args).unwrap_or_else(|e| panic!("{e:#}"));
+    render_command::run(&args).unwrap_or_else(|e| panic!("{e:#}"));
     let names: Vec<String> =
         std::fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
     assert_eq!(names, vec!["shot.png".to_string()], "no temporary file is left behind");
@@ -213,7 +213,7 @@ fn the_render_command_writes_the_png_atomically() {
 
     // A failing render (unknown view) writes nothing at all.
     let failed = dir.path().join("failed.png");
-    let error = headless::run(&RenderArgs { out: Some(failed.clone()), view: Some("nowhere".into()), ..args })
+    let error = render_command::run(&RenderArgs { out: Some(failed.clone()), view: Some("nowhere".into()), ..args })
         .expect_err("an unknown view is an error");
     assert!(error.to_string().contains("no view named 'nowhere'"), "{error}");
     assert!(!failed.exists());

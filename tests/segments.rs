@@ -11,9 +11,10 @@ use std::path::Path;
 use glam::{Mat4, Vec3};
 use hanim_viewer::gpu::GpuContext;
 use hanim_viewer::hanim::{self, Document};
-use hanim_viewer::headless::{self, JointRotation, RenderedImage, SceneRequest, ViewRequest, poses_for};
 use hanim_viewer::mesh::{render_mesh_from_rigid_shape, rigid_shapes};
 use hanim_viewer::pose;
+use hanim_viewer::pose::{DisplacerWeight, JointRotation, poses_for};
+use hanim_viewer::render::{self as headless, RenderedImage, SceneRequest, ViewRequest};
 
 const SIZE: u32 = 160;
 
@@ -50,7 +51,7 @@ fn foreground_near(image: &RenderedImage, x: f32, y: f32, radius: i32) -> bool {
 fn save(image: &RenderedImage, name: &str) {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/render-tests");
     std::fs::create_dir_all(&dir).unwrap();
-    headless::write_png_atomically(&dir.join(name), image.width, image.height, &image.rgba).unwrap();
+    hanim_viewer::output::write_png_atomically(&dir.join(name), image.width, image.height, &image.rgba).unwrap();
 }
 
 fn corpus_files() -> Vec<std::path::PathBuf> {
@@ -188,14 +189,14 @@ fn a_segment_displacer_moves_the_drawn_segment_like_the_cpu_reference() {
     let h = &doc.humanoids[0];
     let name = "l_upperarm_bulge_action";
     let mut request = SceneRequest::new(SIZE, SIZE);
-    request.displacer_weights = vec![headless::DisplacerWeight { name: name.into(), weight: 4.0 }];
+    request.displacer_weights = vec![DisplacerWeight { name: name.into(), weight: 4.0 }];
     let bulged = render(&ctx, &doc, &request);
     save(&bulged, "segments.segment_displacer.png");
     request.view = ViewRequest::Camera(bulged.camera);
     request.displacer_weights[0].weight = 0.0;
     let flat = render(&ctx, &doc, &request);
 
-    let poses = poses_for(&doc, &[], &[headless::DisplacerWeight { name: name.into(), weight: 4.0 }]).unwrap();
+    let poses = poses_for(&doc, &[], &[DisplacerWeight { name: name.into(), weight: 4.0 }]).unwrap();
     let segment = h.segments.iter().position(|s| s.coord.is_some()).unwrap();
     let joint = h.segments[segment].joint.unwrap();
     let placed = h.world_from_humanoid() * pose::humanoid_from_joint(h, &poses[0])[joint];

@@ -10,8 +10,8 @@ use glam::{Mat4, Quat, Vec3};
 use hanim_viewer::hanim::{self, Document};
 use hanim_viewer::pose::{self, Pose};
 use hanim_viewer::views::{
-    self, PoseContext, ResolvedView, StandardView, ViewKind, ViewPlacement, ViewSource, command, figure_bounds,
-    humanoid_views, placement,
+    self, PoseContext, ResolvedView, StandardView, ViewKind, ViewPlacement, ViewSource, figure_bounds, humanoid_views,
+    placement,
 };
 
 const TOLERANCE: f32 = 1e-4;
@@ -22,7 +22,9 @@ fn load(name: &str) -> Document {
 }
 
 fn listed(name: &str) -> Vec<ResolvedView> {
-    command::report(&common::corpus(&format!("x3d/{name}"))).unwrap_or_else(|e| panic!("{name}: {e:#}")).views
+    hanim_viewer::commands::views::report(&common::corpus(&format!("x3d/{name}")))
+        .unwrap_or_else(|e| panic!("{name}: {e:#}"))
+        .views
 }
 
 fn find<'a>(views: &'a [ResolvedView], def: &str) -> &'a ResolvedView {
@@ -338,7 +340,7 @@ fn each_humanoid_of_a_file_has_its_own_computed_views_in_its_own_orientation() {
 fn render_finds_views_by_computed_name_description_or_def() {
     let doc = load("JoeKick.x3d");
     let poses: Vec<Pose> = doc.humanoids.iter().map(Pose::rest).collect();
-    let bounds = hanim_viewer::headless::scene_bounds(&doc, &poses).unwrap();
+    let bounds = hanim_viewer::render::scene_bounds(&doc, &poses).unwrap();
     let camera = |name: &str| views::named_camera(&doc, &poses, &bounds, name, 1.0);
     let face = camera("face").unwrap();
     let skullbase = doc.humanoids[0].joint_index("skullbase").unwrap();

@@ -12,8 +12,8 @@ use std::path::{Path, PathBuf};
 
 use glam::{Quat, Vec3};
 use hanim_viewer::hanim::{self, Document, Humanoid, SiteParent};
-use hanim_viewer::headless;
 use hanim_viewer::pose::Pose;
+use hanim_viewer::render as headless;
 use hanim_viewer::views;
 use hanim_viewer::x3d::{self, Encoding, LoadOptions, NodeId, Scene, fields};
 
@@ -738,7 +738,7 @@ fn classic_corpus_humanoids_render_and_a_joint_rotation_moves_only_its_side() {
     let rest = headless::render_document(&ctx, &doc, &headless::SceneRequest::new(w, h)).unwrap();
     let mut request = headless::SceneRequest::new(w, h);
     request.view = headless::ViewRequest::Camera(rest.camera);
-    request.joint_rotations = vec![headless::parse_joint_rotation("l_shoulder=0,0,1,1.2").unwrap()];
+    request.joint_rotations = vec![hanim_viewer::commands::args::parse_joint_rotation("l_shoulder=0,0,1,1.2").unwrap()];
     let posed = headless::render_document(&ctx, &doc, &request).unwrap();
     let changed: Vec<u32> =
         (0..w * h).filter(|i| rest.pixel(i % w, i / w) != posed.pixel(i % w, i / w)).map(|i| i % w).collect();

@@ -8,11 +8,10 @@ mod common;
 
 use common::by_hand::{assert_same_rotation, direct_interpolator, key_pair, load, slerp_by_hand};
 use glam::Quat;
-use hanim_viewer::animation::sequence::{render_times, sequence_times};
 use hanim_viewer::animation::{Animations, ClipSource, Interpolation, SampleOptions};
 use hanim_viewer::hanim::{Document, quat_from_axis_angle};
-use hanim_viewer::headless::{self, SceneRequest};
 use hanim_viewer::pose::Pose;
+use hanim_viewer::render::{self as headless, SceneRequest, render_times};
 use hanim_viewer::x3d::NodeId;
 
 /// The OrientationInterpolator fed by TimeSensor `sensor` and routed into `set_rotation` of the node
@@ -133,7 +132,7 @@ fn render_clip(
     let index = animations.find(name).unwrap();
     animations.solo(index);
     let options = SampleOptions::default();
-    let times = sequence_times(&animations, index, every, options.interpolation);
+    let times = animations.sequence_times(index, every, options.interpolation);
     let mut images = Vec::new();
     render_times(ctx, &doc, &animations, &options, &SceneRequest::new(160, 120), &times, |_, image| {
         images.push(image);

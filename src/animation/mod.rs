@@ -15,13 +15,13 @@
 //! follow [`RootMode`].
 
 pub mod interpolator;
+mod lookup;
 pub mod motion;
-pub mod pose_command;
-pub mod sequence;
 
 use glam::{Quat, Vec3};
 
 pub use interpolator::{Curve, CurveValue, InterpolatorClip, TargetField, Track, find_clips};
+pub use lookup::{INTERPOLATOR_SEQUENCE_FPS, LookupError};
 pub use motion::{EulerOrder, HanimMotion, Interpolation, JointSample, MotionError};
 
 use crate::hanim::Document;

@@ -161,23 +161,14 @@ pub struct JointSample {
     pub translation: Option<Vec3>,
 }
 
-/// The H-Anim 1 ↔ 2 root names (§4.1, §6).
-fn root_alias(name: &str) -> Option<&'static str> {
-    match name {
-        "HumanoidRoot" => Some("humanoid_root"),
-        "humanoid_root" => Some("HumanoidRoot"),
-        _ => None,
-    }
-}
-
-/// Finds a motion's joint name in the skeleton: exact name, then the H-Anim 1/2 root alias, then the name
+/// Finds a motion's joint name in the skeleton: exact name, then its H-Anim 1/2 alias, then the name
 /// without a `<humanoid name>_` or `hanim_` prefix (§4.1).
 pub fn find_joint(h: &Humanoid, name: &str) -> Option<usize> {
     let name = name.trim();
     if let Some(j) = h.joint_index(name) {
         return Some(j);
     }
-    if let Some(j) = root_alias(name).and_then(|alias| h.joint_index(alias)) {
+    if let Some(j) = crate::names::hanim_alias(name).and_then(|alias| h.joint_index(alias)) {
         return Some(j);
     }
     let humanoid_prefix = format!("{}_", h.name);

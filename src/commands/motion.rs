@@ -6,10 +6,11 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
 
-use super::mapping::{self, Mapping};
-use super::rig::CMU_FRAME_RATE;
-use super::{Capture, StickFigure, export, retarget};
-use crate::headless::{self, ImageSize, SceneRequest, ViewRequest};
+use super::args::parse_size;
+use crate::mocap::mapping::{self, Mapping};
+use crate::mocap::{Capture, CaptureLoadOptions, StickFigure, export, load_capture as load_capture_with, retarget};
+use crate::pose::JointRotation;
+use crate::render::{ImageSize, RenderedImage, SceneRequest, ViewRequest, render_document};
 
 #[derive(Debug, Clone, clap::Args)]
 pub struct MotionArgs {
@@ -79,7 +80,7 @@ pub enum MotionCommand {
         /// The frame (0 = the first).
         #[arg(long, default_value_t = 0)]
         frame: usize,
-        #[arg(long, default_value = "640x480", value_parser = headless::parse_size)]
+        #[arg(long, default_value = "640x480", value_parser = parse_size)]
         size: ImageSize,
         /// `front`, `side`, `top` or `inclined`.
         #[arg(long, default_value = "front")]
@@ -104,34 +105,9 @@ pub enum MotionCommand {
     },
 }
 
-fn is_bvh(path: &Path) -> bool {
-    path.extension().is_some_and(|e| e.eq_ignore_ascii_case("bvh"))
-}
-
-/// Loads an ASF (+ optional AMC) or a BVH.
+/// Loads an ASF (+ optional AMC) or a BVH with the command line's options.
 pub fn load_capture(skeleton: &Path, amc: Option<&Path>, options: &CaptureOptions) -> Result<Capture> {
-    if let Some(fps) = options.fps
-        && !(fps.is_finite() && fps > 0.0)
-    {
-        bail!("--fps must be a positive number of frames per second, not {fps}");
-    }
-    if let Some(unit) = options.bvh_unit
-        && !(unit.is_finite() && unit > 0.0)
-    {
-        bail!("--bvh-unit must be a positive number of metres, not {unit}");
-    }
-    let capture = if is_bvh(skeleton) {
-        if amc.is_some() {
-            bail!("{}: a BVH holds its own motion; --amc goes with an .asf skeleton", skeleton.display());
-        }
-        super::load_bvh(skeleton, options.bvh_unit, options.fps)?
-    } else {
-        super::load_asf_amc(skeleton, amc, options.fps.unwrap_or(CMU_FRAME_RATE))?
-    };
-    for w in &capture.warnings {
-        log::warn!("{w}");
-    }
-    Ok(capture)
+    load_capture_with(skeleton, amc, &CaptureLoadOptions { fps: options.fps, bvh_unit: options.bvh_unit })
 }
 
 fn mapping_for(capture: &Capture, file: Option<&Path>) -> Result<Mapping> {
@@ -148,7 +124,7 @@ fn stem(path: &Path) -> String {
 pub fn run(args: &MotionArgs) -> Result<()> {
     match &args.command {
         MotionCommand::Import { humanoid, motion, asf, out, map, humanoid_number, name, capture } => {
-            let capture = match (asf, is_bvh(motion)) {
+            let capture = match (asf, crate::mocap::is_bvh(motion)) {
                 (Some(_), true) => bail!("{}: a BVH motion carries its own skeleton; drop --asf", motion.display()),
                 (None, false) => {
                     bail!("{}: an AMC motion needs its skeleton: add --asf SKELETON.asf", motion.display())
@@ -212,7 +188,7 @@ pub fn run(args: &MotionArgs) -> Result<()> {
                 }
                 None => render_frame(&capture, &mapping, *frame, *size, view, adapter.as_deref())?,
             };
-            headless::write_png_atomically(out, image.width, image.height, &image.rgba)?;
+            crate::output::write_png_atomically(out, image.width, image.height, &image.rgba)?;
             println!("{}: frame {frame} of {frames}, {}x{}", out.display(), image.width, image.height);
             Ok(())
         }
@@ -265,61 +241,6 @@ pub fn import_into(
     Ok(Imported { text, result, track })
 }
 
-/// `render FILE --amc MOTION.amc --asf SKEL.asf` / `--bvh MOTION.bvh`: the capture to retarget onto the
-/// file's first humanoid before rendering (`--frame N`, `--time T` or `--every K --out-dir DIR`).
-#[derive(Debug, Clone, Default, clap::Args)]
-pub struct RenderCaptureArgs {
-    /// Retarget this AMC motion (its skeleton in --asf) onto the first humanoid and render it.
-    #[arg(long, value_name = "AMC", group = "clip", requires = "asf")]
-    pub amc: Option<PathBuf>,
-    /// The ASF skeleton of --amc.
-    #[arg(long, value_name = "ASF", requires = "amc")]
-    pub asf: Option<PathBuf>,
-    /// Retarget this BVH motion onto the first humanoid and render it.
-    #[arg(long, value_name = "BVH", group = "clip")]
-    pub bvh: Option<PathBuf>,
-    /// Frames per second of the capture (AMC default: CMU's 120; BVH: its Frame Time).
-    #[arg(long, value_name = "FPS", value_parser = parse_fps)]
-    pub fps: Option<f64>,
-    /// Joint mapping file for the capture (default: the built-in table for its names).
-    #[arg(long, value_name = "FILE")]
-    pub map: Option<PathBuf>,
-}
-
-/// `--fps`: a positive, finite number of frames per second.
-pub fn parse_fps(text: &str) -> Result<f64, String> {
-    match text.trim().parse::<f64>() {
-        Ok(v) if v.is_finite() && v > 0.0 => Ok(v),
-        _ => Err(format!("'{text}' is not a positive number of frames per second (CMU captures: 120)")),
-    }
-}
-
-/// For `render` with `--amc`/`--bvh`: the humanoid file's document with the capture retargeted onto its
-/// first humanoid as an HAnimMotion, and the name (the DEF, unique in the file) to render it by. `None`
-/// without a capture.
-pub fn document_with_capture(
-    file: &Path,
-    args: &RenderCaptureArgs,
-) -> Result<Option<(crate::hanim::Document, String)>> {
-    let options = CaptureOptions { fps: args.fps, bvh_unit: None };
-    let (capture, motion) = match (&args.amc, &args.asf, &args.bvh) {
-        (Some(amc), Some(asf), None) => (load_capture(asf, Some(amc), &options)?, amc),
-        (None, None, Some(bvh)) if is_bvh(bvh) => (load_capture(bvh, None, &options)?, bvh),
-        (None, None, Some(bvh)) => bail!("--bvh {}: expected a .bvh file", bvh.display()),
-        (None, None, None) if args.map.is_some() => bail!("--map goes with a capture: --amc and --asf, or --bvh"),
-        (None, None, None) => return Ok(None),
-        _ => bail!("--amc needs --asf, and neither goes with --bvh"),
-    };
-    if capture.clip.frame_count() == 0 {
-        bail!("{}: the motion has no frames", motion.display());
-    }
-    let original = std::fs::read_to_string(file).with_context(|| format!("reading {}", file.display()))?;
-    let mapping = mapping_for(&capture, args.map.as_deref())?;
-    let imported = import_into(&original, file, 1, &capture, &mapping, &stem(motion), motion)?;
-    let def = imported.track.def_name(&original);
-    Ok(Some((crate::hanim::load_str(&imported.text, file)?, def)))
-}
-
 /// Renders frame `frame` of the capture's stick figure with the skeleton overlay and the ground grid.
 pub fn render_frame(
     capture: &Capture,
@@ -328,14 +249,14 @@ pub fn render_frame(
     size: ImageSize,
     view: &str,
     adapter: Option<&str>,
-) -> Result<headless::RenderedImage> {
+) -> Result<RenderedImage> {
     let doc = posed_stick_document(capture, mapping, frame)?;
     let ctx = crate::gpu::GpuContext::headless(adapter).map_err(|e| anyhow::anyhow!(e))?;
     let mut request = SceneRequest::new(size.width, size.height);
     request.view = ViewRequest::Named(view.to_string());
     request.show_skeleton = true;
     request.show_grid = true;
-    headless::render_document(&ctx, &doc, &request)
+    render_document(&ctx, &doc, &request)
 }
 
 /// The stick figure with frame `frame` as its rest pose (what `motion render` draws).
@@ -356,7 +277,7 @@ pub fn render_retargeted(
     size: ImageSize,
     view: &str,
     adapter: Option<&str>,
-) -> Result<headless::RenderedImage> {
+) -> Result<RenderedImage> {
     let doc = crate::hanim::load(humanoid_file)?;
     let h = doc.humanoids.first().with_context(|| format!("{}: no HAnimHumanoid", humanoid_file.display()))?;
     let result = retarget::retarget(&capture.rig, &capture.clip, h, mapping)?;
@@ -372,83 +293,14 @@ pub fn render_retargeted(
         if angle.abs() > 1e-7 {
             // Match by DEF when there is one: names may repeat across humanoids, DEFs may not.
             let joint = h.joints[j].def.clone().unwrap_or_else(|| h.joints[j].name.clone());
-            request.joint_rotations.push(headless::JointRotation { joint, axis, angle });
+            request.joint_rotations.push(JointRotation { joint, axis, angle });
         }
     }
     let ctx = crate::gpu::GpuContext::headless(adapter).map_err(|e| anyhow::anyhow!(e))?;
-    headless::render_document(&ctx, &doc, &request)
+    render_document(&ctx, &doc, &request)
 }
 
 /// The stick figure of a capture (re-exported for the viewer and tests).
 pub fn stick_figure(capture: &Capture) -> Result<StickFigure> {
     StickFigure::new(&capture.rig, &mapping::default_mapping(capture.rig.joints.iter().map(|j| j.name.as_str())))
-}
-
-/// `catalog … --amc MOTION.amc --asf SKEL.asf --frame N` (or `--bvh MOTION.bvh`): each humanoid is
-/// catalogued in frame N of the capture retargeted onto it.
-#[derive(Debug, Clone, Default, clap::Args)]
-pub struct CatalogCaptureArgs {
-    /// Pose every humanoid with this AMC motion (its skeleton in --asf), retargeted onto it.
-    #[arg(long, value_name = "AMC", requires = "asf", conflicts_with = "bvh")]
-    pub amc: Option<PathBuf>,
-    /// The ASF skeleton of --amc.
-    #[arg(long, value_name = "ASF", requires = "amc")]
-    pub asf: Option<PathBuf>,
-    /// Pose every humanoid with this BVH motion, retargeted onto it.
-    #[arg(long, value_name = "BVH")]
-    pub bvh: Option<PathBuf>,
-    /// Joint mapping file for the capture (default: the built-in table for its names).
-    #[arg(long, value_name = "FILE")]
-    pub map: Option<PathBuf>,
-}
-
-/// Poses humanoids in one frame of a capture retargeted onto each (for `catalog`).
-pub struct CapturePose {
-    pub capture: Capture,
-    pub mapping: Mapping,
-    pub frame: usize,
-}
-
-impl CapturePose {
-    /// `None` without `--amc`/`--bvh`.
-    /// `frame`: the capture's frame (0 = the first).
-    pub fn from_args(args: &CatalogCaptureArgs, frame: usize) -> Result<Option<CapturePose>> {
-        let no_options = CaptureOptions { fps: None, bvh_unit: None };
-        let capture = match (&args.amc, &args.asf, &args.bvh) {
-            (Some(amc), Some(asf), None) => load_capture(asf, Some(amc), &no_options)?,
-            (None, None, Some(bvh)) => load_capture(bvh, None, &no_options)?,
-            (None, None, None) if args.map.is_some() => bail!("--map goes with a capture: --amc and --asf, or --bvh"),
-            (None, None, None) => return Ok(None),
-            _ => bail!("--amc needs --asf, and neither goes with --bvh"),
-        };
-        let frames = capture.clip.frame_count();
-        if frame >= frames {
-            bail!("--frame {frame}: the motion has {frames} frames (0 to {})", frames.saturating_sub(1));
-        }
-        let mapping = mapping_for(&capture, args.map.as_deref())?;
-        Ok(Some(CapturePose { capture, mapping, frame }))
-    }
-}
-
-impl crate::views::catalog::PoseSource for CapturePose {
-    fn poses(&self, doc: &crate::hanim::Document) -> Result<crate::views::catalog::Posed> {
-        let mut poses = Vec::with_capacity(doc.humanoids.len());
-        let mut notes = Vec::with_capacity(doc.humanoids.len());
-        for h in &doc.humanoids {
-            if h.joints.is_empty() {
-                // Nothing to drive: the humanoid is catalogued as authored.
-                poses.push(crate::pose::Pose::rest(h));
-                notes.push(Some("no joints to drive".to_string()));
-                continue;
-            }
-            let result = retarget::retarget(&self.capture.rig, &self.capture.clip, h, &self.mapping)?;
-            poses.push(result.pose(h, self.frame));
-            notes.push(None);
-        }
-        Ok(crate::views::catalog::Posed { poses, document: None, notes })
-    }
-
-    fn describe(&self) -> String {
-        format!("frame {} of the motion capture of '{}'", self.frame, self.capture.rig.name)
-    }
 }

@@ -4,10 +4,11 @@
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
-use anyhow::{Result, anyhow, bail};
-use glam::{Quat, Vec3};
+use anyhow::Result;
+use glam::Quat;
 
-use super::{Animations, ClipSource, EulerOrder, Interpolation, RootMode, SampleOptions, with_overrides};
+use super::args::PlaybackArgs;
+use crate::animation::{Animations, ClipSource, Interpolation, MotionError, with_overrides};
 use crate::hanim::Document;
 use crate::pose::{self, Pose};
 
@@ -75,7 +76,7 @@ pub fn clip_reports(animations: &Animations) -> Vec<ClipReport> {
         .collect()
 }
 
-fn clips_text(clips: &[ClipReport], rejected: &[super::MotionError]) -> String {
+fn clips_text(clips: &[ClipReport], rejected: &[MotionError]) -> String {
     let mut out = String::new();
     for c in clips {
         let frames = c.frames.map(|f| format!(", {f} frames")).unwrap_or_default();
@@ -104,10 +105,6 @@ fn clips_text(clips: &[ClipReport], rejected: &[super::MotionError]) -> String {
         out.push_str("no motions or interpolator clips\n");
     }
     out
-}
-
-pub fn parse_root_mode(text: &str) -> Result<RootMode, String> {
-    RootMode::from_name(text).ok_or_else(|| format!("'{text}' is not as-given, relative or in-place"))
 }
 
 /// One joint of the report.
@@ -144,56 +141,6 @@ pub struct PoseReport {
 pub fn axis_angle(q: Quat) -> [f32; 4] {
     let (axis, angle) = q.normalize().to_axis_angle();
     if angle.abs() < 1e-9 || !axis.is_finite() { [0.0, 0.0, 1.0, 0.0] } else { [axis.x, axis.y, axis.z, angle] }
-}
-
-/// Which clip and time a request names: the clip index in `animations` and the playback time.
-pub fn resolve_time(
-    animations: &Animations,
-    motion: &str,
-    frame: Option<usize>,
-    time: Option<f64>,
-) -> Result<(usize, f64)> {
-    let Some(index) = animations.find(motion) else {
-        if let Some(e) = animations.rejected.iter().find(|e| e.name == motion || e.def.as_deref() == Some(motion)) {
-            bail!("{e}");
-        }
-        let names: Vec<&str> = animations.clips.iter().map(|c| c.name()).collect();
-        let close = crate::headless::close_names(motion, names.iter().copied());
-        return Err(if close.is_empty() {
-            anyhow!(
-                "no motion or clip named '{motion}' (the file has: {})",
-                if names.is_empty() { "none".to_string() } else { names.join(", ") }
-            )
-        } else {
-            anyhow!("no motion or clip named '{motion}'; close names: {}", close.join(", "))
-        });
-    };
-    let clip = &animations.clips[index];
-    if let Some(reason) = clip.unsupported() {
-        bail!("clip '{motion}' cannot be played: {reason}");
-    }
-    let tau = match (frame, &clip.source) {
-        (Some(f), ClipSource::Motion { motion: m, .. }) => {
-            if f < m.first_frame || f > m.last_frame {
-                bail!("frame {f} is outside motion '{motion}' (frames {}..={})", m.first_frame, m.last_frame);
-            }
-            m.time_of_frame(f as f64)
-        }
-        (Some(_), ClipSource::Interpolators(_)) => {
-            bail!("'{motion}' is an interpolator clip: give --time in seconds, not --frame")
-        }
-        (None, ClipSource::Motion { motion: m, .. }) => match time {
-            Some(t) => t,
-            // Neither given: the motion's own current frame (frameIndex, §4.4).
-            None if m.frame_increment != 0 => m.time_of_frame(m.frame_index as f64).max(0.0),
-            None => 0.0,
-        },
-        (None, ClipSource::Interpolators(_)) => time.unwrap_or(0.0),
-    };
-    if !tau.is_finite() {
-        bail!("the time must be a finite number of seconds");
-    }
-    Ok((index, tau))
 }
 
 /// The report for `doc` at the poses given.
@@ -263,31 +210,6 @@ pub fn render_text(r: &PoseReport) -> String {
     out
 }
 
-/// How clips are sampled, as `pose` and `render --motion` take it on the command line.
-#[derive(Debug, Clone, Default, clap::Args)]
-pub struct PlaybackArgs {
-    /// Show raw frames instead of slerping between them.
-    #[arg(long)]
-    pub stepped: bool,
-    /// Root translation: `as-given` (default), `relative` (to the first frame) or `in-place`.
-    #[arg(long, value_name = "MODE", default_value = "as-given", value_parser = parse_root_mode)]
-    pub root_mode: RootMode,
-    /// Multiply Euler channels as X_ITE does (`Rx·Ry·Rz` whatever the listed order) instead of in the
-    /// listed order.
-    #[arg(long)]
-    pub xite_euler: bool,
-}
-
-impl PlaybackArgs {
-    pub fn options(&self) -> SampleOptions {
-        SampleOptions {
-            interpolation: if self.stepped { Interpolation::Stepped } else { Interpolation::Smooth },
-            root_mode: self.root_mode,
-            euler_order: if self.xite_euler { EulerOrder::Xyz } else { EulerOrder::Listed },
-        }
-    }
-}
-
 /// Builds the report `args` asks for.
 pub fn build_report(doc: &Document, args: &PoseArgs) -> Result<PoseReport> {
     let options = args.playback.options();
@@ -295,7 +217,7 @@ pub fn build_report(doc: &Document, args: &PoseArgs) -> Result<PoseReport> {
     let (poses, overrides, tau, frame) = match &args.motion {
         None => (doc.humanoids.iter().map(Pose::rest).collect(), Vec::new(), 0.0, None),
         Some(name) => {
-            let (index, tau) = resolve_time(&animations, name, args.frame, args.time)?;
+            let (index, tau) = animations.resolve(name, args.frame, args.time)?;
             animations.solo(index);
             let frame = animations.clips[index].frame_position(tau, options.interpolation);
             let (poses, overrides) = animations.sample(doc, tau, &options);
@@ -336,11 +258,4 @@ pub fn run(args: &PoseArgs) -> Result<()> {
     use std::io::Write;
     std::io::stdout().lock().write_all(text.as_bytes())?;
     Ok(())
-}
-
-/// Joint centre in world coordinates (for callers that only need one joint).
-pub fn global_center(doc: &Document, humanoid: usize, pose: &Pose, joint: usize) -> Option<Vec3> {
-    let h = doc.humanoids.get(humanoid)?;
-    let world = pose::world_from_joint(h, &pose::humanoid_from_joint(h, pose));
-    Some(world.get(joint)?.transform_point3(h.joints.get(joint)?.rest.center))
 }

@@ -7,8 +7,8 @@ use std::path::PathBuf;
 
 use anyhow::{Context, Result};
 
-use super::{ResolvedView, resolve_document_views};
 use crate::pose::Pose;
+use crate::views::{ResolvedView, resolve_document_views};
 
 /// `hanim-viewer views` arguments.
 #[derive(Debug, Clone, clap::Args)]

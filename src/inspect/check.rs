@@ -12,7 +12,7 @@ use serde::Serialize;
 use crate::hanim::{DisplacerOwner, Document, Humanoid};
 use crate::x3d::{NodeId, SourcePos};
 
-use super::standard_names::*;
+use crate::names::standard::*;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -397,54 +397,10 @@ impl Report {
         self.warnings = self.findings.len() - self.errors;
     }
 
-    fn add(&mut self, severity: Severity, rule: &'static str, file: &std::path::Path, message: String) {
+    /// Adds a finding about the whole file (no position), e.g. from the GPU agreement check.
+    pub fn add(&mut self, severity: Severity, rule: &'static str, file: &std::path::Path, message: String) {
         let file = file.display().to_string();
         self.findings.push(Finding { severity, rule, message, file, line: None, column: None });
         self.recount();
-    }
-}
-
-/// Deforms every humanoid with seeded random poses on the GPU and compares with the CPU reference; adds
-/// `gpu_adapter`/`gpu_max_error` to the report and an error above [`GPU_TOLERANCE`]. No adapter is a
-/// warning: the file is not at fault.
-pub fn check_gpu_agreement(doc: &Document, report: &mut Report, adapter: Option<&str>, poses: usize) {
-    let path = doc.scene.main_path().to_path_buf();
-    let deformable =
-        doc.humanoids.iter().any(|h| h.skin.is_some() || h.segments.iter().any(|s| !s.coord_points.is_empty()));
-    if !deformable {
-        return;
-    }
-    let ctx = match crate::gpu::GpuContext::headless(adapter) {
-        Ok(ctx) => ctx,
-        Err(e) => {
-            report.add(Severity::Warning, "gpu-agreement", &path, format!("GPU agreement not checked: {e}"));
-            return;
-        }
-    };
-    report.gpu_adapter = Some(ctx.summary.to_string());
-    let mut worst = 0.0f32;
-    for h in &doc.humanoids {
-        match crate::gpu::agreement::measure(&ctx, h, poses, 0x5EED) {
-            Ok(a) => worst = worst.max(a.max_error()),
-            Err(e) => {
-                report.add(
-                    Severity::Error,
-                    "gpu-agreement",
-                    &path,
-                    format!("humanoid '{}': GPU deformation failed: {e}", h.name),
-                );
-            }
-        }
-    }
-    report.gpu_max_error = Some(worst);
-    if worst > GPU_TOLERANCE {
-        report.add(
-            Severity::Error,
-            "gpu-agreement",
-            &path,
-            format!(
-                "GPU and CPU deformation differ by {worst:.3e} of the bounding-box diagonal (limit {GPU_TOLERANCE:.0e})"
-            ),
-        );
     }
 }

@@ -9,7 +9,7 @@ use crate::hanim::{BindingMode, DisplacerOwner, Document, Humanoid};
 use crate::pose::Pose;
 use crate::x3d::{Warning, X3dError};
 
-use super::bounds::humanoid_bounds;
+use crate::pose::bounds::humanoid_bounds;
 
 #[derive(Debug, Clone, Serialize)]
 pub struct InfoEntry {

@@ -2,4 +2,3 @@
 
 pub mod check;
 pub mod info;
-pub mod standard_names;

@@ -10,8 +10,8 @@
 pub mod amc;
 pub mod asf;
 pub mod bvh;
-pub mod cli;
 pub mod export;
+mod load;
 pub mod mapping;
 pub mod retarget;
 pub mod rig;
@@ -23,6 +23,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result};
 use glam::Vec3;
 
+pub use load::{CaptureLoadOptions, is_bvh, load_capture};
 pub use text::{MocapError, MocapWarning};
 
 use crate::hanim::{self, Document};

@@ -6,11 +6,11 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
 
-use super::cli::{CaptureOptions, load_capture};
 use super::export::MotionTrack;
 use super::mapping::{self, Mapping};
 use super::retarget::{self, Retargeted};
 use super::{Capture, amc_beside};
+use super::{CaptureLoadOptions, load_capture};
 use crate::animation::{Clip, ClipSource, HanimMotion};
 use crate::hanim::Document;
 
@@ -150,7 +150,7 @@ impl CaptureRequest {
     /// Reads the capture files once, so that a bad one named on the command line is reported before the
     /// window opens.
     pub fn check(&self, fps: Option<f64>) -> Result<()> {
-        let capture = load_capture(&self.skeleton, self.amc.as_deref(), &CaptureOptions { fps, bvh_unit: None })?;
+        let capture = load_capture(&self.skeleton, self.amc.as_deref(), &CaptureLoadOptions { fps, bvh_unit: None })?;
         if capture.clip.frame_count() == 0 {
             bail!("{}: the motion has no frames", self.amc.as_deref().unwrap_or(&self.skeleton).display());
         }
@@ -172,7 +172,7 @@ impl CaptureSession {
     /// of `doc` with `mapping` (`None`: the built-in mapping that names the most of its joints).
     pub fn load(doc: &Document, humanoid: usize, request: &CaptureRequest, fps: Option<f64>) -> Result<CaptureSession> {
         let (skeleton, amc) = (request.skeleton.as_path(), request.amc.as_deref());
-        let capture = load_capture(skeleton, amc, &CaptureOptions { fps, bvh_unit: None })?;
+        let capture = load_capture(skeleton, amc, &CaptureLoadOptions { fps, bvh_unit: None })?;
         let motion_file = amc.unwrap_or(skeleton).to_path_buf();
         if capture.clip.frame_count() == 0 {
             bail!("{}: the motion has no frames", motion_file.display());

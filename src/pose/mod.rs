@@ -49,10 +49,12 @@
 //! is skipped, and pose entries missing from a short [`Pose`] fall back to the file's rest values.
 
 pub mod bounds;
+mod named;
 mod skinning;
 #[cfg(test)]
 mod test_humanoid;
 
+pub use named::{DisplacerWeight, JointRotation, poses_for};
 pub use skinning::{DeformedSkin, SkinOptions, deform_segment, deform_skin, deform_skin_with, skin_normal, skin_point};
 
 use glam::{Mat3, Mat4, Quat, Vec3};

@@ -1,13 +1,12 @@
-//! The `render` command: load a file, pose its humanoids, deform them on the GPU, draw them offscreen
-//! with the same passes the window uses, and write a PNG atomically.
+//! Offscreen rendering of a document: pose its humanoids, deform them on the GPU, draw them into an
+//! offscreen target with the same passes the window uses, and read the image back (the `render`,
+//! `catalog` and `motion` commands, tests and benches).
 //!
 //! Camera: a file Viewpoint (by description or DEF) or a standard view (semantics note §5) framing the
 //! humanoids' bounding box at the rendered pose. Background: the file's Background colour, else grey.
 
-use std::path::{Path, PathBuf};
-
-use anyhow::{Context, Result, anyhow, bail};
-use glam::{Quat, Vec3};
+use anyhow::{Context, Result, bail};
+use glam::Quat;
 
 use crate::gpu::GpuContext;
 use crate::gpu::overlay::{self, OverlayBuffers, OverlayLines, OverlayRenderer};
@@ -15,108 +14,16 @@ use crate::gpu::render_pass::{self, GpuFrame, HumanoidRenderer, linear_from_srgb
 use crate::gpu::scene_draw::SceneDraw;
 use crate::gpu::target::{RenderTarget, TargetFormats};
 use crate::hanim::Document;
-use crate::pose::Pose;
 use crate::pose::bounds::{Aabb, humanoid_bounds};
+use crate::pose::{DisplacerWeight, JointRotation, Pose, poses_for};
 use crate::views;
 use crate::views::Camera;
 
-/// `hanim-viewer render` arguments.
-#[derive(Debug, Clone, clap::Args)]
-pub struct RenderArgs {
-    /// The X3D file to render.
-    pub file: PathBuf,
-    /// Where to write the PNG (written to a temporary file beside it, then renamed).
-    #[arg(long, value_name = "PNG", required_unless_present = "out_dir", conflicts_with = "out_dir")]
-    pub out: Option<PathBuf>,
-    /// Image size, WIDTHxHEIGHT.
-    #[arg(long, default_value = "1280x720", value_parser = parse_size)]
-    pub size: ImageSize,
-    /// `front`, `side`, `top`, `inclined`, `face`, or the description or DEF name of a viewpoint in the
-    /// file (see the `views` command). Default: front, framing the whole humanoid.
-    #[arg(long, value_name = "NAME")]
-    pub view: Option<String>,
-    /// Joint rotation offsets, each JOINT=AXIS_X,AXIS_Y,AXIS_Z,ANGLE (radians), applied in the joint's
-    /// frame after its file rotation.
-    #[arg(long = "pose", value_name = "JOINT=X,Y,Z,ANGLE", num_args = 1.., value_parser = parse_joint_rotation)]
-    pub poses: Vec<JointRotation>,
-    /// Displacer weights, each NAME=WEIGHT.
-    #[arg(long = "displacer", value_name = "NAME=WEIGHT", num_args = 1.., value_parser = parse_displacer_weight)]
-    pub displacers: Vec<DisplacerWeight>,
-    /// Draw the skeleton (bones and joints) on top.
-    #[arg(long)]
-    pub skeleton: bool,
-    /// Draw a ground grid on y = 0.
-    #[arg(long)]
-    pub grid: bool,
-    /// Use the GPU adapter whose name contains NAME (e.g. `llvmpipe`).
-    #[arg(long, value_name = "NAME")]
-    pub adapter: Option<String>,
-    /// Pose the humanoids with a motion (`--motion`, `--frame`/`--time`, `--every` + `--out-dir`).
-    #[command(flatten)]
-    pub motion: crate::animation::sequence::MotionRenderArgs,
-}
-
+/// The size of an image in pixels.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ImageSize {
     pub width: u32,
     pub height: u32,
-}
-
-/// `--pose JOINT=X,Y,Z,ANGLE`.
-#[derive(Debug, Clone, PartialEq)]
-pub struct JointRotation {
-    pub joint: String,
-    /// Unit axis.
-    pub axis: Vec3,
-    pub angle: f32,
-}
-
-/// `--displacer NAME=WEIGHT`.
-#[derive(Debug, Clone, PartialEq)]
-pub struct DisplacerWeight {
-    pub name: String,
-    pub weight: f32,
-}
-
-/// Largest image side accepted on the command line (the adapter may allow less).
-const MAX_IMAGE_SIDE: u32 = 16384;
-
-pub fn parse_size(text: &str) -> Result<ImageSize, String> {
-    let (w, h) = text.split_once(['x', 'X']).ok_or_else(|| format!("'{text}' is not WIDTHxHEIGHT (e.g. 1280x720)"))?;
-    let side = |s: &str| -> Result<u32, String> {
-        match s.trim().parse::<u32>() {
-            Ok(v) if (1..=MAX_IMAGE_SIDE).contains(&v) => Ok(v),
-            _ => Err(format!("'{text}': each side must be a whole number from 1 to {MAX_IMAGE_SIDE}")),
-        }
-    };
-    Ok(ImageSize { width: side(w)?, height: side(h)? })
-}
-
-pub fn parse_joint_rotation(text: &str) -> Result<JointRotation, String> {
-    let expected = || format!("'{text}' is not JOINT=AXIS_X,AXIS_Y,AXIS_Z,ANGLE (e.g. l_shoulder=0,0,1,1.57)");
-    let (joint, values) = text.split_once('=').ok_or_else(expected)?;
-    let numbers: Vec<f32> =
-        values.split(',').map(|v| v.trim().parse::<f32>().map_err(|_| expected())).collect::<Result<_, _>>()?;
-    let [x, y, z, angle] = numbers[..] else { return Err(expected()) };
-    let axis = Vec3::new(x, y, z);
-    if joint.trim().is_empty() || !axis.is_finite() || !angle.is_finite() {
-        return Err(expected());
-    }
-    let axis = axis.normalize_or_zero();
-    if axis == Vec3::ZERO {
-        return Err(format!("'{text}': the rotation axis must not be zero"));
-    }
-    Ok(JointRotation { joint: joint.trim().to_string(), axis, angle })
-}
-
-pub fn parse_displacer_weight(text: &str) -> Result<DisplacerWeight, String> {
-    let expected = || format!("'{text}' is not NAME=WEIGHT (e.g. l_eyebrow_raiser_action=0.8)");
-    let (name, weight) = text.split_once('=').ok_or_else(expected)?;
-    let weight: f32 = weight.trim().parse().map_err(|_| expected())?;
-    if name.trim().is_empty() || !weight.is_finite() {
-        return Err(expected());
-    }
-    Ok(DisplacerWeight { name: name.trim().to_string(), weight })
 }
 
 /// Background when the file has none (sRGB).
@@ -152,21 +59,6 @@ pub struct SceneRequest {
 }
 
 impl SceneRequest {
-    /// What `render`'s arguments ask for: size, view, joint rotations, displacer weights, overlays.
-    pub fn from_args(args: &RenderArgs) -> Self {
-        Self {
-            size: args.size,
-            view: args.view.clone().map_or(ViewRequest::Auto, ViewRequest::Named),
-            joint_rotations: args.poses.clone(),
-            displacer_weights: args.displacers.clone(),
-            show_skeleton: args.skeleton,
-            show_grid: args.grid,
-            poses: None,
-            show_scene: true,
-            only_humanoid: None,
-        }
-    }
-
     pub fn new(width: u32, height: u32) -> Self {
         Self {
             size: ImageSize { width, height },
@@ -216,92 +108,6 @@ impl RenderedImage {
         let (background, pixel) = (self.background_rgba8(), self.pixel(x, y));
         (0..3).any(|c| pixel[c].abs_diff(background[c]) > tolerance)
     }
-}
-
-/// Levenshtein distance, for "did you mean" lists.
-fn edit_distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut row: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut previous = row[0];
-        row[0] = i + 1;
-        for (j, cb) in b.iter().enumerate() {
-            let substitution = previous + usize::from(ca != *cb);
-            previous = row[j + 1];
-            row[j + 1] = substitution.min(row[j] + 1).min(row[j + 1] + 1);
-        }
-    }
-    row[b.len()]
-}
-
-/// Names close to `wanted` (case-insensitive: containing it, contained in it, or a few edits away),
-/// closest first, at most 8.
-pub fn close_names<'a>(wanted: &str, names: impl IntoIterator<Item = &'a str>) -> Vec<&'a str> {
-    let wanted = wanted.to_lowercase();
-    let limit = (wanted.chars().count() / 3).max(2);
-    let mut scored: Vec<(usize, &str)> = names
-        .into_iter()
-        .filter_map(|name| {
-            let lower = name.to_lowercase();
-            let distance = edit_distance(&wanted, &lower);
-            if lower.contains(&wanted) || wanted.contains(&lower) {
-                Some((distance.min(1), name))
-            } else {
-                (distance <= limit).then_some((distance, name))
-            }
-        })
-        .collect();
-    scored.sort();
-    scored.dedup_by_key(|(_, n)| *n);
-    scored.into_iter().take(8).map(|(_, n)| n).collect()
-}
-
-fn not_found(what: &str, wanted: &str, names: Vec<&str>) -> anyhow::Error {
-    let close = close_names(wanted, names.iter().copied());
-    if close.is_empty() {
-        let sample: Vec<&str> = names.iter().copied().take(12).collect();
-        let more = if names.len() > sample.len() { ", ..." } else { "" };
-        anyhow!("no {what} named '{wanted}' (the file has {}: {}{more})", names.len(), sample.join(", "))
-    } else {
-        anyhow!("no {what} named '{wanted}'; close names: {}", close.join(", "))
-    }
-}
-
-/// One pose per humanoid: the file's rest pose with the requested joint rotation offsets and displacer
-/// weights. A joint or displacer name found in no humanoid is an error listing close names.
-pub fn poses_for(doc: &Document, rotations: &[JointRotation], weights: &[DisplacerWeight]) -> Result<Vec<Pose>> {
-    let mut poses: Vec<Pose> = doc.humanoids.iter().map(Pose::rest).collect();
-    for r in rotations {
-        let mut found = false;
-        for (h, pose) in doc.humanoids.iter().zip(&mut poses) {
-            for (j, joint) in h.joints.iter().enumerate() {
-                if joint.name == r.joint || joint.def.as_deref() == Some(r.joint.as_str()) {
-                    pose.rotation_offsets[j] = Quat::from_axis_angle(r.axis, r.angle);
-                    found = true;
-                }
-            }
-        }
-        if !found {
-            let names = doc.humanoids.iter().flat_map(|h| h.joints.iter().map(|j| j.name.as_str())).collect();
-            return Err(not_found("joint", &r.joint, names));
-        }
-    }
-    for w in weights {
-        let mut found = false;
-        for (h, pose) in doc.humanoids.iter().zip(&mut poses) {
-            for (d, displacer) in h.displacers.iter().enumerate() {
-                if displacer.name == w.name || displacer.def.as_deref() == Some(w.name.as_str()) {
-                    pose.displacer_weights[d] = w.weight;
-                    found = true;
-                }
-            }
-        }
-        if !found {
-            let names = doc.humanoids.iter().flat_map(|h| h.displacers.iter().map(|d| d.name.as_str())).collect();
-            return Err(not_found("displacer", &w.name, names));
-        }
-    }
-    Ok(poses)
 }
 
 /// World bounds of every humanoid at its pose.
@@ -465,62 +271,5 @@ impl PosedRenderer {
             background: self.background,
             notes: self.scene_draw.notes.clone(),
         })
-    }
-}
-
-/// Writes an RGBA8 image as PNG to `path` atomically (see [`crate::output`]).
-pub fn write_png_atomically(path: &Path, width: u32, height: u32, rgba: &[u8]) -> Result<()> {
-    crate::output::write_png_atomically(path, width, height, rgba)
-}
-
-/// `hanim-viewer render`: load, render, write the PNG.
-pub fn run(args: &RenderArgs) -> Result<()> {
-    // `--amc`/`--bvh`: the capture retargeted onto the humanoid plays as an HAnimMotion of the file.
-    if let Some((doc, motion)) = crate::mocap::cli::document_with_capture(&args.file, &args.motion.capture)? {
-        let ctx = GpuContext::headless(args.adapter.as_deref())?;
-        let mut args = args.clone();
-        args.motion.motion = Some(motion);
-        return crate::animation::sequence::run(&ctx, &doc, &args);
-    }
-    let doc = crate::hanim::load(&args.file)?;
-    for warning in &doc.warnings {
-        log::info!("{warning}");
-    }
-    let ctx = GpuContext::headless(args.adapter.as_deref())?;
-    log::info!("rendering on {}", ctx.summary);
-    if args.motion.motion.is_some() {
-        return crate::animation::sequence::run(&ctx, &doc, args);
-    }
-    let out = args.out.as_deref().ok_or_else(|| anyhow!("--out is required without --motion ... --out-dir"))?;
-    let request = SceneRequest::from_args(args);
-    let image = render_document(&ctx, &doc, &request)?;
-    write_png_atomically(out, image.width, image.height, &image.rgba)?;
-    log::info!("wrote {}", out.display());
-    Ok(())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn arguments_parse_and_reject_bad_input() {
-        assert_eq!(parse_size("256x128"), Ok(ImageSize { width: 256, height: 128 }));
-        assert!(parse_size("0x10").is_err() && parse_size("12").is_err() && parse_size("axb").is_err());
-        let r = parse_joint_rotation("l_shoulder=0,0,2,1.5").unwrap();
-        assert_eq!((r.joint.as_str(), r.axis, r.angle), ("l_shoulder", Vec3::Z, 1.5));
-        assert!(parse_joint_rotation("l_shoulder=0,0,0,1").unwrap_err().contains("axis"));
-        assert!(parse_joint_rotation("l_shoulder=0,0,1").is_err());
-        assert!(parse_joint_rotation("l_shoulder").is_err());
-        assert_eq!(parse_displacer_weight("smile=0.5").unwrap().weight, 0.5);
-        assert!(parse_displacer_weight("smile=x").is_err());
-    }
-
-    #[test]
-    fn close_names_prefer_near_matches() {
-        let names = ["l_shoulder", "r_shoulder", "l_elbow", "skullbase"];
-        assert_eq!(close_names("l_sholder", names), vec!["l_shoulder", "r_shoulder"]);
-        assert_eq!(close_names("shoulder", names)[..2], ["l_shoulder", "r_shoulder"]);
-        assert!(close_names("xyz", names).is_empty());
     }
 }

@@ -20,8 +20,6 @@
 //!   the author's choosing, while a catalogue needs every figure framed by the same rule.
 
 mod camera;
-pub mod catalog;
-pub mod command;
 mod framing;
 
 use std::f32::consts::{FRAC_PI_2, FRAC_PI_4};
@@ -195,20 +193,7 @@ impl ViewEntry {
     }
 }
 
-/// Strips the humanoid-name prefix (`hanim_`, `Joe_`) from a node name.
-pub fn without_prefix<'a>(name: &'a str, humanoid_name: &str) -> &'a str {
-    for prefix in [humanoid_name, "hanim"] {
-        if prefix.is_empty() {
-            continue;
-        }
-        if let Some(rest) = name.strip_prefix(prefix).and_then(|r| r.strip_prefix('_'))
-            && !rest.is_empty()
-        {
-            return rest;
-        }
-    }
-    name
-}
+pub use crate::names::without_prefix;
 
 fn label_of(v: &Viewpoint, fallback: &str) -> String {
     if !v.description.trim().is_empty() {
@@ -599,8 +584,7 @@ pub fn named_camera(doc: &Document, poses: &[Pose], bounds: &Aabb, name: &str, a
             names.push(def);
         }
     }
-    let close = crate::headless::close_names(name, names.iter().copied());
-    let hint = if close.is_empty() { String::new() } else { format!("; close names: {}", close.join(", ")) };
+    let hint = crate::names::close_names_hint(name, names.iter().copied());
     Err(anyhow::anyhow!("no view named '{name}' (views: {}){hint}", names.join(", ")))
 }
 

@@ -1,0 +1,163 @@
+//! Argument types more than one command takes, each parsed in one place: image and window sizes,
+//! `--pose` joint rotations and `--displacer` weights, how clips are sampled, and a motion capture to
+//! retarget.
+
+use std::path::PathBuf;
+
+use anyhow::Result;
+use glam::Vec3;
+
+use crate::animation::{EulerOrder, Interpolation, RootMode, SampleOptions};
+use crate::mocap::session::CaptureRequest;
+use crate::pose::{DisplacerWeight, JointRotation};
+use crate::render::ImageSize;
+
+/// Largest image side accepted on the command line (the adapter may allow less).
+const MAX_IMAGE_SIDE: u32 = 16384;
+/// Smallest window side: below it the panels leave no room for the 3D view.
+const MIN_WINDOW_SIDE: u32 = 64;
+
+/// `WIDTHxHEIGHT` (or `WIDTHXHEIGHT`), each side from 1 to 16384.
+pub fn parse_size(text: &str) -> Result<ImageSize, String> {
+    let (w, h) = text.split_once(['x', 'X']).ok_or_else(|| format!("'{text}' is not WIDTHxHEIGHT (e.g. 1280x720)"))?;
+    let side = |s: &str| -> Result<u32, String> {
+        match s.trim().parse::<u32>() {
+            Ok(v) if (1..=MAX_IMAGE_SIDE).contains(&v) => Ok(v),
+            _ => Err(format!("'{text}': each side must be a whole number from 1 to {MAX_IMAGE_SIDE}")),
+        }
+    };
+    Ok(ImageSize { width: side(w)?, height: side(h)? })
+}
+
+/// The window's `--size`: [`parse_size`] with sides of at least 64 logical pixels.
+pub fn parse_window_size(text: &str) -> Result<(u32, u32), String> {
+    let size = parse_size(text)?;
+    if size.width < MIN_WINDOW_SIDE || size.height < MIN_WINDOW_SIDE {
+        return Err(format!("'{text}' is not WIDTHxHEIGHT with sides from {MIN_WINDOW_SIDE} to {MAX_IMAGE_SIDE}"));
+    }
+    Ok((size.width, size.height))
+}
+
+/// `--pose JOINT=X,Y,Z,ANGLE`: a rotation offset about a unit axis, angle in radians.
+pub fn parse_joint_rotation(text: &str) -> Result<JointRotation, String> {
+    let expected = || format!("'{text}' is not JOINT=AXIS_X,AXIS_Y,AXIS_Z,ANGLE (e.g. l_shoulder=0,0,1,1.57)");
+    let (joint, values) = text.split_once('=').ok_or_else(expected)?;
+    let numbers: Vec<f32> =
+        values.split(',').map(|v| v.trim().parse::<f32>().map_err(|_| expected())).collect::<Result<_, _>>()?;
+    let [x, y, z, angle] = numbers[..] else { return Err(expected()) };
+    let axis = Vec3::new(x, y, z);
+    if joint.trim().is_empty() || !axis.is_finite() || !angle.is_finite() {
+        return Err(expected());
+    }
+    let axis = axis.normalize_or_zero();
+    if axis == Vec3::ZERO {
+        return Err(format!("'{text}': the rotation axis must not be zero"));
+    }
+    Ok(JointRotation { joint: joint.trim().to_string(), axis, angle })
+}
+
+/// `--displacer NAME=WEIGHT`.
+pub fn parse_displacer_weight(text: &str) -> Result<DisplacerWeight, String> {
+    let expected = || format!("'{text}' is not NAME=WEIGHT (e.g. l_eyebrow_raiser_action=0.8)");
+    let (name, weight) = text.split_once('=').ok_or_else(expected)?;
+    let weight: f32 = weight.trim().parse().map_err(|_| expected())?;
+    if name.trim().is_empty() || !weight.is_finite() {
+        return Err(expected());
+    }
+    Ok(DisplacerWeight { name: name.trim().to_string(), weight })
+}
+
+/// `--fps`: a positive, finite number of frames per second.
+pub fn parse_fps(text: &str) -> Result<f64, String> {
+    match text.trim().parse::<f64>() {
+        Ok(v) if v.is_finite() && v > 0.0 => Ok(v),
+        _ => Err(format!("'{text}' is not a positive number of frames per second (CMU captures: 120)")),
+    }
+}
+
+pub fn parse_root_mode(text: &str) -> Result<RootMode, String> {
+    RootMode::from_name(text).ok_or_else(|| format!("'{text}' is not as-given, relative or in-place"))
+}
+
+/// How clips are sampled, as `pose` and `render --motion` take it on the command line.
+#[derive(Debug, Clone, Default, clap::Args)]
+pub struct PlaybackArgs {
+    /// Show raw frames instead of slerping between them.
+    #[arg(long)]
+    pub stepped: bool,
+    /// Root translation: `as-given` (default), `relative` (to the first frame) or `in-place`.
+    #[arg(long, value_name = "MODE", default_value = "as-given", value_parser = parse_root_mode)]
+    pub root_mode: RootMode,
+    /// Multiply Euler channels as X_ITE does (`Rx·Ry·Rz` whatever the listed order) instead of in the
+    /// listed order.
+    #[arg(long)]
+    pub xite_euler: bool,
+}
+
+impl PlaybackArgs {
+    pub fn options(&self) -> SampleOptions {
+        SampleOptions {
+            interpolation: if self.stepped { Interpolation::Stepped } else { Interpolation::Smooth },
+            root_mode: self.root_mode,
+            euler_order: if self.xite_euler { EulerOrder::Xyz } else { EulerOrder::Listed },
+        }
+    }
+}
+
+/// A motion capture to retarget onto a humanoid (`render`, `catalog` and the window): `--amc` with
+/// `--asf`, or `--bvh`, with `--map` and `--fps`. The capture options are in the group `clip`, so they
+/// exclude one another and, in `render`, `--motion`.
+#[derive(Debug, Clone, Default, clap::Args)]
+pub struct CaptureArgs {
+    /// Retarget this AMC motion (its skeleton in --asf) onto the humanoid.
+    #[arg(long, value_name = "AMC", group = "clip", requires = "asf")]
+    pub amc: Option<PathBuf>,
+    /// The ASF skeleton of --amc.
+    #[arg(long, value_name = "ASF", requires = "amc")]
+    pub asf: Option<PathBuf>,
+    /// Retarget this BVH motion onto the humanoid.
+    #[arg(long, value_name = "BVH", group = "clip")]
+    pub bvh: Option<PathBuf>,
+    /// Frames per second of the capture (AMC default: CMU's 120; BVH: its Frame Time); for an .asf or .bvh
+    /// opened in the window, of its own motion.
+    #[arg(long, value_name = "FPS", value_parser = parse_fps)]
+    pub fps: Option<f64>,
+    /// The bone mapping for the capture (text file, `SOURCE TARGET…` per line; default: the built-in CMU
+    /// table that fits the capture).
+    #[arg(long, value_name = "FILE")]
+    pub map: Option<PathBuf>,
+}
+
+impl CaptureArgs {
+    /// The capture these arguments name, with its mapping read; `None` without `--amc`/`--bvh` (a
+    /// `--map` alone is an error).
+    pub fn request(&self) -> Result<Option<CaptureRequest>> {
+        CaptureRequest::from_args(self.asf.as_deref(), self.amc.as_deref(), self.bvh.as_deref(), self.map.as_deref())
+    }
+
+    /// The motion file (the .amc or the .bvh), for messages and names.
+    pub fn motion_file(&self) -> Option<&std::path::Path> {
+        self.amc.as_deref().or(self.bvh.as_deref())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn arguments_parse_and_reject_bad_input() {
+        assert_eq!(parse_size("256x128"), Ok(ImageSize { width: 256, height: 128 }));
+        assert!(parse_size("0x10").is_err() && parse_size("12").is_err() && parse_size("axb").is_err());
+        assert_eq!(parse_window_size("640x480"), Ok((640, 480)));
+        assert!(parse_window_size("32x480").is_err());
+        let r = parse_joint_rotation("l_shoulder=0,0,2,1.5").unwrap();
+        assert_eq!((r.joint.as_str(), r.axis, r.angle), ("l_shoulder", Vec3::Z, 1.5));
+        assert!(parse_joint_rotation("l_shoulder=0,0,0,1").unwrap_err().contains("axis"));
+        assert!(parse_joint_rotation("l_shoulder=0,0,1").is_err());
+        assert!(parse_joint_rotation("l_shoulder").is_err());
+        assert_eq!(parse_displacer_weight("smile=0.5").unwrap().weight, 0.5);
+        assert!(parse_displacer_weight("smile=x").is_err());
+        assert!(parse_fps("120").is_ok() && parse_fps("0").is_err() && parse_fps("nan").is_err());
+    }
+}

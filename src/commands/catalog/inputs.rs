@@ -1,0 +1,137 @@
+//! Finding the files a catalogue covers: folders searched recursively for every encoding the loader
+//! reads, each file once, in a stable order, with an identifier for its output names.
+
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
+
+use super::Failure;
+
+/// File extensions searched for in folders (lower case, without the dot): every encoding the loader
+/// reads (XML, ClassicVRML, VRML97 and their gzip forms).
+pub const INPUT_EXTENSIONS: &[&str] = crate::x3d::SUPPORTED_EXTENSIONS;
+
+/// One input file found.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct InputFile {
+    pub path: PathBuf,
+    /// Identifier for output names: the path relative to the folder it was found in (the file name
+    /// for a file given directly), without extension, made safe for file names.
+    pub id: String,
+}
+
+fn has_input_extension(path: &Path) -> bool {
+    path.extension()
+        .and_then(|e| e.to_str())
+        .is_some_and(|e| INPUT_EXTENSIONS.iter().any(|x| x.eq_ignore_ascii_case(e)))
+}
+
+/// Characters safe in a file name on every platform; others become `_`, folders `__`.
+fn slug(relative: &Path) -> String {
+    let mut parts = Vec::new();
+    for component in relative.with_extension("").components() {
+        let text = component.as_os_str().to_string_lossy();
+        parts.push(
+            text.chars()
+                .map(|c| if c.is_ascii_alphanumeric() || matches!(c, '-' | '.' | '_') { c } else { '_' })
+                .collect::<String>(),
+        );
+    }
+    let joined = parts.join("__");
+    if joined.is_empty() { "input".to_string() } else { joined }
+}
+
+/// The input files, in a stable order (each folder's files sorted by path), each once; a path that
+/// does not exist is a failure, not an error.
+pub fn find_inputs(inputs: &[PathBuf]) -> (Vec<InputFile>, Vec<Failure>) {
+    let mut files = Vec::new();
+    let mut failures = Vec::new();
+    let mut seen = HashSet::new();
+    let mut ids = HashSet::new();
+    let mut add = |path: PathBuf, relative: &Path, files: &mut Vec<InputFile>| {
+        let key = path.canonicalize().unwrap_or_else(|_| path.clone());
+        if !seen.insert(key) {
+            return;
+        }
+        let base = slug(relative);
+        let mut id = base.clone();
+        let mut n = 2;
+        while !ids.insert(id.clone()) {
+            id = format!("{base}-{n}");
+            n += 1;
+        }
+        files.push(InputFile { path, id });
+    };
+    for input in inputs {
+        if input.is_dir() {
+            let mut found = Vec::new();
+            let mut stack = vec![input.clone()];
+            while let Some(dir) = stack.pop() {
+                let entries = match std::fs::read_dir(&dir) {
+                    Ok(e) => e,
+                    Err(e) => {
+                        failures.push(Failure { file: dir.display().to_string(), error: format!("cannot read: {e}") });
+                        continue;
+                    }
+                };
+                for entry in entries.flatten() {
+                    let path = entry.path();
+                    if path.is_dir() {
+                        stack.push(path);
+                    } else if has_input_extension(&path) {
+                        found.push(path);
+                    }
+                }
+            }
+            found.sort();
+            for path in found {
+                let relative = path.strip_prefix(input).map(Path::to_path_buf).unwrap_or_else(|_| path.clone());
+                add(path, &relative, &mut files);
+            }
+        } else if input.is_file() {
+            let name = input.file_name().map(PathBuf::from).unwrap_or_else(|| input.clone());
+            add(input.clone(), &name, &mut files);
+        } else {
+            failures.push(Failure { file: input.display().to_string(), error: "no such file or folder".to_string() });
+        }
+    }
+    (files, failures)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn slugs_are_safe_and_keep_folders_apart() {
+        assert_eq!(slug(Path::new("JoeKick.x3d")), "JoeKick");
+        assert_eq!(slug(Path::new("a b/c&d.x3d")), "a_b__c_d");
+        assert_eq!(slug(Path::new("")), "input");
+    }
+
+    #[test]
+    fn inputs_are_found_recursively_once_each_in_a_stable_order() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        std::fs::create_dir_all(root.join("sub/deeper")).unwrap();
+        for name in [
+            "b.x3d",
+            "a.X3D",
+            "sub/deeper/c.x3d",
+            "sub/notes.txt",
+            "sub/b.x3d",
+            "sub/d.wrl",
+            "sub/e.x3dv",
+            "sub/f.wrz",
+            "sub/g.x3dz",
+            "sub/h.wrl.gz",
+        ] {
+            std::fs::write(root.join(name), "").unwrap();
+        }
+        let (files, failures) = find_inputs(&[root.to_path_buf(), root.join("b.x3d"), root.join("missing.x3d")]);
+        let ids: Vec<&str> = files.iter().map(|f| f.id.as_str()).collect();
+        // Every encoding the loader reads is found; `h.wrl.gz` keeps its inner extension in its id.
+        assert_eq!(ids, ["a", "b", "sub__b", "sub__d", "sub__deeper__c", "sub__e", "sub__f", "sub__g", "sub__h.wrl"]);
+        assert_eq!(failures.len(), 1);
+        assert!(failures[0].file.ends_with("missing.x3d"), "{failures:?}");
+    }
+}

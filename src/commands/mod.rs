@@ -1,0 +1,67 @@
+//! The command line's subcommands, one module each: its clap arguments and its `run`, and nothing other
+//! code needs. Argument types several commands take are in [`args`]. Only `cli` (and tests) import this
+//! module; everything it uses lives below it (see ARCHITECTURE.md).
+
+pub mod args;
+pub mod catalog;
+pub mod check;
+pub mod info;
+pub mod motion;
+pub mod pose;
+pub mod render;
+pub mod views;
+
+use std::io::Write;
+use std::path::Path;
+use std::process::ExitCode;
+
+use anyhow::{Context, Result};
+use clap::Subcommand;
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Print what a humanoid file holds: names, LOA, info fields, counts, motions, rest-pose bounds, warnings.
+    Info(info::InfoArgs),
+    /// Validate a humanoid against the H-Anim rules; exit 0 when clean, 1 when errors were found.
+    Check(check::CheckArgs),
+    /// Render the humanoids offscreen on the GPU and write a PNG (pose joints and displacers, pick a view).
+    Render(render::RenderArgs),
+    /// List every viewpoint of a file (site cameras, eye views, file Viewpoints, computed views) with
+    /// where it comes from, position, orientation and field of view at the rest pose.
+    Views(views::ViewsArgs),
+    /// Render every humanoid of the inputs in the standard views, with a contact sheet per humanoid and
+    /// an index.html; exit 1 when any input failed.
+    Catalog(catalog::CatalogArgs),
+    /// Print every joint's effective rotation, translation and world centre, at rest or at a time or frame of a motion.
+    Pose(pose::PoseArgs),
+    /// Motion capture (ASF/AMC, BVH): import onto a humanoid as HAnimMotion, stick figures, mappings.
+    Motion(motion::MotionArgs),
+}
+
+/// Runs `command`; the exit code it asks for.
+pub fn run(command: Command) -> Result<ExitCode> {
+    match command {
+        Command::Info(args) => info::run(&args).map(|()| ExitCode::SUCCESS),
+        Command::Check(args) => check::run(&args),
+        Command::Render(args) => render::run(&args).map(|()| ExitCode::SUCCESS),
+        Command::Views(args) => views::run(&args).map(|()| ExitCode::SUCCESS),
+        Command::Catalog(args) => catalog::run(&args),
+        Command::Pose(args) => pose::run(&args).map(|()| ExitCode::SUCCESS),
+        Command::Motion(args) => motion::run(&args).map(|()| ExitCode::SUCCESS),
+    }
+}
+
+/// A humanoid file as `info` and `check` read it: an ASF or BVH skeleton as its stick-figure humanoid.
+fn load_document(path: &Path) -> Result<crate::hanim::Document> {
+    if let Some(doc) = crate::mocap::stick_document_for(path) {
+        return doc;
+    }
+    // The error already names the file and position; no extra context needed.
+    Ok(crate::hanim::load(path)?)
+}
+
+fn print(text: &str) -> Result<()> {
+    let mut out = std::io::stdout().lock();
+    out.write_all(text.as_bytes()).context("writing to stdout")?;
+    Ok(())
+}

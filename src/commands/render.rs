@@ -1,0 +1,174 @@
+//! `hanim-viewer render`: load a file, pose its humanoids (joint offsets, displacer weights, a frame of a
+//! clip or of a retargeted capture), render offscreen and write a PNG atomically — one image, or a
+//! numbered sequence with one camera for every frame.
+
+use std::path::PathBuf;
+
+use anyhow::{Context, Result, anyhow, bail};
+
+use super::args::{CaptureArgs, PlaybackArgs, parse_displacer_weight, parse_joint_rotation, parse_size};
+use crate::animation::Animations;
+use crate::gpu::GpuContext;
+use crate::hanim::Document;
+use crate::mocap::session::CaptureSession;
+use crate::output::write_png_atomically;
+use crate::pose::{DisplacerWeight, JointRotation};
+use crate::render::{ImageSize, SceneRequest, ViewRequest, render_document, render_times};
+
+/// `hanim-viewer render` arguments.
+#[derive(Debug, Clone, clap::Args)]
+pub struct RenderArgs {
+    /// The X3D file to render.
+    pub file: PathBuf,
+    /// Where to write the PNG (written to a temporary file beside it, then renamed).
+    #[arg(long, value_name = "PNG", required_unless_present = "out_dir", conflicts_with = "out_dir")]
+    pub out: Option<PathBuf>,
+    /// Image size, WIDTHxHEIGHT.
+    #[arg(long, default_value = "1280x720", value_parser = parse_size)]
+    pub size: ImageSize,
+    /// `front`, `side`, `top`, `inclined`, `face`, or the description or DEF name of a viewpoint in the
+    /// file (see the `views` command). Default: front, framing the whole humanoid.
+    #[arg(long, value_name = "NAME")]
+    pub view: Option<String>,
+    /// Joint rotation offsets, each JOINT=AXIS_X,AXIS_Y,AXIS_Z,ANGLE (radians), applied in the joint's
+    /// frame after its file rotation.
+    #[arg(long = "pose", value_name = "JOINT=X,Y,Z,ANGLE", num_args = 1.., value_parser = parse_joint_rotation)]
+    pub poses: Vec<JointRotation>,
+    /// Displacer weights, each NAME=WEIGHT.
+    #[arg(long = "displacer", value_name = "NAME=WEIGHT", num_args = 1.., value_parser = parse_displacer_weight)]
+    pub displacers: Vec<DisplacerWeight>,
+    /// Draw the skeleton (bones and joints) on top.
+    #[arg(long)]
+    pub skeleton: bool,
+    /// Draw a ground grid on y = 0.
+    #[arg(long)]
+    pub grid: bool,
+    /// Use the GPU adapter whose name contains NAME (e.g. `llvmpipe`).
+    #[arg(long, value_name = "NAME")]
+    pub adapter: Option<String>,
+    /// Pose the humanoids with a motion (`--motion`, `--frame`/`--time`, `--every` + `--out-dir`).
+    #[command(flatten)]
+    pub motion: MotionRenderArgs,
+}
+
+/// The motion options of `render`.
+#[derive(Debug, Clone, Default, clap::Args)]
+pub struct MotionRenderArgs {
+    /// Pose the humanoids with this HAnimMotion (name or DEF) or interpolator clip (TimeSensor DEF),
+    /// playing alone.
+    #[arg(long, value_name = "NAME", group = "clip")]
+    pub motion: Option<String>,
+    /// The HAnimMotion frame to render.
+    #[arg(long, requires = "clip", conflicts_with_all = ["time", "every"])]
+    pub frame: Option<usize>,
+    /// The playback time to render, in seconds from the clip's start.
+    #[arg(long, requires = "clip", conflicts_with = "every")]
+    pub time: Option<f64>,
+    /// Render every K-th frame of the motion (an interpolator clip: every K/30 s) into --out-dir.
+    #[arg(long, value_name = "K", requires_all = ["clip", "out_dir"], value_parser = clap::value_parser!(u32).range(1..))]
+    pub every: Option<u32>,
+    /// Folder for the numbered sequence `frame_00000.png`, `frame_00001.png`, ... (created if missing).
+    #[arg(long, value_name = "DIR", requires = "every")]
+    pub out_dir: Option<PathBuf>,
+    #[command(flatten)]
+    pub playback: PlaybackArgs,
+    /// A motion capture to retarget onto the file's first humanoid and render instead of --motion.
+    #[command(flatten)]
+    pub capture: CaptureArgs,
+}
+
+impl RenderArgs {
+    /// What these arguments ask to render: size, view, joint rotations, displacer weights, overlays.
+    pub fn scene_request(&self) -> SceneRequest {
+        let mut request = SceneRequest::new(self.size.width, self.size.height);
+        request.view = self.view.clone().map_or(ViewRequest::Auto, ViewRequest::Named);
+        request.joint_rotations = self.poses.clone();
+        request.displacer_weights = self.displacers.clone();
+        request.show_skeleton = self.skeleton;
+        request.show_grid = self.grid;
+        request
+    }
+}
+
+/// `hanim-viewer render`: load, render, write the PNG (or the sequence).
+pub fn run(args: &RenderArgs) -> Result<()> {
+    // A bad capture or mapping is reported before the humanoid file is read.
+    let capture = args.motion.capture.request()?;
+    let doc = crate::hanim::load(&args.file)?;
+    for warning in &doc.warnings {
+        log::info!("{warning}");
+    }
+    let ctx = GpuContext::headless(args.adapter.as_deref())?;
+    log::info!("rendering on {}", ctx.summary);
+    if let Some(request) = capture {
+        // The capture retargeted onto the first humanoid plays alone, as the window plays it.
+        let session = CaptureSession::load(&doc, 0, &request, args.motion.capture.fps)?;
+        let clip = session.clip(&doc)?;
+        let name = clip.name().to_string();
+        let animations = Animations { clips: vec![clip], ..Animations::default() };
+        return render_clip(&ctx, &doc, animations, &name, args);
+    }
+    if let Some(name) = &args.motion.motion {
+        let animations = Animations::from_document(&doc);
+        for w in &animations.warnings {
+            log::info!("{w}");
+        }
+        return render_clip(&ctx, &doc, animations, name, args);
+    }
+    let out = args.out.as_deref().ok_or_else(|| anyhow!("--out is required without --motion ... --out-dir"))?;
+    let image = render_document(&ctx, &doc, &args.scene_request())?;
+    write_png_atomically(out, image.width, image.height, &image.rgba)?;
+    log::info!("wrote {}", out.display());
+    Ok(())
+}
+
+/// `render --motion NAME` (or a capture): the clip `name` of `animations` at `--frame`/`--time` into
+/// `--out`, or every K-th frame into `--out-dir`.
+fn render_clip(
+    ctx: &GpuContext,
+    doc: &Document,
+    mut animations: Animations,
+    name: &str,
+    args: &RenderArgs,
+) -> Result<()> {
+    let m = &args.motion;
+    let options = m.playback.options();
+    let (index, tau) = animations.resolve(name, m.frame, m.time)?;
+    animations.solo(index);
+    if m.frame.is_some() || m.every.is_some() {
+        // Frames are rendered over one pass: the last frame's time shows the last frame, where a looping
+        // clip would already have wrapped to the first.
+        animations.clips[index].looping = false;
+    }
+    let request = args.scene_request();
+    match (m.every, &m.out_dir, &args.out) {
+        (Some(every), Some(dir), _) => {
+            let times = animations.sequence_times(index, every, options.interpolation);
+            std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+            let bar = indicatif::ProgressBar::new(times.len() as u64);
+            bar.set_style(
+                indicatif::ProgressStyle::with_template("{msg} [{bar:40}] {pos}/{len} frames, {eta} left")
+                    .map_err(|e| anyhow!("{e}"))?
+                    .progress_chars("=> "),
+            );
+            bar.set_message(format!("rendering '{name}'"));
+            render_times(ctx, doc, &animations, &options, &request, &times, |i, image| {
+                let path = dir.join(format!("frame_{i:05}.png"));
+                write_png_atomically(&path, image.width, image.height, &image.rgba)?;
+                bar.inc(1);
+                Ok(())
+            })?;
+            bar.finish_with_message(format!("rendered '{name}'"));
+            log::info!("wrote {} frames to {}", times.len(), dir.display());
+            Ok(())
+        }
+        (None, _, Some(out)) => {
+            render_times(ctx, doc, &animations, &options, &request, &[tau], |_, image| {
+                write_png_atomically(out, image.width, image.height, &image.rgba)
+            })?;
+            log::info!("wrote {}", out.display());
+            Ok(())
+        }
+        _ => bail!("--motion needs --out (with --frame or --time) or --every K --out-dir DIR"),
+    }
+}
