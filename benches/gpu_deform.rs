@@ -79,7 +79,7 @@ fn bench(c: &mut Criterion) {
 
     // A whole frame as the viewer draws it: per-frame uploads, skin dispatch and the MSAA render pass of
     // JoeKick (skin + material) into a 1280x720 offscreen target, waiting for completion; no read-back.
-    let joe = common::JoeKickFrame::new(&ctx);
+    let mut joe = common::JoeKickFrame::new(&ctx);
     let mut joe_pose = Pose::rest(joe.humanoid());
     let shoulder = joe.humanoid().joint_index("l_shoulder").unwrap();
     let mut group = c.benchmark_group("frame_1280x720");

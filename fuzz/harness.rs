@@ -15,7 +15,7 @@ pub fn fuzz_load_document(data: &[u8]) {
         }
         for p in [pose::Pose::rest(h), bent] {
             let g = pose::humanoid_from_joint(h, &p);
-            let _ = pose::world_from_joint(h, &g);
+            let _ = pose::world_from_joint(h, &p, &g);
             let _ = pose::deform_skin(h, &p);
             for s in 0..h.segments.len() {
                 let _ = pose::deform_segment(h, s, &p);

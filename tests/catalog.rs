@@ -117,7 +117,8 @@ fn the_whole_corpus_is_catalogued_and_a_corrupt_file_is_skipped() {
             // The figure box: is the whole drawn humanoid inside it (no camera markers outside)?
             let rest = Pose::rest(h);
             let g = pose::humanoid_from_joint(h, &rest);
-            let figure = part_bounds(&doc.scene, h, &g, Some(&rest), &Parts::FIGURE).unwrap();
+            let figure =
+                part_bounds(&doc.scene, h, &g, rest.world_from_humanoid(h), Some(&rest), &Parts::FIGURE).unwrap();
             let whole = humanoid_bounds(&doc.scene, h, &rest).unwrap();
             let markers_outside = figure != whole;
             if markers_outside {
@@ -385,7 +386,7 @@ fn a_clip_frame_is_catalogued_posed_and_in_frame_and_files_without_it_at_rest() 
     let mut animations = hanim_viewer::animation::Animations::from_document(&doc);
     let index = animations.find("KickTimer").unwrap();
     animations.solo(index);
-    let (want, _) = animations.sample(&doc, 40.0 / 30.0, &Default::default());
+    let want = animations.sample(&doc, 40.0 / 30.0, &Default::default());
     let got = catalog::PoseSource::poses(&kick, &doc).unwrap();
     assert_eq!(got.poses[0].rotations, want[0].rotations);
     // A frame past the motion's end is a note too, not a failure.

@@ -149,7 +149,7 @@ fn segment_displacer_acts_in_segment_space() {
     }
 
     // The segment is drawn rigidly with H·G_shoulder.
-    let world = world_from_joint(&h, &humanoid_from_joint(&h, &pose))[shoulder];
+    let world = world_from_joint(&h, &pose, &humanoid_from_joint(&h, &pose))[shoulder];
     let expected_world = [Vec3::new(0.0, 2.0, -1.0), Vec3::new(0.0, 3.0, -0.75), Vec3::new(-1.0, 2.05, -1.0)];
     for (i, (q, expected)) in points.iter().zip(expected_world).enumerate() {
         assert_near(world.transform_point3(*q), expected, &format!("world q{i}'"));
@@ -179,6 +179,7 @@ fn random_pose(h: &Humanoid) -> impl Strategy<Value = Pose> + use<> {
             rotation_offsets,
             translation_offsets,
             displacer_weights,
+            humanoid: Default::default(),
         })
 }
 

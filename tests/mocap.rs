@@ -399,7 +399,7 @@ fn world_track(h: &hanim::Humanoid, r: &Retargeted, names: &[&str]) -> Vec<Vec<V
     (0..r.frame_count())
         .map(|f| {
             let pose = r.pose(h, f);
-            let world = pose::world_from_joint(h, &pose::humanoid_from_joint(h, &pose));
+            let world = pose::world_from_joint(h, &pose, &pose::humanoid_from_joint(h, &pose));
             index.iter().map(|&j| world[j].transform_point3(h.joints[j].rest.center)).collect()
         })
         .collect()
@@ -416,7 +416,7 @@ fn walks_retargeted_onto_corpus_humanoids_keep_their_feet_on_the_ground() {
         let ankles = ["l_talocrural", "r_talocrural"];
         let track = world_track(h, &r, &ankles);
         let rest = {
-            let world = pose::world_from_joint(h, &pose::humanoid_from_joint(h, &Pose::rest(h)));
+            let world = pose::world_from_joint(h, &Pose::rest(h), &pose::humanoid_from_joint(h, &Pose::rest(h)));
             let j = h.joint_index("l_talocrural").unwrap();
             world[j].transform_point3(h.joints[j].rest.center).y
         };
@@ -1090,7 +1090,7 @@ fn play_imported(humanoid_file: &str, motion: &str, asf: Option<&str>) -> (f32, 
     let (mut worst_rotation, mut worst_translation) = (0.0f32, 0.0f32);
     for f in 0..r.frame_count() {
         let tau = played.time_of_frame(f as f64);
-        let (poses, _) = animations.sample(&doc, tau, &options);
+        let poses = animations.sample(&doc, tau, &options);
         let expected = r.pose(h0, f);
         for j in 0..h.joints.len() {
             let (a, b) = (poses[0].effective_rotation(h, j), expected.effective_rotation(h0, j));

@@ -42,7 +42,7 @@ fn sample(doc: &Document, name: &str, tau: f64, options: &SampleOptions) -> Vec<
     let mut animations = Animations::from_document_strict(doc).unwrap();
     let index = animations.find(name).unwrap_or_else(|| panic!("no clip {name}"));
     animations.solo(index);
-    animations.sample(doc, tau, options).0
+    animations.sample(doc, tau, options)
 }
 
 /// Name, duration, loop flag and TouchSensors of every clip.
@@ -305,8 +305,8 @@ fn jin_motion_loops_backwards_with_a_negative_increment() {
     let values = jin_values();
     let l_hip = joint(&doc, "l_hip");
     let options = SampleOptions::default();
-    let (before, _) = animations.sample(&doc, 0.1, &options);
-    let (after, _) = animations.sample(&doc, 19.65, &options);
+    let before = animations.sample(&doc, 0.1, &options);
+    let after = animations.sample(&doc, 19.65, &options);
     assert_same_rotation(before[0].rotations[l_hip], zxy_by_hand(&values, 389, 6), "frame 389");
     assert_same_rotation(after[0].rotations[l_hip], zxy_by_hand(&values, 389, 6), "frame 389 after the wrap");
 
@@ -578,6 +578,6 @@ fn an_empty_corpus_motion_is_listed_with_no_frames_and_drives_nothing() {
         (clip.name(), clip.frame_count(), clip.duration(Interpolation::Smooth)),
         ("HAnimMotion #1", Some(0), 0.0)
     );
-    let (poses, _) = animations.sample(&doc, 1.0, &SampleOptions::default());
+    let poses = animations.sample(&doc, 1.0, &SampleOptions::default());
     assert_eq!(poses[0], Pose::rest(&doc.humanoids[0]));
 }

@@ -150,7 +150,10 @@ fn switching_views_sets_the_active_view_and_eye_views_follow_the_head() {
     let bounds = hanim_viewer::pose::bounds::humanoid_bounds(&doc.scene, h, &editor.pose).unwrap();
     let at = |pose: &hanim_viewer::pose::Pose| {
         let g = hanim_viewer::pose::humanoid_from_joint(h, pose);
-        view_placement(&doc, h, &g, &bounds, s.views[0].source).unwrap().world_from_camera.transform_point3(Vec3::ZERO)
+        view_placement(&doc, h, &g, h.world_from_humanoid(), &bounds, s.views[0].source)
+            .unwrap()
+            .world_from_camera
+            .transform_point3(Vec3::ZERO)
     };
     let rest_eye = at(&editor.pose);
     assert!((rest_eye - Vec3::new(0.03, 1.7, 0.08)).length() < 1e-5, "{rest_eye:?}");
@@ -164,7 +167,7 @@ fn switching_views_sets_the_active_view_and_eye_views_follow_the_head() {
     // The camera transitions to the view, then stays locked to it until the user orbits.
     let mut camera = ViewerCamera::default();
     let g = hanim_viewer::pose::humanoid_from_joint(h, &editor.pose);
-    let placement = view_placement(&doc, h, &g, &bounds, s.views[0].source).unwrap();
+    let placement = view_placement(&doc, h, &g, h.world_from_humanoid(), &bounds, s.views[0].source).unwrap();
     camera.set_view(0, placement, true);
     assert!(camera.in_transition());
     for _ in 0..60 {

@@ -39,7 +39,9 @@ fn place(doc: &Document, pose: &Pose, source: ViewSource) -> ViewPlacement {
     let h = &doc.humanoids[0];
     let g = pose::humanoid_from_joint(h, pose);
     let figure = figure_bounds(doc, 0, pose).unwrap();
-    let ctx = PoseContext { doc, humanoid: 0, humanoid_from_joint: &g, figure: &figure, aspect: 1.0 };
+    let world_from_humanoid = doc.humanoids[0].world_from_humanoid();
+    let ctx =
+        PoseContext { doc, humanoid: 0, humanoid_from_joint: &g, world_from_humanoid, figure: &figure, aspect: 1.0 };
     placement(&ctx, source).unwrap_or_else(|| panic!("{source:?} cannot be placed"))
 }
 

@@ -367,7 +367,15 @@ fn hanim_1_0_layout_with_root_joint_outside_the_humanoid() {
     let at = |pose: &Pose, name: &str| -> Vec3 {
         let g = hanim_viewer::pose::humanoid_from_joint(h, pose);
         let figure = hanim_viewer::pose::bounds::humanoid_bounds(&doc.scene, h, pose).unwrap();
-        let ctx = views::PoseContext { doc: &doc, humanoid: 0, humanoid_from_joint: &g, figure: &figure, aspect: 1.0 };
+        let world_from_humanoid = doc.humanoids[0].world_from_humanoid();
+        let ctx = views::PoseContext {
+            doc: &doc,
+            humanoid: 0,
+            humanoid_from_joint: &g,
+            world_from_humanoid,
+            figure: &figure,
+            aspect: 1.0,
+        };
         let entry = views::document_views(&doc)
             .into_iter()
             .find(|v| v.def.as_deref() == Some(name))

@@ -28,7 +28,7 @@ fn sample(doc: &Document, name: &str, tau: f64) -> Vec<Pose> {
     let mut animations = Animations::from_document(doc);
     let index = animations.find(name).unwrap_or_else(|| panic!("no clip {name}"));
     animations.solo(index);
-    animations.sample(doc, tau, &SampleOptions::default()).0
+    animations.sample(doc, tau, &SampleOptions::default())
 }
 
 /// Name, kind, duration, loop and enabled flags, TouchSensors and track count of one clip.
@@ -140,7 +140,7 @@ fn render_clip(
     })
     .unwrap();
     assert_eq!(images.len(), times.len());
-    let poses = times.iter().map(|&t| animations.sample(&doc, t, &options).0.swap_remove(0)).collect();
+    let poses = times.iter().map(|&t| animations.sample(&doc, t, &options).swap_remove(0)).collect();
     (poses, images)
 }
 

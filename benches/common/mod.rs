@@ -1,11 +1,14 @@
-//! What the frame benchmarks share: JoeKick (skin + material) set up as the viewer draws it, into a
-//! 1280x720 offscreen target with the headless formats (4× MSAA), framed from the front.
+//! What the frame benchmarks share: JoeKick drawn as the window and headless rendering draw it — its
+//! document's draws ([`SceneDraw`]) through the shared [`SceneRenderer`] — into a 1280x720 offscreen
+//! target with the headless formats (4× MSAA), framed from the front.
 
 use std::path::Path;
 
-use hanim_viewer::gpu::render_pass::{self, FrameUniform, GpuFrame, HumanoidRenderer, MeshDraw};
+use hanim_viewer::gpu::GpuContext;
+use hanim_viewer::gpu::overlay::OverlayLines;
+use hanim_viewer::gpu::scene_draw::SceneDraw;
+use hanim_viewer::gpu::scene_renderer::{FrameInputs, SceneRenderer};
 use hanim_viewer::gpu::target::{RenderTarget, TargetFormats};
-use hanim_viewer::gpu::{GpuContext, GpuSkin, SkinCorners};
 use hanim_viewer::hanim::{self, Document, Humanoid};
 use hanim_viewer::pose::Pose;
 use hanim_viewer::views::Camera;
@@ -14,37 +17,31 @@ pub fn corpus_x3d(name: &str) -> Document {
     hanim::load(&Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/x3d").join(name)).unwrap()
 }
 
-/// JoeKick's skin pass, render pass and target.
+/// JoeKick's draws, the scene renderer and the target.
 pub struct JoeKickFrame {
     pub doc: Document,
-    skin: GpuSkin,
-    renderer: HumanoidRenderer,
+    scene: SceneDraw,
+    renderer: SceneRenderer,
     target: RenderTarget,
-    frame: FrameUniform,
-    draw: MeshDraw,
     camera: Camera,
 }
 
 impl JoeKickFrame {
     pub fn new(ctx: &GpuContext) -> JoeKickFrame {
         let doc = corpus_x3d("JoeKick.x3d");
-        let jh = &doc.humanoids[0];
-        let mesh = hanim_viewer::mesh::skin_mesh_from_humanoid(&doc.scene, jh).unwrap();
-        let (source, normals) = mesh.concatenated_corners();
-        let skin = GpuSkin::new(ctx, jh, SkinCorners { source_point: &source, normals: &normals }).unwrap();
-        let renderer = HumanoidRenderer::new(&ctx.device, TargetFormats::HEADLESS).unwrap();
+        let rest: Vec<Pose> = doc.humanoids.iter().map(Pose::rest).collect();
+        let renderer = SceneRenderer::new(ctx, TargetFormats::HEADLESS).unwrap();
+        let scene = SceneDraw::new(ctx, renderer.mesh_pipelines(), &doc, &rest).unwrap();
         let target = RenderTarget::new(ctx, 1280, 720, TargetFormats::HEADLESS).unwrap();
-        let frame = renderer.create_frame(&ctx.device);
-        let bounds = hanim_viewer::pose::bounds::humanoid_bounds(&doc.scene, jh, &Pose::rest(jh)).unwrap();
-        let aspect = 1280.0 / 720.0;
-        let camera =
-            hanim_viewer::views::framed_camera(&bounds, glam::Quat::IDENTITY, std::f32::consts::FRAC_PI_4, aspect);
-        frame.write(&ctx.queue, &GpuFrame::from_camera(&camera, aspect));
-        let textures = hanim_viewer::gpu::textures::TextureCache::new(&ctx.device, &ctx.queue);
-        let rest = &jh.skin.as_ref().expect("a skin").points;
-        let draw = renderer.create_mesh(&ctx.device, &mesh, &skin, rest, &textures).unwrap();
-        draw.set_world_from_humanoid(&ctx.queue, jh.world_from_humanoid());
-        JoeKickFrame { doc, skin, renderer, target, frame, draw, camera }
+        let jh = &doc.humanoids[0];
+        let bounds = hanim_viewer::pose::bounds::humanoid_bounds(&doc.scene, jh, &rest[0]).unwrap();
+        let camera = hanim_viewer::views::framed_camera(
+            &bounds,
+            glam::Quat::IDENTITY,
+            std::f32::consts::FRAC_PI_4,
+            1280.0 / 720.0,
+        );
+        JoeKickFrame { doc, scene, renderer, target, camera }
     }
 
     pub fn humanoid(&self) -> &Humanoid {
@@ -53,14 +50,20 @@ impl JoeKickFrame {
 
     /// One frame at `pose`: joint matrix uploads, the skin dispatch and the render pass, waiting for the
     /// GPU to finish (no read-back, no present).
-    pub fn draw(&self, ctx: &GpuContext, pose: &Pose) {
-        self.skin.update(&ctx.queue, self.humanoid(), pose);
+    pub fn draw(&mut self, ctx: &GpuContext, pose: &Pose) {
+        self.scene.update_humanoid(&ctx.queue, 0, &self.doc.humanoids[0], pose);
+        let draws = self.scene.humanoid_draws();
+        let lines = OverlayLines::default();
+        let inputs = FrameInputs {
+            camera: &self.camera,
+            aspect: 1280.0 / 720.0,
+            settings: None,
+            background: [0.0; 3],
+            draws: &draws,
+            lines: &lines,
+        };
         let mut encoder = ctx.device.create_command_encoder(&Default::default());
-        self.skin.encode(&mut encoder);
-        {
-            let mut pass = render_pass::begin_scene_pass(&mut encoder, self.target.views(), wgpu::Color::BLACK);
-            self.renderer.draw(&mut pass, &self.frame, &[&self.draw], self.camera.position());
-        }
+        self.renderer.encode(ctx, &mut encoder, self.target.views(), Some(&self.scene), &inputs);
         ctx.queue.submit([encoder.finish()]);
         ctx.device.poll(wgpu::PollType::Wait { submission_index: None, timeout: None }).unwrap();
     }

@@ -18,7 +18,7 @@ pub mod interpolator;
 mod lookup;
 pub mod motion;
 
-use glam::{Quat, Vec3};
+use glam::Vec3;
 
 pub use interpolator::{Curve, CurveValue, InterpolatorClip, TargetField, Track, find_clips};
 pub use lookup::{INTERPOLATOR_SEQUENCE_FPS, LookupError};
@@ -155,13 +155,6 @@ pub struct SampleOptions {
     pub root_mode: RootMode,
 }
 
-/// Humanoid transform fields written by interpolator clips (a [`Pose`] holds joints only).
-#[derive(Debug, Clone, Copy, PartialEq, Default)]
-pub struct HumanoidOverride {
-    pub rotation: Option<Quat>,
-    pub translation: Option<Vec3>,
-}
-
 /// Every clip of a document, and what reading them reported.
 #[derive(Debug, Clone, Default)]
 pub struct Animations {
@@ -223,20 +216,14 @@ impl Animations {
 
     /// Writes every enabled clip at playback time `tau` into `poses` (one per humanoid): first the base
     /// rotations and translations go back to the file's values, then each enabled clip writes what it
-    /// drives (joints and displacer weights), in list order. Offsets are left alone. Returns the humanoid transform fields
-    /// the clips set.
-    pub fn apply(
-        &self,
-        doc: &Document,
-        tau: f64,
-        options: &SampleOptions,
-        poses: &mut [Pose],
-    ) -> Vec<HumanoidOverride> {
-        let mut overrides = vec![HumanoidOverride::default(); doc.humanoids.len()];
+    /// drives (joints, displacer weights and the humanoid's own transform fields), in list order. Offsets are
+    /// left alone.
+    pub fn apply(&self, doc: &Document, tau: f64, options: &SampleOptions, poses: &mut [Pose]) {
         for (h, pose) in doc.humanoids.iter().zip(poses.iter_mut()) {
             let rest = Pose::rest(h);
             pose.rotations = rest.rotations;
             pose.translations = rest.translations;
+            pose.humanoid = rest.humanoid;
             // Displacer weights are also the user's edits (a pose holds no weight offset): only those a
             // clip drives are overwritten below.
         }
@@ -302,10 +289,10 @@ impl Animations {
                                 }
                             }
                             (TargetField::HumanoidRotation, CurveValue::Rotation(r)) => {
-                                overrides[track.humanoid].rotation = Some(r)
+                                pose.humanoid.rotation = Some(r)
                             }
                             (TargetField::HumanoidTranslation, CurveValue::Translation(t)) => {
-                                overrides[track.humanoid].translation = Some(t)
+                                pose.humanoid.translation = Some(t)
                             }
                             _ => {}
                         }
@@ -313,32 +300,14 @@ impl Animations {
                 }
             }
         }
-        overrides
     }
 
     /// Fresh poses (file values, no offsets) with every enabled clip applied at `tau`.
-    pub fn sample(&self, doc: &Document, tau: f64, options: &SampleOptions) -> (Vec<Pose>, Vec<HumanoidOverride>) {
+    pub fn sample(&self, doc: &Document, tau: f64, options: &SampleOptions) -> Vec<Pose> {
         let mut poses: Vec<Pose> = doc.humanoids.iter().map(Pose::rest).collect();
-        let overrides = self.apply(doc, tau, options, &mut poses);
-        (poses, overrides)
+        self.apply(doc, tau, options, &mut poses);
+        poses
     }
-}
-
-/// A copy of `doc` whose humanoid transforms take the fields clips set (for drawing and bounds).
-pub fn with_overrides(doc: &Document, overrides: &[HumanoidOverride]) -> Option<Document> {
-    if overrides.iter().all(|o| o.rotation.is_none() && o.translation.is_none()) {
-        return None;
-    }
-    let mut copy = doc.clone();
-    for (h, o) in copy.humanoids.iter_mut().zip(overrides) {
-        if let Some(r) = o.rotation {
-            h.transform.rotation = r;
-        }
-        if let Some(t) = o.translation {
-            h.transform.translation = t;
-        }
-    }
-    Some(copy)
 }
 
 /// A root joint's translation under `mode`; other joints take `value` as given.
@@ -555,7 +524,7 @@ impl Transport {
     }
 
     /// Sets the base pose of `poses` for the current time (offsets kept).
-    pub fn apply(&self, doc: &Document, poses: &mut [Pose]) -> Vec<HumanoidOverride> {
+    pub fn apply(&self, doc: &Document, poses: &mut [Pose]) {
         self.animations.apply(doc, self.time, &self.options, poses)
     }
 
@@ -585,16 +554,4 @@ impl Transport {
         self.followed_root = Some(now);
         Some(moved)
     }
-}
-
-/// `H` of a humanoid with the fields clips set.
-pub fn world_from_humanoid(h: &crate::hanim::Humanoid, o: &HumanoidOverride) -> glam::Mat4 {
-    let mut fields = h.transform;
-    if let Some(r) = o.rotation {
-        fields.rotation = r;
-    }
-    if let Some(t) = o.translation {
-        fields.translation = t;
-    }
-    h.world_from_parent * fields.matrix()
 }

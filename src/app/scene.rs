@@ -83,9 +83,13 @@ impl LoadedScene {
     }
 
     /// Writes this frame's pose of every humanoid and records the skin/morph pass.
-    pub fn update_and_encode(&self, queue: &wgpu::Queue, encoder: &mut wgpu::CommandEncoder) {
+    pub fn update_and_encode(&mut self, queue: &wgpu::Queue, encoder: &mut wgpu::CommandEncoder) {
         for (i, h) in self.doc.humanoids.iter().enumerate() {
-            let pose = self.pose_of(i);
+            // The fields, not `pose_of`: the draws are borrowed mutably beside them.
+            let pose = match self.parked.get(i).and_then(Option::as_ref) {
+                Some(editor) => &editor.pose,
+                None => &self.editor.pose,
+            };
             let placement = if i == self.humanoid { self.world_from_humanoid } else { self.placements[i] };
             self.draws.update_humanoid_placed(queue, i, h, pose, placement);
         }
@@ -182,7 +186,7 @@ fn push_limit_arcs(out: &mut Vec<GpuLineVertex>, scene: &LoadedScene, joint: usi
         return;
     }
     // The rotation acts in the parent's space: its world rotation (scale taken out).
-    let world = pose::world_from_joint(h, &pose::humanoid_from_joint(h, pose));
+    let world = pose::world_from_joint(h, pose, &pose::humanoid_from_joint(h, pose));
     let parent = h.joints[joint].parent.map_or_else(|| h.world_from_humanoid(), |p| world[p]);
     let (_, frame, _) = parent.to_scale_rotation_translation();
     let rotation = pose.rotations[joint] * pose.rotation_offsets[joint];

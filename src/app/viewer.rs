@@ -24,8 +24,9 @@ use super::script::{self, ScriptLine, ScriptStep};
 use super::surface::{self, SurfaceAction};
 use super::viewport::ViewportTarget;
 use crate::gpu::GpuContext;
+use crate::gpu::layout::humanoid::GpuFrame;
 use crate::gpu::overlay::{OverlayBuffers, OverlayRenderer};
-use crate::gpu::render_pass::{FrameUniform, GpuFrame, HumanoidRenderer, begin_scene_pass};
+use crate::gpu::render_pass::{FrameUniform, HumanoidRenderer, begin_scene_pass};
 use crate::hanim::{self, Document};
 use crate::mocap::session::CaptureRequest;
 use crate::ui::{self, FrameInfo, UiCommand, UiState, ViewportInput};
@@ -571,6 +572,7 @@ impl Viewer {
                     &scene.doc,
                     scene.humanoid(),
                     &scene.humanoid_from_joint(),
+                    scene.world_from_humanoid,
                     &scene.view_framing,
                     view.source,
                 );
@@ -696,7 +698,7 @@ impl Viewer {
         self.frame_uniform.write(&self.gpu.queue, &frame);
         // The file's Background colour, else the viewer's own.
         let background = self.scene.as_ref().and_then(|s| s.doc.settings.background).map_or(BACKGROUND, |c| {
-            let [r, g, b] = c.map(|v| f64::from(crate::gpu::render_pass::linear_from_srgb(v)));
+            let [r, g, b] = c.map(|v| f64::from(crate::gpu::layout::humanoid::linear_from_srgb(v)));
             wgpu::Color { r, g, b, a: 1.0 }
         });
         let mut pass = begin_scene_pass(encoder, target.views(), background);
@@ -804,12 +806,11 @@ impl Viewer {
         scene.transport.advance(dt);
         // Clips may drive any humanoid of the file, not only the one in the panels.
         let mut poses = scene.poses();
-        let overrides = scene.transport.apply(&scene.doc, &mut poses);
-        scene.set_poses(poses);
-        for (i, h) in scene.doc.humanoids.iter().enumerate() {
-            scene.placements[i] =
-                overrides.get(i).map_or(h.world_from_humanoid(), |o| crate::animation::world_from_humanoid(h, o));
+        scene.transport.apply(&scene.doc, &mut poses);
+        for (i, (h, pose)) in scene.doc.humanoids.iter().zip(&poses).enumerate() {
+            scene.placements[i] = pose.world_from_humanoid(h);
         }
+        scene.set_poses(poses);
         let world_from_humanoid = scene.placements[scene.humanoid];
         scene.world_from_humanoid = world_from_humanoid;
         let target = self.camera.orbit.target;
@@ -906,6 +907,7 @@ impl Viewer {
                     &scene.doc,
                     scene.humanoid(),
                     &scene.humanoid_from_joint(),
+                    scene.world_from_humanoid,
                     &scene.view_framing,
                     v.source,
                 )
@@ -955,7 +957,7 @@ impl Viewer {
                 self.ui.selected_joint,
             );
             self.overlay_buffers.update(&self.gpu.device, &self.gpu.queue, &lines);
-            if let Some(scene) = &self.scene {
+            if let Some(scene) = &mut self.scene {
                 scene.update_and_encode(&self.gpu.queue, &mut encoder);
             }
         }

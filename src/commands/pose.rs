@@ -8,7 +8,7 @@ use anyhow::Result;
 use glam::Quat;
 
 use super::args::PlaybackArgs;
-use crate::animation::{Animations, ClipSource, Interpolation, MotionError, with_overrides};
+use crate::animation::{Animations, ClipSource, Interpolation, MotionError};
 use crate::hanim::Document;
 use crate::pose::{self, Pose};
 
@@ -144,14 +144,12 @@ pub fn axis_angle(q: Quat) -> [f32; 4] {
 }
 
 /// The report for `doc` at the poses given.
-pub fn report(doc: &Document, poses: &[Pose], overridden: Option<&Document>) -> Vec<HumanoidReport> {
-    let shown = overridden.unwrap_or(doc);
-    shown
-        .humanoids
+pub fn report(doc: &Document, poses: &[Pose]) -> Vec<HumanoidReport> {
+    doc.humanoids
         .iter()
         .zip(poses)
         .map(|(h, pose)| {
-            let world = pose::world_from_joint(h, &pose::humanoid_from_joint(h, pose));
+            let world = pose::world_from_joint(h, pose, &pose::humanoid_from_joint(h, pose));
             let joints = h
                 .joints
                 .iter()
@@ -214,23 +212,21 @@ pub fn render_text(r: &PoseReport) -> String {
 pub fn build_report(doc: &Document, args: &PoseArgs) -> Result<PoseReport> {
     let options = args.playback.options();
     let mut animations = Animations::from_document(doc);
-    let (poses, overrides, tau, frame) = match &args.motion {
-        None => (doc.humanoids.iter().map(Pose::rest).collect(), Vec::new(), 0.0, None),
+    let (poses, tau, frame) = match &args.motion {
+        None => (doc.humanoids.iter().map(Pose::rest).collect(), 0.0, None),
         Some(name) => {
             let (index, tau) = animations.resolve(name, args.frame, args.time)?;
             animations.solo(index);
             let frame = animations.clips[index].frame_position(tau, options.interpolation);
-            let (poses, overrides) = animations.sample(doc, tau, &options);
-            (poses, overrides, tau, frame)
+            (animations.sample(doc, tau, &options), tau, frame)
         }
     };
-    let overridden = with_overrides(doc, &overrides);
     Ok(PoseReport {
         file: args.file.display().to_string(),
         motion: args.motion.clone(),
         time: tau,
         frame,
-        humanoids: report(doc, &poses, overridden.as_ref()),
+        humanoids: report(doc, &poses),
     })
 }
 

@@ -3,25 +3,17 @@
 //! `y = 0`. The skeleton is drawn on top of the skin (no depth test) so it stays visible inside it; the
 //! grid is depth-tested so the figure hides it. Shader: `shaders/lines.wgsl`.
 
-use bytemuck::{Pod, Zeroable};
 use glam::Vec3;
 
 use super::error::{CreationScope, GpuError};
-use super::render_pass::{FrameUniform, depth_state, linear_from_srgb3};
+use super::layout::humanoid::linear_from_srgb3;
+pub use super::layout::lines::GpuLineVertex;
+use super::render_pass::{FrameUniform, depth_state};
 use super::shaders;
 use super::target::TargetFormats;
 use crate::hanim::Humanoid;
 use crate::pose::bounds::Aabb;
 use crate::pose::{self, Pose};
-
-/// One line vertex (`LineIn` in `lines.wgsl`): world position and linear RGBA.
-#[repr(C)]
-#[derive(Debug, Clone, Copy, Pod, Zeroable, PartialEq)]
-pub struct GpuLineVertex {
-    pub position: [f32; 3],
-    pub color: [f32; 4],
-}
-const _: () = assert!(size_of::<GpuLineVertex>() == 28);
 
 /// Line lists (two vertices per segment) for one frame.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -44,7 +36,7 @@ const GRID_AXIS_COLOR: [f32; 3] = [0.75, 0.75, 0.75];
 
 /// World-space joint centres of `h` at `pose`: `H·G_j·c_j`.
 pub fn joint_centres(h: &Humanoid, pose: &Pose) -> Vec<Vec3> {
-    let world = pose::world_from_joint(h, &pose::humanoid_from_joint(h, pose));
+    let world = pose::world_from_joint(h, pose, &pose::humanoid_from_joint(h, pose));
     h.joints.iter().zip(world).map(|(joint, m)| m.transform_point3(joint.rest.center)).collect()
 }
 

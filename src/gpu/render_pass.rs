@@ -6,203 +6,24 @@
 //! kept apart from what changes: per view the camera uniform ([`FrameUniform`]), per humanoid the static
 //! corner/index buffers and materials plus its world placement ([`MeshDraw`]). The pass renders into
 //! whatever [`FrameViews`] it is given, so the window and headless share it. Shader:
-//! `shaders/humanoid.wgsl`, whose structs the `Gpu*` types here mirror.
+//! `shaders/humanoid.wgsl`, whose structs [`super::layout::humanoid`] mirrors.
 
 use std::ops::Range;
-use std::sync::Mutex;
 
-use bytemuck::{Pod, Zeroable};
 use glam::{Mat3, Mat4, Vec3};
 use wgpu::util::DeviceExt;
 
 use super::error::{CreationScope, GpuError};
+use super::layout::humanoid::{
+    GpuCornerVertex, GpuFrame, GpuMaterial, GpuPlacement, TEXTURE_MODULATE, TEXTURE_NONE, TEXTURE_REPLACE,
+    linear_from_srgb3,
+};
 use super::shaders;
 use super::skin_pass::GpuSkin;
 use super::target::{FrameViews, TargetFormats};
 use super::textures::{GpuTexture, TextureCache};
-use crate::mesh::{MaterialParams, RenderMesh, SkinMesh, Topology};
+use crate::mesh::{RenderMesh, SkinMesh, Topology};
 use crate::pose::normal_from_skin;
-use crate::views::Camera;
-
-/// Per-view uniform (`Frame` in `humanoid.wgsl` and `lines.wgsl`).
-#[repr(C)]
-#[derive(Debug, Clone, Copy, Pod, Zeroable, PartialEq)]
-pub struct GpuFrame {
-    pub clip_from_world: [f32; 16],
-    /// xyz: camera position in world space; w unused.
-    pub camera_position: [f32; 4],
-    /// xyz: unit direction towards the headlight; w: its intensity.
-    pub headlight: [f32; 4],
-    /// xyz: unit direction towards the key light; w: its intensity.
-    pub key_light: [f32; 4],
-    /// rgb: ambient light (scaled by each material's ambientIntensity); w unused.
-    pub ambient: [f32; 4],
-    /// x: how many of `lights` are used.
-    pub light_count: [u32; 4],
-    /// The file's light nodes (DirectionalLight, PointLight, SpotLight), world space.
-    pub lights: [GpuLight; MAX_SCENE_LIGHTS],
-}
-const _: () = assert!(size_of::<GpuFrame>() == 144 + 80 * MAX_SCENE_LIGHTS);
-
-/// How many scene light nodes are drawn (the first ones in the file).
-pub const MAX_SCENE_LIGHTS: usize = 8;
-
-/// One scene light (`Light` in the shaders), X3D lighting model (ISO/IEC 19775-1, 17.2.2.4).
-#[repr(C)]
-#[derive(Debug, Clone, Copy, Pod, Zeroable, PartialEq)]
-pub struct GpuLight {
-    /// xyz: position (point, spot) or the direction the light travels (directional); w: 0 directional,
-    /// 1 point, 2 spot.
-    pub position: [f32; 4],
-    /// rgb: linear colour × intensity; w: ambientIntensity.
-    pub color: [f32; 4],
-    /// xyz: unit direction of a spot light; w unused.
-    pub direction: [f32; 4],
-    /// xyz: attenuation (constant, linear, quadratic); w: radius.
-    pub attenuation: [f32; 4],
-    /// x: beamWidth, y: cutOffAngle (radians); zw unused.
-    pub cone: [f32; 4],
-}
-const _: () = assert!(size_of::<GpuLight>() == 80);
-
-impl GpuLight {
-    pub fn from_scene(light: &crate::hanim::SceneLight) -> Self {
-        use crate::hanim::LightKind;
-        let [r, g, b] = linear_from_srgb3(light.color).map(|c| c * light.intensity);
-        let mut out = GpuLight {
-            position: [0.0; 4],
-            color: [r, g, b, light.ambient_intensity],
-            direction: [0.0; 4],
-            attenuation: [1.0, 0.0, 0.0, f32::MAX],
-            cone: [0.0; 4],
-        };
-        match light.kind {
-            LightKind::Directional { direction } => out.position = direction.extend(0.0).to_array(),
-            LightKind::Point { location, radius, attenuation } => {
-                out.position = location.extend(1.0).to_array();
-                out.attenuation = attenuation.extend(radius).to_array();
-            }
-            LightKind::Spot { location, direction, radius, attenuation, beam_width, cut_off_angle } => {
-                out.position = location.extend(2.0).to_array();
-                out.direction = direction.extend(0.0).to_array();
-                out.attenuation = attenuation.extend(radius).to_array();
-                out.cone = [beam_width, cut_off_angle, 0.0, 0.0];
-            }
-        }
-        out
-    }
-}
-
-/// Per-humanoid placement (`Placement`): `H` and its normal matrix `(H[3×3])⁻ᵀ` as three columns.
-#[repr(C)]
-#[derive(Debug, Clone, Copy, Pod, Zeroable, PartialEq)]
-pub struct GpuPlacement {
-    pub world_from_humanoid: [f32; 16],
-    pub normal_from_humanoid: [[f32; 4]; 3],
-}
-const _: () = assert!(size_of::<GpuPlacement>() == 112);
-
-/// Per-part material (`Material`), colours in linear RGB.
-#[repr(C)]
-#[derive(Debug, Clone, Copy, Pod, Zeroable, PartialEq)]
-pub struct GpuMaterial {
-    /// rgb: diffuse; a: opacity (1 − transparency).
-    pub diffuse: [f32; 4],
-    /// rgb: specular; w: exponent (128·shininess).
-    pub specular: [f32; 4],
-    /// rgb: emissive; w: ambientIntensity.
-    pub emissive: [f32; 4],
-    /// x: lit; y: vertex colours; z: two-sided lighting; w: texture (0 none, 1 its colour replaces the
-    /// material's, 2 an intensity texture modulates it).
-    pub flags: [u32; 4],
-}
-const _: () = assert!(size_of::<GpuMaterial>() == 64);
-
-/// Per-corner vertex attributes other than the normal (vertex buffer slot 1): linear RGBA colour, texture
-/// coordinate (X3D's: t grows upwards) and the skin point the corner draws.
-#[repr(C)]
-#[derive(Debug, Clone, Copy, Pod, Zeroable, PartialEq)]
-pub struct GpuCornerVertex {
-    pub color: [f32; 4],
-    pub uv: [f32; 2],
-    pub source_point: u32,
-}
-const _: () = assert!(size_of::<GpuCornerVertex>() == 28);
-
-/// [`GpuMaterial`] texture modes.
-pub const TEXTURE_NONE: u32 = 0;
-pub const TEXTURE_REPLACE: u32 = 1;
-pub const TEXTURE_MODULATE: u32 = 2;
-
-/// One sRGB-encoded channel value (as X3D files write colours) to linear light.
-pub fn linear_from_srgb(c: f32) -> f32 {
-    let c = c.clamp(0.0, 1.0);
-    if c <= 0.04045 { c / 12.92 } else { ((c + 0.055) / 1.055).powf(2.4) }
-}
-
-/// An sRGB colour to linear, per channel.
-pub fn linear_from_srgb3(c: [f32; 3]) -> [f32; 3] {
-    c.map(linear_from_srgb)
-}
-
-impl GpuMaterial {
-    pub fn from_params(m: &MaterialParams, vertex_colors: bool, two_sided: bool, texture_mode: u32) -> Self {
-        let [dr, dg, db] = linear_from_srgb3(m.diffuse);
-        let [sr, sg, sb] = linear_from_srgb3(m.specular);
-        let [er, eg, eb] = linear_from_srgb3(m.emissive);
-        Self {
-            diffuse: [dr, dg, db, 1.0 - m.transparency.clamp(0.0, 1.0)],
-            specular: [sr, sg, sb, 128.0 * m.shininess.clamp(0.0, 1.0)],
-            emissive: [er, eg, eb, m.ambient_intensity],
-            flags: [u32::from(m.lit), u32::from(vertex_colors), u32::from(two_sided), texture_mode],
-        }
-    }
-}
-
-impl GpuFrame {
-    /// The per-view uniform: camera matrix and the viewer's lights (a headlight along the view, as X3D's
-    /// NavigationInfo headlight, plus a soft key light from the upper left), for an image of `aspect`.
-    pub fn from_camera(camera: &Camera, aspect: f32) -> GpuFrame {
-        let backward = -camera.forward();
-        let key = (backward * 0.6 + camera.up() * 0.65 - camera.right() * 0.45).normalize_or_zero();
-        GpuFrame {
-            clip_from_world: camera.clip_from_world(aspect).to_cols_array(),
-            camera_position: camera.position().extend(1.0).to_array(),
-            headlight: backward.extend(HEADLIGHT_INTENSITY).to_array(),
-            key_light: key.extend(KEY_LIGHT_INTENSITY).to_array(),
-            ambient: [AMBIENT_LIGHT, AMBIENT_LIGHT, AMBIENT_LIGHT, 0.0],
-            light_count: [0; 4],
-            lights: [GpuLight::zeroed(); MAX_SCENE_LIGHTS],
-        }
-    }
-
-    /// [`Self::from_camera`] with the file's lighting: its light nodes (the first
-    /// [`MAX_SCENE_LIGHTS`]) added, and NavigationInfo `headlight='false'` respected. With the headlight
-    /// off the viewer's soft key light goes too when the file has lights of its own; a file with no light
-    /// at all keeps it, so that its figures stay visible.
-    pub fn lit(camera: &Camera, aspect: f32, settings: &crate::hanim::SceneSettings) -> GpuFrame {
-        let mut frame = Self::from_camera(camera, aspect);
-        if !settings.headlight {
-            frame.headlight[3] = 0.0;
-            if !settings.lights.is_empty() {
-                frame.key_light[3] = 0.0;
-            }
-        }
-        let count = settings.lights.len().min(MAX_SCENE_LIGHTS);
-        for (slot, light) in frame.lights.iter_mut().zip(&settings.lights) {
-            *slot = GpuLight::from_scene(light);
-        }
-        frame.light_count[0] = count as u32;
-        frame
-    }
-}
-
-/// Headlight intensity: X3D's headlight is 1; slightly less leaves room for the key light.
-const HEADLIGHT_INTENSITY: f32 = 0.75;
-/// A soft key light, so that surfaces facing the viewer are not uniformly flat.
-const KEY_LIGHT_INTENSITY: f32 = 0.35;
-/// Ambient light, multiplied by each material's ambientIntensity (X3D default 0.2).
-const AMBIENT_LIGHT: f32 = 1.0;
 
 /// The camera uniform of one view: created once, written every frame.
 pub struct FrameUniform {
@@ -556,7 +377,7 @@ impl HumanoidRenderer {
             });
         }
         if vertices.is_empty() {
-            vertices.push(GpuCornerVertex::zeroed());
+            vertices.push(<GpuCornerVertex as bytemuck::Zeroable>::zeroed());
         }
         if indices.is_empty() {
             indices.push(0);
@@ -591,7 +412,7 @@ impl HumanoidRenderer {
             placement,
             placement_group,
             parts,
-            world_from_humanoid: Mutex::new(Mat4::IDENTITY),
+            world_from_humanoid: Mat4::IDENTITY,
         };
         scope.finish()?;
         Ok(draw)
@@ -695,18 +516,18 @@ pub struct MeshDraw {
     placement_group: wgpu::BindGroup,
     parts: Vec<PartDraw>,
     /// The placement last written, for sorting transparent parts on the CPU.
-    world_from_humanoid: Mutex<Mat4>,
+    world_from_humanoid: Mat4,
 }
 
 impl MeshDraw {
     /// Sets `H` (humanoid space → world) for the next frames.
-    pub fn set_world_from_humanoid(&self, queue: &wgpu::Queue, world_from_humanoid: Mat4) {
+    pub fn set_world_from_humanoid(&mut self, queue: &wgpu::Queue, world_from_humanoid: Mat4) {
         queue.write_buffer(&self.placement, 0, bytemuck::bytes_of(&placement_of(world_from_humanoid)));
-        *self.world_from_humanoid.lock().unwrap_or_else(|e| e.into_inner()) = world_from_humanoid;
+        self.world_from_humanoid = world_from_humanoid;
     }
 
     pub fn world_from_humanoid(&self) -> Mat4 {
-        *self.world_from_humanoid.lock().unwrap_or_else(|e| e.into_inner())
+        self.world_from_humanoid
     }
 
     pub fn triangle_count(&self) -> u32 {
@@ -745,96 +566,4 @@ pub fn begin_scene_pass<'e>(
         occlusion_query_set: None,
         multiview_mask: None,
     })
-}
-
-#[cfg(test)]
-mod tests {
-    use std::mem::offset_of;
-
-    use super::*;
-
-    fn validate(name: &str, source: &str) -> naga::Module {
-        let module =
-            naga::front::wgsl::parse_str(source).unwrap_or_else(|e| panic!("{name}: {}", e.emit_to_string(source)));
-        naga::valid::Validator::new(naga::valid::ValidationFlags::all(), naga::valid::Capabilities::all())
-            .validate(&module)
-            .unwrap_or_else(|e| panic!("{name}: {}", e.emit_to_string(source)));
-        module
-    }
-
-    fn layout_of(module: &naga::Module, name: &str) -> (u32, Vec<(String, u32)>) {
-        let mut layouter = naga::proc::Layouter::default();
-        layouter.update(module.to_ctx()).unwrap();
-        for (_, ty) in module.types.iter() {
-            if ty.name.as_deref() == Some(name)
-                && let naga::TypeInner::Struct { members, span } = &ty.inner
-            {
-                return (*span, members.iter().map(|m| (m.name.clone().unwrap_or_default(), m.offset)).collect());
-            }
-        }
-        panic!("struct {name} not found");
-    }
-
-    fn check(module: &naga::Module, name: &str, size: usize, offsets: &[(&str, usize)]) {
-        let (wgsl_size, members) = layout_of(module, name);
-        assert_eq!(wgsl_size as usize, size, "{name} size");
-        let members: Vec<(&str, usize)> = members.iter().map(|(n, o)| (n.as_str(), *o as usize)).collect();
-        assert_eq!(members, offsets, "{name} members");
-    }
-
-    #[test]
-    fn render_structs_match_the_wgsl_layout() {
-        let frame_offsets = [
-            ("clip_from_world", offset_of!(GpuFrame, clip_from_world)),
-            ("camera_position", offset_of!(GpuFrame, camera_position)),
-            ("headlight", offset_of!(GpuFrame, headlight)),
-            ("key_light", offset_of!(GpuFrame, key_light)),
-            ("ambient", offset_of!(GpuFrame, ambient)),
-            ("light_count", offset_of!(GpuFrame, light_count)),
-            ("lights", offset_of!(GpuFrame, lights)),
-        ];
-        let humanoid = validate("humanoid.wgsl", shaders::HUMANOID);
-        check(&humanoid, "Frame", size_of::<GpuFrame>(), &frame_offsets);
-        check(
-            &humanoid,
-            "Placement",
-            size_of::<GpuPlacement>(),
-            &[
-                ("world_from_humanoid", offset_of!(GpuPlacement, world_from_humanoid)),
-                ("normal_from_humanoid", offset_of!(GpuPlacement, normal_from_humanoid)),
-            ],
-        );
-        check(
-            &humanoid,
-            "Light",
-            size_of::<GpuLight>(),
-            &[
-                ("position", offset_of!(GpuLight, position)),
-                ("color", offset_of!(GpuLight, color)),
-                ("direction", offset_of!(GpuLight, direction)),
-                ("attenuation", offset_of!(GpuLight, attenuation)),
-                ("cone", offset_of!(GpuLight, cone)),
-            ],
-        );
-        check(
-            &humanoid,
-            "Material",
-            size_of::<GpuMaterial>(),
-            &[
-                ("diffuse", offset_of!(GpuMaterial, diffuse)),
-                ("specular", offset_of!(GpuMaterial, specular)),
-                ("emissive", offset_of!(GpuMaterial, emissive)),
-                ("flags", offset_of!(GpuMaterial, flags)),
-            ],
-        );
-        let lines = validate("lines.wgsl", shaders::LINES);
-        check(&lines, "Frame", size_of::<GpuFrame>(), &frame_offsets);
-    }
-
-    #[test]
-    fn srgb_to_linear_matches_the_standard_curve() {
-        assert_eq!(linear_from_srgb(0.0), 0.0);
-        assert!((linear_from_srgb(1.0) - 1.0).abs() < 1e-6);
-        assert!((linear_from_srgb(0.5) - 0.214_041).abs() < 1e-5);
-    }
 }

@@ -86,7 +86,7 @@ impl SceneDraw {
             }
             out.load_textures(ctx, std::slice::from_ref(&mesh));
             let buffer = renderer.create_points(&ctx.device, &points);
-            let draw = renderer.create_rigid_mesh(&ctx.device, &mesh, &buffer, 0, &points, &out.textures)?;
+            let mut draw = renderer.create_rigid_mesh(&ctx.device, &mesh, &buffer, 0, &points, &out.textures)?;
             draw.set_world_from_humanoid(&ctx.queue, world);
             out.triangles += draw.triangle_count();
             out.scene_shapes.push(draw);
@@ -188,29 +188,29 @@ impl SceneDraw {
 
     /// Writes humanoid `index`'s frame data for `pose`: the skin pass's joint matrices and displacer
     /// weights, and every rigid shape's placement `H · G_j`.
-    pub fn update_humanoid(&self, queue: &wgpu::Queue, index: usize, h: &Humanoid, pose: &Pose) {
-        self.update_humanoid_placed(queue, index, h, pose, h.world_from_humanoid());
+    pub fn update_humanoid(&mut self, queue: &wgpu::Queue, index: usize, h: &Humanoid, pose: &Pose) {
+        self.update_humanoid_placed(queue, index, h, pose, pose.world_from_humanoid(h));
     }
 
     /// As [`Self::update_humanoid`], with the humanoid placed by `world_from_humanoid` (a clip that
     /// drives the humanoid's own translation or rotation).
     pub fn update_humanoid_placed(
-        &self,
+        &mut self,
         queue: &wgpu::Queue,
         index: usize,
         h: &Humanoid,
         pose: &Pose,
         world_from_humanoid: Mat4,
     ) {
-        let Some(draws) = self.humanoids.get(index) else { return };
+        let Some(draws) = self.humanoids.get_mut(index) else { return };
         let Some(skin) = &draws.skin else { return };
         // G_j once per frame, for the skin matrices and the rigid parts alike.
         let humanoid_from_joint = pose::humanoid_from_joint(h, pose);
         skin.update_with_globals(queue, h, pose, &humanoid_from_joint);
-        if let Some(draw) = &draws.skin_draw {
+        if let Some(draw) = &mut draws.skin_draw {
             draw.set_world_from_humanoid(queue, world_from_humanoid);
         }
-        for (joint, draw) in &draws.rigid {
+        for (joint, draw) in &mut draws.rigid {
             let g = joint.and_then(|j| humanoid_from_joint.get(j)).copied().unwrap_or(Mat4::IDENTITY);
             draw.set_world_from_humanoid(queue, world_from_humanoid * g);
         }

@@ -283,6 +283,6 @@ pub fn retarget(rig: &Rig, clip: &Clip, h: &Humanoid, mapping: &Mapping) -> anyh
 
 /// World position of joint centres at `pose` (for checks): `H·G_j·c_j`.
 pub fn joint_world_positions(h: &Humanoid, pose: &Pose) -> Vec<Vec3> {
-    let world = pose::world_from_joint(h, &pose::humanoid_from_joint(h, pose));
+    let world = pose::world_from_joint(h, pose, &pose::humanoid_from_joint(h, pose));
     h.joints.iter().zip(world).map(|(j, m)| m.transform_point3(j.rest.center)).collect()
 }

@@ -99,7 +99,7 @@ fn geometry_points(scene: &Scene, root: NodeId, out: &mut Vec<Vec3>) -> Result<(
 /// World-space bounds of the humanoid at `pose`.
 pub fn humanoid_bounds(scene: &Scene, h: &Humanoid, pose: &Pose) -> Result<Aabb, X3dError> {
     let g = pose::humanoid_from_joint(h, pose);
-    part_bounds(scene, h, &g, Some(pose), &Parts::WHOLE)
+    part_bounds(scene, h, &g, pose.world_from_humanoid(h), Some(pose), &Parts::WHOLE)
 }
 
 /// Which parts of a humanoid a box covers.
@@ -135,10 +135,10 @@ pub fn part_bounds(
     scene: &Scene,
     h: &Humanoid,
     g: &[Mat4],
+    world_from_humanoid: Mat4,
     pose: Option<&Pose>,
     parts: &Parts,
 ) -> Result<Aabb, X3dError> {
-    let world_from_humanoid = h.world_from_humanoid();
     let joint_matrix = |j: Option<usize>| j.and_then(|j| g.get(j)).copied().unwrap_or(Mat4::IDENTITY);
     let mut bounds = Aabb::default();
     for (j, joint) in h.joints.iter().enumerate() {

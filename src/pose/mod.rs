@@ -79,6 +79,16 @@ pub struct Pose {
     pub translation_offsets: Vec<Vec3>,
     /// One weight per [`Humanoid::displacers`] entry.
     pub displacer_weights: Vec<f32>,
+    /// The humanoid's own `rotation`/`translation` where a clip drives them (both are inputOutput fields
+    /// of HAnimHumanoid); the file's values otherwise. They place the whole figure: `H`.
+    pub humanoid: HumanoidFields,
+}
+
+/// Values of the humanoid's own transform fields that replace the file's (`None`: the file's).
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct HumanoidFields {
+    pub rotation: Option<Quat>,
+    pub translation: Option<Vec3>,
 }
 
 impl Pose {
@@ -90,6 +100,7 @@ impl Pose {
             rotation_offsets: vec![Quat::IDENTITY; h.joints.len()],
             translation_offsets: vec![Vec3::ZERO; h.joints.len()],
             displacer_weights: h.displacers.iter().map(|d| d.weight).collect(),
+            humanoid: HumanoidFields::default(),
         }
     }
 
@@ -103,7 +114,20 @@ impl Pose {
             rotation_offsets: vec![Quat::IDENTITY; h.joints.len()],
             translation_offsets: vec![Vec3::ZERO; h.joints.len()],
             displacer_weights: vec![0.0; h.displacers.len()],
+            humanoid: HumanoidFields::default(),
         }
+    }
+
+    /// `H` at this pose: humanoid space → world, with the humanoid fields a clip set.
+    pub fn world_from_humanoid(&self, h: &Humanoid) -> Mat4 {
+        let mut fields = h.transform;
+        if let Some(r) = self.humanoid.rotation {
+            fields.rotation = r;
+        }
+        if let Some(t) = self.humanoid.translation {
+            fields.translation = t;
+        }
+        h.world_from_parent * fields.matrix()
     }
 
     /// `r_eff = r_base·Δ` of a joint.
@@ -164,9 +188,9 @@ pub fn humanoid_from_joint(h: &Humanoid, pose: &Pose) -> Vec<Mat4> {
     globals
 }
 
-/// `H·G_j` for every joint: joint space → world, given the result of [`humanoid_from_joint`].
-pub fn world_from_joint(h: &Humanoid, humanoid_from_joint: &[Mat4]) -> Vec<Mat4> {
-    let world_from_humanoid = h.world_from_humanoid();
+/// `H·G_j` for every joint: joint space → world, given the result of [`humanoid_from_joint`] at `pose`.
+pub fn world_from_joint(h: &Humanoid, pose: &Pose, humanoid_from_joint: &[Mat4]) -> Vec<Mat4> {
+    let world_from_humanoid = pose.world_from_humanoid(h);
     humanoid_from_joint.iter().map(|g| world_from_humanoid * *g).collect()
 }
 
@@ -275,7 +299,7 @@ mod tests {
         h.transform.translation = Vec3::new(0.0, 0.0, -1.0);
         let mut pose = Pose::zero(&h);
         pose.translations[0] = Vec3::X;
-        let world = world_from_joint(&h, &humanoid_from_joint(&h, &pose));
+        let world = world_from_joint(&h, &pose, &humanoid_from_joint(&h, &pose));
         assert_mat4_near(world[0], Mat4::from_translation(Vec3::new(1.0, 0.0, -1.0)));
     }
 
@@ -312,6 +336,7 @@ mod tests {
             rotation_offsets: Vec::new(),
             translation_offsets: Vec::new(),
             displacer_weights: Vec::new(),
+            humanoid: HumanoidFields::default(),
         };
         assert_eq!(pose.effective_rotation(&h, 1), Quat::from_rotation_y(0.5));
         assert_eq!(humanoid_from_joint(&h, &pose), humanoid_from_joint(&h, &Pose::rest(&h)));

@@ -453,7 +453,14 @@ mod tests {
             proptest::collection::vec(-2.0f32..2.0, displacer_count),
         )
             .prop_map(|(rotations, translations, rotation_offsets, translation_offsets, displacer_weights)| {
-                Pose { rotations, translations, rotation_offsets, translation_offsets, displacer_weights }
+                Pose {
+                    rotations,
+                    translations,
+                    rotation_offsets,
+                    translation_offsets,
+                    displacer_weights,
+                    humanoid: Default::default(),
+                }
             })
     }
 

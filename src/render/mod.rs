@@ -9,7 +9,7 @@ mod offscreen;
 mod sequence;
 
 pub use offscreen::{
-    ImageSize, NEUTRAL_GREY, PosedRenderer, RenderedImage, SceneRequest, ViewRequest, camera_for, render_document,
-    render_posed, scene_bounds,
+    DisplayOptions, DocumentDraw, ImageSize, NEUTRAL_GREY, Offscreen, PosedRenderer, RenderedImage, SceneRequest,
+    ViewRequest, camera_for, render_document, render_posed, scene_bounds,
 };
 pub use sequence::render_times;

@@ -9,9 +9,9 @@ use anyhow::{Context, Result, bail};
 use glam::Quat;
 
 use crate::gpu::GpuContext;
-use crate::gpu::overlay::{self, OverlayBuffers, OverlayLines, OverlayRenderer};
-use crate::gpu::render_pass::{self, GpuFrame, HumanoidRenderer, linear_from_srgb};
+use crate::gpu::overlay::{self, OverlayLines};
 use crate::gpu::scene_draw::SceneDraw;
+use crate::gpu::scene_renderer::{FrameInputs, SceneRenderer};
 use crate::gpu::target::{RenderTarget, TargetFormats};
 use crate::hanim::Document;
 use crate::pose::bounds::{Aabb, humanoid_bounds};
@@ -156,109 +156,92 @@ pub fn render_posed(ctx: &GpuContext, doc: &Document, request: &SceneRequest, po
     renderer.render(ctx, doc, poses, &camera, &bounds)
 }
 
-/// The GPU side of rendering one document, built once and then re-posed for each image: render passes,
-/// offscreen target and the scene's draws (each humanoid's skin pass, skin and rigid draws, the other
-/// Shapes). A motion sequence renders all its frames with one of these. `render` takes the document it
-/// was built from (or a copy whose humanoid transforms differ, as clips may set them).
-pub struct PosedRenderer {
-    renderer: HumanoidRenderer,
-    overlay_renderer: OverlayRenderer,
-    target: RenderTarget,
-    frame: render_pass::FrameUniform,
-    overlay_buffers: OverlayBuffers,
-    scene_draw: SceneDraw,
-    size: ImageSize,
-    background: [f32; 3],
-    show_skeleton: bool,
-    show_grid: bool,
-    show_scene: bool,
-    only_humanoid: Option<usize>,
+/// What an image shows besides the figures' surfaces: overlays, the scene's other Shapes, one humanoid
+/// alone. Chosen per image (a catalogue changes it from humanoid to humanoid of one file).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DisplayOptions {
+    pub show_skeleton: bool,
+    pub show_grid: bool,
+    pub show_scene: bool,
+    pub only_humanoid: Option<usize>,
 }
 
-impl PosedRenderer {
-    /// Builds everything for `doc`, first posed at `poses`.
-    pub fn new(ctx: &GpuContext, doc: &Document, request: &SceneRequest, poses: &[Pose]) -> Result<Self> {
-        if doc.humanoids.is_empty() {
-            bail!("{}: the file has no HAnimHumanoid to render", doc.scene.main_path().display());
+impl SceneRequest {
+    pub fn display(&self) -> DisplayOptions {
+        DisplayOptions {
+            show_skeleton: self.show_skeleton,
+            show_grid: self.show_grid,
+            show_scene: self.show_scene,
+            only_humanoid: self.only_humanoid,
         }
-        let ImageSize { width, height } = request.size;
+    }
+}
+
+/// An offscreen target of one size with the scene renderer that draws into it: built once and reused for
+/// every image of that size (a catalogue renders all its files and views with one).
+pub struct Offscreen {
+    renderer: SceneRenderer,
+    target: RenderTarget,
+    size: ImageSize,
+}
+
+impl Offscreen {
+    pub fn new(ctx: &GpuContext, size: ImageSize) -> Result<Self> {
         let formats = TargetFormats::HEADLESS;
-        let renderer = HumanoidRenderer::new(&ctx.device, formats)?;
-        let overlay_renderer = OverlayRenderer::new(&ctx.device, formats, renderer.frame_layout())?;
-        let target = RenderTarget::new(ctx, width, height, formats)?;
-        let frame = renderer.create_frame(&ctx.device);
-        let scene_draw = SceneDraw::new(ctx, &renderer, doc, poses)?;
-        log::info!("{} triangles", scene_draw.triangles);
         Ok(Self {
-            overlay_buffers: OverlayBuffers::new(&ctx.device),
-            renderer,
-            overlay_renderer,
-            target,
-            frame,
-            scene_draw,
-            size: request.size,
-            background: doc.settings.background.unwrap_or(NEUTRAL_GREY),
-            show_skeleton: request.show_skeleton,
-            show_grid: request.show_grid,
-            show_scene: request.show_scene,
-            only_humanoid: request.only_humanoid,
+            renderer: SceneRenderer::new(ctx, formats)?,
+            target: RenderTarget::new(ctx, size.width, size.height, formats)?,
+            size,
         })
     }
 
-    /// What the automatic and standard views frame at `poses`: the humanoids, and the scene's other
-    /// Shapes when they are drawn.
-    pub fn framing_bounds(&self, doc: &Document, poses: &[Pose]) -> Result<Aabb> {
-        let mut bounds = scene_bounds(doc, poses)?;
-        if self.show_scene && !self.scene_draw.scene_bounds.is_empty() {
-            bounds.add(self.scene_draw.scene_bounds.min);
-            bounds.add(self.scene_draw.scene_bounds.max);
-        }
-        Ok(bounds)
+    pub fn size(&self) -> ImageSize {
+        self.size
     }
 
-    /// Renders `doc` at `poses` (one per humanoid) seen by `camera`; `bounds` sizes the skeleton marks
-    /// and the grid.
+    /// Renders `doc` at `poses` (one per humanoid, already written into `draw` by this call) seen by
+    /// `camera`; `bounds` sizes the skeleton marks and the grid.
+    #[allow(clippy::too_many_arguments)]
     pub fn render(
         &mut self,
         ctx: &GpuContext,
+        draw: &mut DocumentDraw,
         doc: &Document,
         poses: &[Pose],
         camera: &Camera,
         bounds: &Aabb,
+        display: DisplayOptions,
     ) -> Result<RenderedImage> {
         let ImageSize { width, height } = self.size;
-        let aspect = width as f32 / height as f32;
-        self.frame.write(&ctx.queue, &GpuFrame::lit(camera, aspect, &doc.settings));
         let mut lines = OverlayLines::default();
         let cross = views::usable_box(bounds).size().max_element() * 0.012;
         for (index, (h, pose)) in doc.humanoids.iter().zip(poses).enumerate() {
-            self.scene_draw.update_humanoid_placed(&ctx.queue, index, h, pose, h.world_from_humanoid());
-            let drawn = self.scene_draw.humanoids.get(index).is_some_and(|d| d.has_geometry());
-            let shown = self.only_humanoid.is_none_or(|only| only == index);
-            if shown && (self.show_skeleton || !drawn) {
+            draw.scene.update_humanoid_placed(&ctx.queue, index, h, pose, pose.world_from_humanoid(h));
+            let drawn = draw.scene.humanoids.get(index).is_some_and(|d| d.has_geometry());
+            let shown = display.only_humanoid.is_none_or(|only| only == index);
+            if shown && (display.show_skeleton || !drawn) {
                 overlay::push_skeleton(&mut lines.skeleton, h, pose, cross);
             }
         }
-        if self.show_grid {
+        if display.show_grid {
             overlay::push_grid(&mut lines.grid, bounds);
         }
-        self.overlay_buffers.update(&ctx.device, &ctx.queue, &lines);
-
+        let draws = match (display.only_humanoid, display.show_scene) {
+            (Some(only), _) => draw.scene.draws_of_humanoid(only),
+            (None, true) => draw.scene.draws(),
+            (None, false) => draw.scene.humanoid_draws(),
+        };
+        let inputs = FrameInputs {
+            camera,
+            aspect: width as f32 / height as f32,
+            settings: Some(&doc.settings),
+            background: draw.background,
+            draws: &draws,
+            lines: &lines,
+        };
         let mut encoder =
-            ctx.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("headless::encoder") });
-        self.scene_draw.encode(&mut encoder);
-        {
-            let [r, g, b] = self.background.map(|c| f64::from(linear_from_srgb(c)));
-            let clear = wgpu::Color { r, g, b, a: 1.0 };
-            let mut pass = render_pass::begin_scene_pass(&mut encoder, self.target.views(), clear);
-            let draws = match (self.only_humanoid, self.show_scene) {
-                (Some(only), _) => self.scene_draw.draws_of_humanoid(only),
-                (None, true) => self.scene_draw.draws(),
-                (None, false) => self.scene_draw.humanoid_draws(),
-            };
-            self.renderer.draw(&mut pass, &self.frame, &draws, camera.position());
-            self.overlay_renderer.draw(&mut pass, &self.frame, &self.overlay_buffers);
-        }
+            ctx.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("offscreen::encoder") });
+        self.renderer.encode(ctx, &mut encoder, self.target.views(), Some(&draw.scene), &inputs);
         ctx.queue.submit([encoder.finish()]);
         let rgba = self.target.read_rgba8(ctx)?;
         ctx.check_health()?;
@@ -268,8 +251,73 @@ impl PosedRenderer {
             rgba,
             camera: *camera,
             bounds: *bounds,
-            background: self.background,
-            notes: self.scene_draw.notes.clone(),
+            background: draw.background,
+            notes: draw.scene.notes.clone(),
         })
+    }
+}
+
+/// One document's GPU draw data (each humanoid's skin pass, skin and rigid draws, the other Shapes) and
+/// its background: built once per document, then re-posed for each image.
+pub struct DocumentDraw {
+    scene: SceneDraw,
+    background: [f32; 3],
+}
+
+impl DocumentDraw {
+    /// Builds the draws of `doc`, first posed at `poses`, for `offscreen`'s renderer.
+    pub fn new(ctx: &GpuContext, offscreen: &Offscreen, doc: &Document, poses: &[Pose]) -> Result<Self> {
+        if doc.humanoids.is_empty() {
+            bail!("{}: the file has no HAnimHumanoid to render", doc.scene.main_path().display());
+        }
+        let scene = SceneDraw::new(ctx, offscreen.renderer.mesh_pipelines(), doc, poses)?;
+        log::info!("{} triangles", scene.triangles);
+        Ok(Self { scene, background: doc.settings.background.unwrap_or(NEUTRAL_GREY) })
+    }
+
+    /// What the automatic and standard views frame at `poses`: the humanoids, and the scene's other
+    /// Shapes when they are drawn.
+    pub fn framing_bounds(&self, doc: &Document, poses: &[Pose], show_scene: bool) -> Result<Aabb> {
+        let mut bounds = scene_bounds(doc, poses)?;
+        if show_scene && !self.scene.scene_bounds.is_empty() {
+            bounds.add(self.scene.scene_bounds.min);
+            bounds.add(self.scene.scene_bounds.max);
+        }
+        Ok(bounds)
+    }
+}
+
+/// Rendering one document at one size with one set of display choices, re-posed for each image: a motion
+/// sequence renders all its frames with one of these. `render` takes the document it was built from (or
+/// a copy whose humanoid transforms differ, as clips may set them).
+pub struct PosedRenderer {
+    offscreen: Offscreen,
+    draw: DocumentDraw,
+    display: DisplayOptions,
+}
+
+impl PosedRenderer {
+    /// Builds everything for `doc`, first posed at `poses`.
+    pub fn new(ctx: &GpuContext, doc: &Document, request: &SceneRequest, poses: &[Pose]) -> Result<Self> {
+        let offscreen = Offscreen::new(ctx, request.size)?;
+        let draw = DocumentDraw::new(ctx, &offscreen, doc, poses)?;
+        Ok(Self { offscreen, draw, display: request.display() })
+    }
+
+    /// What the automatic and standard views frame at `poses`.
+    pub fn framing_bounds(&self, doc: &Document, poses: &[Pose]) -> Result<Aabb> {
+        self.draw.framing_bounds(doc, poses, self.display.show_scene)
+    }
+
+    /// Renders `doc` at `poses` (one per humanoid) seen by `camera`.
+    pub fn render(
+        &mut self,
+        ctx: &GpuContext,
+        doc: &Document,
+        poses: &[Pose],
+        camera: &Camera,
+        bounds: &Aabb,
+    ) -> Result<RenderedImage> {
+        self.offscreen.render(ctx, &mut self.draw, doc, poses, camera, bounds, self.display)
     }
 }

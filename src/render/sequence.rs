@@ -5,25 +5,12 @@ use anyhow::{Result, bail};
 use glam::Quat;
 
 use super::{PosedRenderer, RenderedImage, SceneRequest, ViewRequest, camera_for};
-use crate::animation::{Animations, SampleOptions, with_overrides};
+use crate::animation::{Animations, SampleOptions};
 use crate::gpu::GpuContext;
 use crate::hanim::Document;
 use crate::pose::bounds::Aabb;
 use crate::pose::{Pose, poses_for};
 use crate::views::{DEFAULT_FIELD_OF_VIEW, StandardView, framed_camera};
-
-/// The document (with any humanoid fields clips set) and poses at `tau`, user offsets on top.
-fn posed(
-    doc: &Document,
-    animations: &Animations,
-    tau: f64,
-    options: &SampleOptions,
-    base: &[Pose],
-) -> (Option<Document>, Vec<Pose>) {
-    let mut poses = base.to_vec();
-    let overrides = animations.apply(doc, tau, options, &mut poses);
-    (with_overrides(doc, &overrides), poses)
-}
 
 /// Renders the clip `args` names at each of `times`, with one camera framing all of them; calls
 /// `written(i)` after each image. Returns the images.
@@ -40,13 +27,20 @@ pub fn render_times(
         bail!("no frames to render");
     }
     let base = poses_for(doc, &request.joint_rotations, &request.displacer_weights)?;
-    let frames: Vec<(Option<Document>, Vec<Pose>)> =
-        times.iter().map(|&t| posed(doc, animations, t, options, &base)).collect();
+    // Each frame's poses, user offsets on top; the humanoid fields clips set travel in the poses.
+    let frames: Vec<Vec<Pose>> = times
+        .iter()
+        .map(|&t| {
+            let mut poses = base.clone();
+            animations.apply(doc, t, options, &mut poses);
+            poses
+        })
+        .collect();
     // GPU resources are built once; each frame only uploads its pose.
-    let mut renderer = PosedRenderer::new(ctx, doc, request, &frames[0].1)?;
+    let mut renderer = PosedRenderer::new(ctx, doc, request, &frames[0])?;
     let mut bounds = Aabb::default();
-    for (copy, poses) in &frames {
-        let b = renderer.framing_bounds(copy.as_ref().unwrap_or(doc), poses)?;
+    for poses in &frames {
+        let b = renderer.framing_bounds(doc, poses)?;
         if !b.is_empty() {
             bounds.add(b.min);
             bounds.add(b.max);
@@ -64,13 +58,10 @@ pub fn render_times(
     // One camera for every frame: a file Viewpoint is placed at the first frame's pose.
     let camera = match &view {
         ViewRequest::Camera(c) => *c,
-        _ => {
-            let (copy, poses) = &frames[0];
-            camera_for(copy.as_ref().unwrap_or(doc), poses, &bounds, &view, aspect)?
-        }
+        _ => camera_for(doc, &frames[0], &bounds, &view, aspect)?,
     };
-    for (i, (copy, poses)) in frames.iter().enumerate() {
-        let image = renderer.render(ctx, copy.as_ref().unwrap_or(doc), poses, &camera, &bounds)?;
+    for (i, poses) in frames.iter().enumerate() {
+        let image = renderer.render(ctx, doc, poses, &camera, &bounds)?;
         each(i, image)?;
     }
     Ok(())

@@ -141,6 +141,7 @@ pub fn view_placement(
     doc: &Document,
     h: &Humanoid,
     humanoid_from_joint: &[Mat4],
+    world_from_humanoid: Mat4,
     bounds: &Aabb,
     source: ViewSource,
 ) -> Option<ViewPlacement> {
@@ -148,6 +149,7 @@ pub fn view_placement(
         doc,
         humanoid: humanoid_index(doc, h),
         humanoid_from_joint,
+        world_from_humanoid,
         figure: bounds,
         aspect: 1.0,
     };

@@ -428,6 +428,8 @@ pub struct PoseContext<'a> {
     pub humanoid: usize,
     /// `G_j` at the pose ([`pose::humanoid_from_joint`]).
     pub humanoid_from_joint: &'a [Mat4],
+    /// `H` at the pose ([`Pose::world_from_humanoid`]).
+    pub world_from_humanoid: Mat4,
     /// The box the body views frame (world space, at the pose).
     pub figure: &'a Aabb,
     /// Image width / height; the computed views frame for it.
@@ -440,7 +442,7 @@ pub fn placement(ctx: &PoseContext, source: ViewSource) -> Option<ViewPlacement>
     let doc = ctx.doc;
     let h = doc.humanoids.get(ctx.humanoid)?;
     let g = ctx.humanoid_from_joint;
-    let world_from_humanoid = h.world_from_humanoid();
+    let world_from_humanoid = ctx.world_from_humanoid;
     let joint_matrix = |j: Option<usize>| j.and_then(|j| g.get(j)).copied().unwrap_or(Mat4::IDENTITY);
     match source {
         ViewSource::Site { site, camera } => {
@@ -499,17 +501,24 @@ fn face_placement(ctx: &PoseContext) -> Option<ViewPlacement> {
         // Parents come before children in the model.
         subtree[j] = j == head || joint.parent.is_some_and(|p| p < j && subtree[p]);
     }
-    let head_box =
-        part_bounds(&ctx.doc.scene, h, g, None, &Parts { joints: Some(&subtree), camera_sites: false }).ok()?;
+    let head_box = part_bounds(
+        &ctx.doc.scene,
+        h,
+        g,
+        ctx.world_from_humanoid,
+        None,
+        &Parts { joints: Some(&subtree), camera_sites: false },
+    )
+    .ok()?;
     let rest = pose::humanoid_from_joint(h, &Pose::rest(h));
     let turn_from_rest = rotation_of(*g.get(head)? * rest.get(head)?.inverse());
-    let orientation = rotation_of(h.world_from_humanoid()) * turn_from_rest;
+    let orientation = rotation_of(ctx.world_from_humanoid) * turn_from_rest;
     // A head with little geometry of its own (a skeleton drawn as diamonds, a joint centre only) still
     // gets a face-sized frame: at least a tenth of the figure's height around the head's centre.
     let figure_height = ctx.figure.size().max_element();
     let minimum = (figure_height * 0.1).max(0.05);
     let centre = if head_box.is_empty() {
-        (h.world_from_humanoid() * *g.get(head)?).transform_point3(h.joints[head].rest.center)
+        (ctx.world_from_humanoid * *g.get(head)?).transform_point3(h.joints[head].rest.center)
     } else {
         head_box.center()
     };
@@ -525,7 +534,7 @@ fn face_placement(ctx: &PoseContext) -> Option<ViewPlacement> {
 pub fn figure_bounds(doc: &Document, h: usize, pose: &Pose) -> anyhow::Result<Aabb> {
     let humanoid = doc.humanoids.get(h).ok_or_else(|| anyhow::anyhow!("no humanoid {h}"))?;
     let g = pose::humanoid_from_joint(humanoid, pose);
-    let b = part_bounds(&doc.scene, humanoid, &g, Some(pose), &Parts::FIGURE)?;
+    let b = part_bounds(&doc.scene, humanoid, &g, pose.world_from_humanoid(humanoid), Some(pose), &Parts::FIGURE)?;
     Ok(b)
 }
 
@@ -552,6 +561,10 @@ pub fn named_camera(doc: &Document, poses: &[Pose], bounds: &Aabb, name: &str, a
         doc,
         humanoid,
         humanoid_from_joint: matrices.get(humanoid).map_or(&[], Vec::as_slice),
+        world_from_humanoid: match (doc.humanoids.get(humanoid), poses.get(humanoid)) {
+            (Some(h), Some(p)) => p.world_from_humanoid(h),
+            _ => Mat4::IDENTITY,
+        },
         figure: bounds,
         aspect,
     };
@@ -616,14 +629,25 @@ pub fn resolve_document_views(doc: &Document, poses: &[Pose], aspect: f32) -> an
     let mut contexts = Vec::new();
     for (i, h) in doc.humanoids.iter().enumerate() {
         let pose = poses.get(i).cloned().unwrap_or_else(|| Pose::rest(h));
-        contexts.push((pose::humanoid_from_joint(h, &pose), figure_bounds(doc, i, &pose)?));
+        contexts.push((
+            pose::humanoid_from_joint(h, &pose),
+            pose.world_from_humanoid(h),
+            figure_bounds(doc, i, &pose)?,
+        ));
     }
-    let empty = (Vec::new(), Aabb::default());
+    let empty = (Vec::new(), Mat4::IDENTITY, Aabb::default());
     let mut out = Vec::new();
     for entry in document_views(doc) {
         let index = entry.humanoid.unwrap_or(0);
-        let (g, figure) = contexts.get(index).unwrap_or(&empty);
-        let ctx = PoseContext { doc, humanoid: index, humanoid_from_joint: g, figure, aspect };
+        let (g, world_from_humanoid, figure) = contexts.get(index).unwrap_or(&empty);
+        let ctx = PoseContext {
+            doc,
+            humanoid: index,
+            humanoid_from_joint: g,
+            world_from_humanoid: *world_from_humanoid,
+            figure,
+            aspect,
+        };
         let placed = match entry.source {
             // Scene Viewpoints do not depend on a humanoid.
             ViewSource::File(i) => doc

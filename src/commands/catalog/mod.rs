@@ -25,8 +25,9 @@ use crate::gpu::GpuContext;
 use crate::hanim::Document;
 use crate::inspect::info::{self, HumanoidSummary};
 use crate::output::{write_atomically as write_file_atomically, write_png_atomically};
+use crate::pose::bounds::Aabb;
 use crate::pose::{self, Pose};
-use crate::render::{ImageSize, SceneRequest, ViewRequest, render_document};
+use crate::render::{DisplayOptions, DocumentDraw, ImageSize, Offscreen, scene_bounds};
 use crate::views::{PoseContext, StandardView, ViewSource, figure_bounds, head_joint, placement};
 
 /// `hanim-viewer catalog` arguments.
@@ -173,15 +174,27 @@ fn draws_little_of_itself(
 }
 
 /// Renders one humanoid of `doc` in `views`, writes its images and contact sheet, and returns its entry.
+/// The file's GPU draw data and what its images share: one [`DocumentDraw`] for every view of every
+/// humanoid of the file.
+struct FileDraw<'a> {
+    doc: &'a Document,
+    poses: &'a [Pose],
+    draw: DocumentDraw,
+    /// Every humanoid at its pose (sizes the skeleton marks).
+    bounds: Aabb,
+}
+
+#[allow(clippy::too_many_arguments)]
 fn catalogue_humanoid(
     ctx: &GpuContext,
-    doc: &Document,
+    offscreen: &mut Offscreen,
+    file: &mut FileDraw,
     input: &InputFile,
     index: usize,
-    poses: &[Pose],
     pose_note: Option<String>,
     options: &CatalogOptions,
 ) -> Result<CatalogEntry> {
+    let (doc, poses) = (file.doc, file.poses);
     let h = &doc.humanoids[index];
     let id = if doc.humanoids.len() == 1 { input.id.clone() } else { format!("{}--{}", input.id, index + 1) };
     let ImageSize { width, height } = options.size;
@@ -189,7 +202,14 @@ fn catalogue_humanoid(
     let pose = &poses[index];
     let g = pose::humanoid_from_joint(h, pose);
     let figure = figure_bounds(doc, index, pose)?;
-    let ctx_pose = PoseContext { doc, humanoid: index, humanoid_from_joint: &g, figure: &figure, aspect };
+    let ctx_pose = PoseContext {
+        doc,
+        humanoid: index,
+        humanoid_from_joint: &g,
+        world_from_humanoid: pose.world_from_humanoid(h),
+        figure: &figure,
+        aspect,
+    };
     let show_skeleton = draws_little_of_itself(doc, index, &g, &figure)?;
     let mut images = Vec::new();
     let mut missing = Vec::new();
@@ -203,15 +223,11 @@ fn catalogue_humanoid(
             missing.push((view, "cannot be placed".to_string()));
             continue;
         };
-        let mut request = SceneRequest::new(width, height);
-        request.view = ViewRequest::Camera(placed.camera(&figure));
-        request.poses = Some(poses.to_vec());
-        request.show_skeleton = show_skeleton;
         // A catalogue shows the body it is about: floors, props and the file's other humanoids would crowd
         // the frame the figure was framed for.
-        request.show_scene = false;
-        request.only_humanoid = Some(index);
-        let image = render_document(ctx, doc, &request)
+        let display = DisplayOptions { show_skeleton, show_grid: false, show_scene: false, only_humanoid: Some(index) };
+        let image = offscreen
+            .render(ctx, &mut file.draw, doc, poses, &placed.camera(&figure), &file.bounds, display)
             .with_context(|| format!("humanoid '{}', {} view", h.name, view.name()))?;
         let relative = format!("images/{id}-{}.png", view.name());
         write_png_atomically(&options.out.join(&relative), width, height, &image.rgba)?;
@@ -239,6 +255,7 @@ fn catalogue_humanoid(
 /// Loads and catalogues one file; every humanoid or nothing (the file then counts as failed).
 fn catalogue_file(
     ctx: &GpuContext,
+    offscreen: &mut Offscreen,
     input: &InputFile,
     options: &CatalogOptions,
     poses: &dyn PoseSource,
@@ -247,11 +264,13 @@ fn catalogue_file(
     if doc.humanoids.is_empty() {
         bail!("{}: the file has no HAnimHumanoid", input.path.display());
     }
-    let Posed { poses, document, notes } = poses.poses(&doc)?;
-    // A copy when the clip sets humanoid transform fields: bounds, cameras and drawing all follow them.
-    let shown = document.as_ref().unwrap_or(&doc);
+    let Posed { poses, notes } = poses.poses(&doc)?;
+    let shown = &doc;
+    let draw = DocumentDraw::new(ctx, offscreen, shown, &poses)?;
+    let bounds = scene_bounds(shown, &poses)?;
+    let mut file = FileDraw { doc: shown, poses: &poses, draw, bounds };
     (0..doc.humanoids.len())
-        .map(|i| catalogue_humanoid(ctx, shown, input, i, &poses, notes[i].clone(), options))
+        .map(|i| catalogue_humanoid(ctx, offscreen, &mut file, input, i, notes[i].clone(), options))
         .collect()
 }
 
@@ -278,10 +297,12 @@ pub fn catalogue(
             .map_err(|e| anyhow!("progress bar template: {e}"))?
             .progress_chars("=> "),
     );
+    // One renderer and target for the whole run: every file and view is drawn with them.
+    let mut offscreen = Offscreen::new(ctx, options.size)?;
     let mut entries = Vec::new();
     for input in &files {
         bar.set_message(input.path.display().to_string());
-        match catalogue_file(ctx, input, options, poses) {
+        match catalogue_file(ctx, &mut offscreen, input, options, poses) {
             Ok(mut e) => entries.append(&mut e),
             Err(e) => {
                 let error = format!("{e:#}");

@@ -4,7 +4,7 @@
 use anyhow::{Result, bail};
 
 use super::super::args::CaptureArgs;
-use crate::animation::{Animations, ClipSource, INTERPOLATOR_SEQUENCE_FPS, SampleOptions, with_overrides};
+use crate::animation::{Animations, ClipSource, INTERPOLATOR_SEQUENCE_FPS, SampleOptions};
 use crate::hanim::Document;
 use crate::mocap::mapping::{Mapping, default_mapping};
 use crate::mocap::retarget::retarget;
@@ -16,8 +16,6 @@ use crate::pose::Pose;
 pub struct Posed {
     /// One per humanoid.
     pub poses: Vec<Pose>,
-    /// The document with the humanoid transform fields a clip sets; `None`: the file's own.
-    pub document: Option<Document>,
     /// One per humanoid: why it is shown at rest instead of the pose asked for (`None`: as asked).
     pub notes: Vec<Option<String>>,
 }
@@ -25,11 +23,7 @@ pub struct Posed {
 impl Posed {
     /// Every humanoid at rest, each with `note`.
     pub(super) fn rest(doc: &Document, note: Option<String>) -> Posed {
-        Posed {
-            poses: doc.humanoids.iter().map(Pose::rest).collect(),
-            document: None,
-            notes: vec![note; doc.humanoids.len()],
-        }
+        Posed { poses: doc.humanoids.iter().map(Pose::rest).collect(), notes: vec![note; doc.humanoids.len()] }
     }
 }
 
@@ -85,12 +79,12 @@ impl PoseSource for MotionFrame {
                 ClipSource::Interpolators(c) => c.tracks.iter().any(|t| t.humanoid == h),
             })
             .collect();
-        let (poses, overrides) = animations.sample(doc, tau, &SampleOptions::default());
+        let poses = animations.sample(doc, tau, &SampleOptions::default());
         let notes = driven
             .iter()
             .map(|&d| (!d).then(|| format!("clip '{}' does not drive this humanoid", self.name)))
             .collect();
-        Ok(Posed { poses, document: with_overrides(doc, &overrides), notes })
+        Ok(Posed { poses, notes })
     }
 
     fn describe(&self) -> String {
@@ -145,7 +139,7 @@ impl PoseSource for CapturePose {
             poses.push(result.pose(h, self.frame));
             notes.push(None);
         }
-        Ok(Posed { poses, document: None, notes })
+        Ok(Posed { poses, notes })
     }
 
     fn describe(&self) -> String {

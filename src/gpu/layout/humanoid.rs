@@ -1,0 +1,235 @@
+//! Structs whose bytes reach the render pass, mirrored field for field by `shaders/humanoid.wgsl` (and
+//! its `Frame` by `shaders/lines.wgsl`). Sizes are asserted at compile time; a naga test compares sizes
+//! and member offsets with the WGSL.
+
+use bytemuck::{Pod, Zeroable};
+
+use crate::mesh::MaterialParams;
+
+/// Per-view uniform (`Frame` in `humanoid.wgsl` and `lines.wgsl`).
+#[repr(C)]
+#[derive(Debug, Clone, Copy, Pod, Zeroable, PartialEq)]
+pub struct GpuFrame {
+    pub clip_from_world: [f32; 16],
+    /// xyz: camera position in world space; w unused.
+    pub camera_position: [f32; 4],
+    /// xyz: unit direction towards the headlight; w: its intensity.
+    pub headlight: [f32; 4],
+    /// xyz: unit direction towards the key light; w: its intensity.
+    pub key_light: [f32; 4],
+    /// rgb: ambient light (scaled by each material's ambientIntensity); w unused.
+    pub ambient: [f32; 4],
+    /// x: how many of `lights` are used.
+    pub light_count: [u32; 4],
+    /// The file's light nodes (DirectionalLight, PointLight, SpotLight), world space.
+    pub lights: [GpuLight; MAX_SCENE_LIGHTS],
+}
+const _: () = assert!(size_of::<GpuFrame>() == 144 + 80 * MAX_SCENE_LIGHTS);
+
+/// How many scene light nodes are drawn (the first ones in the file).
+pub const MAX_SCENE_LIGHTS: usize = 8;
+
+/// One scene light (`Light` in the shaders), X3D lighting model (ISO/IEC 19775-1, 17.2.2.4).
+#[repr(C)]
+#[derive(Debug, Clone, Copy, Pod, Zeroable, PartialEq)]
+pub struct GpuLight {
+    /// xyz: position (point, spot) or the direction the light travels (directional); w: 0 directional,
+    /// 1 point, 2 spot.
+    pub position: [f32; 4],
+    /// rgb: linear colour × intensity; w: ambientIntensity.
+    pub color: [f32; 4],
+    /// xyz: unit direction of a spot light; w unused.
+    pub direction: [f32; 4],
+    /// xyz: attenuation (constant, linear, quadratic); w: radius.
+    pub attenuation: [f32; 4],
+    /// x: beamWidth, y: cutOffAngle (radians); zw unused.
+    pub cone: [f32; 4],
+}
+const _: () = assert!(size_of::<GpuLight>() == 80);
+
+impl GpuLight {
+    pub fn from_scene(light: &crate::hanim::SceneLight) -> Self {
+        use crate::hanim::LightKind;
+        let [r, g, b] = linear_from_srgb3(light.color).map(|c| c * light.intensity);
+        let mut out = GpuLight {
+            position: [0.0; 4],
+            color: [r, g, b, light.ambient_intensity],
+            direction: [0.0; 4],
+            attenuation: [1.0, 0.0, 0.0, f32::MAX],
+            cone: [0.0; 4],
+        };
+        match light.kind {
+            LightKind::Directional { direction } => out.position = direction.extend(0.0).to_array(),
+            LightKind::Point { location, radius, attenuation } => {
+                out.position = location.extend(1.0).to_array();
+                out.attenuation = attenuation.extend(radius).to_array();
+            }
+            LightKind::Spot { location, direction, radius, attenuation, beam_width, cut_off_angle } => {
+                out.position = location.extend(2.0).to_array();
+                out.direction = direction.extend(0.0).to_array();
+                out.attenuation = attenuation.extend(radius).to_array();
+                out.cone = [beam_width, cut_off_angle, 0.0, 0.0];
+            }
+        }
+        out
+    }
+}
+
+/// Per-humanoid placement (`Placement`): `H` and its normal matrix `(H[3×3])⁻ᵀ` as three columns.
+#[repr(C)]
+#[derive(Debug, Clone, Copy, Pod, Zeroable, PartialEq)]
+pub struct GpuPlacement {
+    pub world_from_humanoid: [f32; 16],
+    pub normal_from_humanoid: [[f32; 4]; 3],
+}
+const _: () = assert!(size_of::<GpuPlacement>() == 112);
+
+/// Per-part material (`Material`), colours in linear RGB.
+#[repr(C)]
+#[derive(Debug, Clone, Copy, Pod, Zeroable, PartialEq)]
+pub struct GpuMaterial {
+    /// rgb: diffuse; a: opacity (1 − transparency).
+    pub diffuse: [f32; 4],
+    /// rgb: specular; w: exponent (128·shininess).
+    pub specular: [f32; 4],
+    /// rgb: emissive; w: ambientIntensity.
+    pub emissive: [f32; 4],
+    /// x: lit; y: vertex colours; z: two-sided lighting; w: texture (0 none, 1 its colour replaces the
+    /// material's, 2 an intensity texture modulates it).
+    pub flags: [u32; 4],
+}
+const _: () = assert!(size_of::<GpuMaterial>() == 64);
+
+/// Per-corner vertex attributes other than the normal (vertex buffer slot 1): linear RGBA colour, texture
+/// coordinate (X3D's: t grows upwards) and the skin point the corner draws.
+#[repr(C)]
+#[derive(Debug, Clone, Copy, Pod, Zeroable, PartialEq)]
+pub struct GpuCornerVertex {
+    pub color: [f32; 4],
+    pub uv: [f32; 2],
+    pub source_point: u32,
+}
+const _: () = assert!(size_of::<GpuCornerVertex>() == 28);
+
+/// [`GpuMaterial`] texture modes.
+pub const TEXTURE_NONE: u32 = 0;
+pub const TEXTURE_REPLACE: u32 = 1;
+pub const TEXTURE_MODULATE: u32 = 2;
+
+/// One sRGB-encoded channel value (as X3D files write colours) to linear light.
+pub fn linear_from_srgb(c: f32) -> f32 {
+    let c = c.clamp(0.0, 1.0);
+    if c <= 0.04045 { c / 12.92 } else { ((c + 0.055) / 1.055).powf(2.4) }
+}
+
+/// An sRGB colour to linear, per channel.
+pub fn linear_from_srgb3(c: [f32; 3]) -> [f32; 3] {
+    c.map(linear_from_srgb)
+}
+
+impl GpuMaterial {
+    pub fn from_params(m: &MaterialParams, vertex_colors: bool, two_sided: bool, texture_mode: u32) -> Self {
+        let [dr, dg, db] = linear_from_srgb3(m.diffuse);
+        let [sr, sg, sb] = linear_from_srgb3(m.specular);
+        let [er, eg, eb] = linear_from_srgb3(m.emissive);
+        Self {
+            diffuse: [dr, dg, db, 1.0 - m.transparency.clamp(0.0, 1.0)],
+            specular: [sr, sg, sb, 128.0 * m.shininess.clamp(0.0, 1.0)],
+            emissive: [er, eg, eb, m.ambient_intensity],
+            flags: [u32::from(m.lit), u32::from(vertex_colors), u32::from(two_sided), texture_mode],
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::mem::offset_of;
+
+    use super::*;
+    use crate::gpu::shaders;
+
+    fn validate(name: &str, source: &str) -> naga::Module {
+        let module =
+            naga::front::wgsl::parse_str(source).unwrap_or_else(|e| panic!("{name}: {}", e.emit_to_string(source)));
+        naga::valid::Validator::new(naga::valid::ValidationFlags::all(), naga::valid::Capabilities::all())
+            .validate(&module)
+            .unwrap_or_else(|e| panic!("{name}: {}", e.emit_to_string(source)));
+        module
+    }
+
+    fn layout_of(module: &naga::Module, name: &str) -> (u32, Vec<(String, u32)>) {
+        let mut layouter = naga::proc::Layouter::default();
+        layouter.update(module.to_ctx()).unwrap();
+        for (_, ty) in module.types.iter() {
+            if ty.name.as_deref() == Some(name)
+                && let naga::TypeInner::Struct { members, span } = &ty.inner
+            {
+                return (*span, members.iter().map(|m| (m.name.clone().unwrap_or_default(), m.offset)).collect());
+            }
+        }
+        panic!("struct {name} not found");
+    }
+
+    fn check(module: &naga::Module, name: &str, size: usize, offsets: &[(&str, usize)]) {
+        let (wgsl_size, members) = layout_of(module, name);
+        assert_eq!(wgsl_size as usize, size, "{name} size");
+        let members: Vec<(&str, usize)> = members.iter().map(|(n, o)| (n.as_str(), *o as usize)).collect();
+        assert_eq!(members, offsets, "{name} members");
+    }
+
+    #[test]
+    fn render_structs_match_the_wgsl_layout() {
+        let frame_offsets = [
+            ("clip_from_world", offset_of!(GpuFrame, clip_from_world)),
+            ("camera_position", offset_of!(GpuFrame, camera_position)),
+            ("headlight", offset_of!(GpuFrame, headlight)),
+            ("key_light", offset_of!(GpuFrame, key_light)),
+            ("ambient", offset_of!(GpuFrame, ambient)),
+            ("light_count", offset_of!(GpuFrame, light_count)),
+            ("lights", offset_of!(GpuFrame, lights)),
+        ];
+        let humanoid = validate("humanoid.wgsl", shaders::HUMANOID);
+        check(&humanoid, "Frame", size_of::<GpuFrame>(), &frame_offsets);
+        check(
+            &humanoid,
+            "Placement",
+            size_of::<GpuPlacement>(),
+            &[
+                ("world_from_humanoid", offset_of!(GpuPlacement, world_from_humanoid)),
+                ("normal_from_humanoid", offset_of!(GpuPlacement, normal_from_humanoid)),
+            ],
+        );
+        check(
+            &humanoid,
+            "Light",
+            size_of::<GpuLight>(),
+            &[
+                ("position", offset_of!(GpuLight, position)),
+                ("color", offset_of!(GpuLight, color)),
+                ("direction", offset_of!(GpuLight, direction)),
+                ("attenuation", offset_of!(GpuLight, attenuation)),
+                ("cone", offset_of!(GpuLight, cone)),
+            ],
+        );
+        check(
+            &humanoid,
+            "Material",
+            size_of::<GpuMaterial>(),
+            &[
+                ("diffuse", offset_of!(GpuMaterial, diffuse)),
+                ("specular", offset_of!(GpuMaterial, specular)),
+                ("emissive", offset_of!(GpuMaterial, emissive)),
+                ("flags", offset_of!(GpuMaterial, flags)),
+            ],
+        );
+        let lines = validate("lines.wgsl", shaders::LINES);
+        check(&lines, "Frame", size_of::<GpuFrame>(), &frame_offsets);
+    }
+
+    #[test]
+    fn srgb_to_linear_matches_the_standard_curve() {
+        assert_eq!(linear_from_srgb(0.0), 0.0);
+        assert!((linear_from_srgb(1.0) - 1.0).abs() < 1e-6);
+        assert!((linear_from_srgb(0.5) - 0.214_041).abs() < 1e-5);
+    }
+}

@@ -1,0 +1,87 @@
+//! The one assembly of the scene's passes, shared by the window, screenshots, offscreen rendering and
+//! benches. As in re_renderer, what lives long is kept apart from what changes each frame:
+//! [`SceneRenderer`] holds the pipelines (meshes and overlay lines, for one [`TargetFormats`]) and the
+//! per-view uniform and line buffers it rewrites; everything that changes per frame — camera, lights,
+//! background, which draws, overlay lines — comes in a [`FrameInputs`] and is passed, not stored.
+//! A document's own GPU data (skins, meshes, textures) is its [`SceneDraw`], posed by the caller before
+//! [`SceneRenderer::encode`].
+
+use super::GpuContext;
+use super::error::GpuError;
+use super::layout::humanoid::{GpuFrame, linear_from_srgb};
+use super::overlay::{OverlayBuffers, OverlayLines, OverlayRenderer};
+use super::render_pass::{FrameUniform, HumanoidRenderer, MeshDraw, begin_scene_pass};
+use super::scene_draw::SceneDraw;
+use super::target::{FrameViews, TargetFormats};
+use crate::hanim::SceneSettings;
+use crate::views::Camera;
+
+/// What one frame draws, as the caller decided it this frame.
+pub struct FrameInputs<'a> {
+    pub camera: &'a Camera,
+    /// Width / height of the target.
+    pub aspect: f32,
+    /// The file's lights and headlight choice; `None`: the viewer's own lights only.
+    pub settings: Option<&'a SceneSettings>,
+    /// Clear colour, sRGB (as files write colours).
+    pub background: [f32; 3],
+    /// The meshes to draw ([`SceneDraw::draws`] or a selection of them).
+    pub draws: &'a [&'a MeshDraw],
+    pub lines: &'a OverlayLines,
+}
+
+/// The long-lived part of drawing a scene on one device, for one set of target formats.
+pub struct SceneRenderer {
+    meshes: HumanoidRenderer,
+    overlay: OverlayRenderer,
+    frame: FrameUniform,
+    overlay_buffers: OverlayBuffers,
+}
+
+impl SceneRenderer {
+    pub fn new(ctx: &GpuContext, formats: TargetFormats) -> Result<Self, GpuError> {
+        let meshes = HumanoidRenderer::new(&ctx.device, formats)?;
+        let overlay = OverlayRenderer::new(&ctx.device, formats, meshes.frame_layout())?;
+        Ok(Self {
+            frame: meshes.create_frame(&ctx.device),
+            overlay_buffers: OverlayBuffers::new(&ctx.device),
+            meshes,
+            overlay,
+        })
+    }
+
+    /// The formats of the targets this renderer draws into.
+    pub fn formats(&self) -> TargetFormats {
+        self.meshes.formats
+    }
+
+    /// The mesh pipelines, which a document's [`SceneDraw`] is built against.
+    pub fn mesh_pipelines(&self) -> &HumanoidRenderer {
+        &self.meshes
+    }
+
+    /// Records `scene`'s skin/morph passes (its poses must already be written), then the scene pass into
+    /// `views`: cleared to the background, the draws, the overlay lines.
+    pub fn encode(
+        &mut self,
+        ctx: &GpuContext,
+        encoder: &mut wgpu::CommandEncoder,
+        views: FrameViews<'_>,
+        scene: Option<&SceneDraw>,
+        frame: &FrameInputs<'_>,
+    ) {
+        let uniform = match frame.settings {
+            Some(settings) => GpuFrame::lit(frame.camera, frame.aspect, settings),
+            None => GpuFrame::from_camera(frame.camera, frame.aspect),
+        };
+        self.frame.write(&ctx.queue, &uniform);
+        self.overlay_buffers.update(&ctx.device, &ctx.queue, frame.lines);
+        if let Some(scene) = scene {
+            scene.encode(encoder);
+        }
+        let [r, g, b] = frame.background.map(|c| f64::from(linear_from_srgb(c)));
+        let mut pass = begin_scene_pass(encoder, views, wgpu::Color { r, g, b, a: 1.0 });
+        self.meshes.draw(&mut pass, &self.frame, frame.draws, frame.camera.position());
+        self.overlay.draw(&mut pass, &self.frame, &self.overlay_buffers);
+    }
+}
