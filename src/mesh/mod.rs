@@ -18,6 +18,7 @@ mod lines;
 mod normals;
 mod primitives;
 mod segments;
+pub mod texture_image;
 mod triangulate;
 
 use std::collections::HashMap;
