@@ -136,7 +136,7 @@ fn render_clip(
     let mut images = Vec::new();
     render_times(ctx, &doc, &animations, &options, &SceneRequest::new(160, 120), &times, |_, image| {
         images.push(image);
-        Ok(())
+        Ok::<(), headless::RenderError>(())
     })
     .unwrap();
     assert_eq!(images.len(), times.len());

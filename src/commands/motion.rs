@@ -256,7 +256,7 @@ pub fn render_frame(
     request.view = ViewRequest::Named(view.to_string());
     request.show_skeleton = true;
     request.show_grid = true;
-    render_document(&ctx, &doc, &request)
+    Ok(render_document(&ctx, &doc, &request)?)
 }
 
 /// The stick figure with frame `frame` as its rest pose (what `motion render` draws).
@@ -297,7 +297,7 @@ pub fn render_retargeted(
         }
     }
     let ctx = crate::gpu::GpuContext::headless(adapter).map_err(|e| anyhow::anyhow!(e))?;
-    render_document(&ctx, &doc, &request)
+    Ok(render_document(&ctx, &doc, &request)?)
 }
 
 /// The stick figure of a capture (re-exported for the viewer and tests).

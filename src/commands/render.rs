@@ -156,7 +156,7 @@ fn render_clip(
                 let path = dir.join(format!("frame_{i:05}.png"));
                 write_png_atomically(&path, image.width, image.height, &image.rgba)?;
                 bar.inc(1);
-                Ok(())
+                anyhow::Ok(())
             })?;
             bar.finish_with_message(format!("rendered '{name}'"));
             log::info!("wrote {} frames to {}", times.len(), dir.display());

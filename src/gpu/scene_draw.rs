@@ -3,18 +3,40 @@
 //! the skinCoord node), each placed with `H · G_j`; and the scene's other Shapes (floor, props) placed
 //! with their Transform chain. Textures are loaded once per ImageTexture node.
 
-use anyhow::{Context, Result};
 use glam::{Mat4, Vec3};
 
 use super::render_pass::{HumanoidRenderer, MeshDraw};
 use super::textures::TextureCache;
-use super::{GpuContext, GpuSkin, SkinCorners};
+use super::{GpuContext, GpuError, GpuSkin, SkinCorners};
 use crate::hanim::{Document, Humanoid};
 use crate::mesh::{
     RenderMesh, render_mesh_from_rigid_shape, render_mesh_from_shape, rigid_shapes, skin_mesh_from_humanoid,
 };
 use crate::pose::bounds::Aabb;
 use crate::pose::{self, Pose};
+use crate::x3d::X3dError;
+
+/// Why a document's draws could not be built: its geometry cannot be read, or the GPU refused a buffer.
+/// The message names the humanoid (and the part) it happened in.
+#[derive(Debug, thiserror::Error)]
+pub enum SceneDrawError {
+    #[error("{whose}: {error}")]
+    Geometry { whose: String, error: X3dError },
+    #[error("{whose}: {error}")]
+    Gpu { whose: String, error: GpuError },
+}
+
+impl SceneDrawError {
+    fn geometry(whose: impl Into<String>) -> impl FnOnce(X3dError) -> SceneDrawError {
+        let whose = whose.into();
+        move |error| SceneDrawError::Geometry { whose, error }
+    }
+
+    fn gpu(whose: impl Into<String>) -> impl FnOnce(GpuError) -> SceneDrawError {
+        let whose = whose.into();
+        move |error| SceneDrawError::Gpu { whose, error }
+    }
+}
 
 /// One humanoid's draws.
 pub struct HumanoidDraws {
@@ -55,7 +77,12 @@ struct Built {
 
 impl SceneDraw {
     /// Builds the draws of every humanoid of `doc` at `poses` (one per humanoid) and of its other Shapes.
-    pub fn new(ctx: &GpuContext, renderer: &HumanoidRenderer, doc: &Document, poses: &[Pose]) -> Result<Self> {
+    pub fn new(
+        ctx: &GpuContext,
+        renderer: &HumanoidRenderer,
+        doc: &Document,
+        poses: &[Pose],
+    ) -> Result<Self, SceneDrawError> {
         let mut out = SceneDraw {
             humanoids: Vec::new(),
             scene_shapes: Vec::new(),
@@ -65,14 +92,15 @@ impl SceneDraw {
             triangles: 0,
         };
         for (h, pose) in doc.humanoids.iter().zip(poses) {
-            let draws = out.build_humanoid(ctx, renderer, doc, h).with_context(|| format!("humanoid '{}'", h.name))?;
+            let draws = out.build_humanoid(ctx, renderer, doc, h)?;
             out.humanoids.push(draws);
             let index = out.humanoids.len() - 1;
             out.update_humanoid(&ctx.queue, index, h, pose);
         }
         let mut notes = Vec::new();
         for &(shape, world) in &doc.other_shapes {
-            let Some((mesh, points)) = render_mesh_from_shape(&doc.scene, shape, None, Mat4::IDENTITY, &mut notes)?
+            let Some((mesh, points)) = render_mesh_from_shape(&doc.scene, shape, None, Mat4::IDENTITY, &mut notes)
+                .map_err(SceneDrawError::geometry("scene"))?
             else {
                 continue;
             };
@@ -86,7 +114,9 @@ impl SceneDraw {
             }
             out.load_textures(ctx, std::slice::from_ref(&mesh));
             let buffer = renderer.create_points(&ctx.device, &points);
-            let mut draw = renderer.create_rigid_mesh(&ctx.device, &mesh, &buffer, 0, &points, &out.textures)?;
+            let mut draw = renderer
+                .create_rigid_mesh(&ctx.device, &mesh, &buffer, 0, &points, &out.textures)
+                .map_err(SceneDrawError::gpu("scene"))?;
             draw.set_world_from_humanoid(&ctx.queue, world);
             out.triangles += draw.triangle_count();
             out.scene_shapes.push(draw);
@@ -116,13 +146,15 @@ impl SceneDraw {
         renderer: &HumanoidRenderer,
         doc: &Document,
         h: &Humanoid,
-    ) -> Result<HumanoidDraws> {
+    ) -> Result<HumanoidDraws, SceneDrawError> {
         let whose = format!("humanoid '{}'", h.name);
-        let mesh = skin_mesh_from_humanoid(&doc.scene, h).context("skin")?;
+        let mesh =
+            skin_mesh_from_humanoid(&doc.scene, h).map_err(SceneDrawError::geometry(format!("{whose}: skin")))?;
         let mut notes = Vec::new();
         let mut built = Vec::new();
-        for shape in rigid_shapes(&doc.scene, h).context("segments")? {
-            if let Some((mesh, points)) = render_mesh_from_rigid_shape(&doc.scene, h, &shape, &mut notes)?
+        for shape in rigid_shapes(&doc.scene, h).map_err(SceneDrawError::geometry(format!("{whose}: segments")))? {
+            if let Some((mesh, points)) = render_mesh_from_rigid_shape(&doc.scene, h, &shape, &mut notes)
+                .map_err(SceneDrawError::geometry(whose.as_str()))?
                 && !mesh.indices.is_empty()
             {
                 built.push(Built { joint: shape.joint, morph_segment: shape.morph_segment, mesh, points });
@@ -131,7 +163,8 @@ impl SceneDraw {
         // Skin shapes that do not use the skinCoord node do not deform: drawn with the humanoid.
         for shape in h.skin.iter().flat_map(|s| &s.shapes).filter(|s| !s.deforms) {
             if let Some((mesh, points)) =
-                render_mesh_from_shape(&doc.scene, shape.shape, None, Mat4::IDENTITY, &mut notes)?
+                render_mesh_from_shape(&doc.scene, shape.shape, None, Mat4::IDENTITY, &mut notes)
+                    .map_err(SceneDrawError::geometry(whose.as_str()))?
                 && !mesh.indices.is_empty()
             {
                 built.push(Built { joint: None, morph_segment: None, mesh, points });
@@ -145,14 +178,17 @@ impl SceneDraw {
             return Ok(HumanoidDraws { skin: None, skin_draw: None, rigid: Vec::new() });
         }
         let (source_point, normals) = if skin_drawn { mesh.concatenated_corners() } else { (Vec::new(), Vec::new()) };
-        let skin = GpuSkin::new(ctx, h, SkinCorners { source_point: &source_point, normals: &normals })?;
+        let skin = GpuSkin::new(ctx, h, SkinCorners { source_point: &source_point, normals: &normals })
+            .map_err(SceneDrawError::gpu(whose.as_str()))?;
         self.load_textures(ctx, &mesh.parts);
         for b in &built {
             self.load_textures(ctx, std::slice::from_ref(&b.mesh));
         }
         let skin_draw = if skin_drawn {
             let rest = h.skin.as_ref().map(|s| s.points.as_slice()).unwrap_or_default();
-            let draw = renderer.create_mesh(&ctx.device, &mesh, &skin, rest, &self.textures)?;
+            let draw = renderer
+                .create_mesh(&ctx.device, &mesh, &skin, rest, &self.textures)
+                .map_err(SceneDrawError::gpu(whose.as_str()))?;
             self.triangles += draw.triangle_count();
             Some(draw)
         } else {
@@ -168,12 +204,13 @@ impl SceneDraw {
                     skin.segment_offsets[s],
                     &b.points,
                     &self.textures,
-                )?,
+                ),
                 None => {
                     let buffer = renderer.create_points(&ctx.device, &b.points);
-                    renderer.create_rigid_mesh(&ctx.device, &b.mesh, &buffer, 0, &b.points, &self.textures)?
+                    renderer.create_rigid_mesh(&ctx.device, &b.mesh, &buffer, 0, &b.points, &self.textures)
                 }
-            };
+            }
+            .map_err(SceneDrawError::gpu(whose.as_str()))?;
             self.triangles += draw.triangle_count();
             rigid.push((b.joint, draw));
         }

@@ -13,3 +13,27 @@ pub use offscreen::{
     ViewRequest, camera_for, render_document, render_posed, scene_bounds,
 };
 pub use sequence::render_times;
+
+use crate::gpu::GpuError;
+use crate::gpu::scene_draw::SceneDrawError;
+use crate::names::NotFound;
+use crate::views::ViewError;
+use crate::x3d::X3dError;
+
+/// Why an image could not be rendered; each message says what it concerns (humanoid, view, name).
+#[derive(Debug, thiserror::Error)]
+pub enum RenderError {
+    #[error(transparent)]
+    Gpu(#[from] GpuError),
+    #[error(transparent)]
+    Draw(#[from] SceneDrawError),
+    #[error(transparent)]
+    View(#[from] ViewError),
+    #[error(transparent)]
+    Name(#[from] NotFound),
+    #[error("bounds of humanoid '{humanoid}': {error}")]
+    Bounds { humanoid: String, error: X3dError },
+    /// A request that cannot be rendered (no humanoid, no frames).
+    #[error("{0}")]
+    Request(String),
+}

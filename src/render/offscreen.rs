@@ -5,9 +5,9 @@
 //! Camera: a file Viewpoint (by description or DEF) or a standard view (semantics note §5) framing the
 //! humanoids' bounding box at the rendered pose. Background: the file's Background colour, else grey.
 
-use anyhow::{Context, Result, bail};
 use glam::Quat;
 
+use super::RenderError;
 use crate::gpu::GpuContext;
 use crate::gpu::overlay::{self, OverlayLines};
 use crate::gpu::scene_draw::SceneDraw;
@@ -111,10 +111,11 @@ impl RenderedImage {
 }
 
 /// World bounds of every humanoid at its pose.
-pub fn scene_bounds(doc: &Document, poses: &[Pose]) -> Result<Aabb> {
+pub fn scene_bounds(doc: &Document, poses: &[Pose]) -> Result<Aabb, RenderError> {
     let mut bounds = Aabb::default();
     for (h, pose) in doc.humanoids.iter().zip(poses) {
-        let b = humanoid_bounds(&doc.scene, h, pose).with_context(|| format!("bounds of humanoid '{}'", h.name))?;
+        let b = humanoid_bounds(&doc.scene, h, pose)
+            .map_err(|error| RenderError::Bounds { humanoid: h.name.clone(), error })?;
         if !b.is_empty() {
             bounds.add(b.min);
             bounds.add(b.max);
@@ -124,7 +125,13 @@ pub fn scene_bounds(doc: &Document, poses: &[Pose]) -> Result<Aabb> {
 }
 
 /// The camera for `view`: this camera, the front view of `bounds`, or the named view ([`views::named_camera`]).
-pub fn camera_for(doc: &Document, poses: &[Pose], bounds: &Aabb, view: &ViewRequest, aspect: f32) -> Result<Camera> {
+pub fn camera_for(
+    doc: &Document,
+    poses: &[Pose],
+    bounds: &Aabb,
+    view: &ViewRequest,
+    aspect: f32,
+) -> Result<Camera, RenderError> {
     let name = match view {
         ViewRequest::Camera(camera) => return Ok(*camera),
         ViewRequest::Auto => {
@@ -132,15 +139,18 @@ pub fn camera_for(doc: &Document, poses: &[Pose], bounds: &Aabb, view: &ViewRequ
         }
         ViewRequest::Named(name) => name,
     };
-    views::named_camera(doc, poses, bounds, name, aspect)
+    Ok(views::named_camera(doc, poses, bounds, name, aspect)?)
 }
 
 /// Renders `doc` as `request` asks, on `ctx`. The auto and standard views frame the humanoids and (with
 /// `show_scene`) the scene's other Shapes.
-pub fn render_document(ctx: &GpuContext, doc: &Document, request: &SceneRequest) -> Result<RenderedImage> {
+pub fn render_document(ctx: &GpuContext, doc: &Document, request: &SceneRequest) -> Result<RenderedImage, RenderError> {
     let poses = match &request.poses {
         Some(poses) if poses.len() == doc.humanoids.len() => poses.clone(),
-        Some(poses) => bail!("internal: {} poses for {} humanoids", poses.len(), doc.humanoids.len()),
+        Some(poses) => {
+            let message = format!("internal: {} poses for {} humanoids", poses.len(), doc.humanoids.len());
+            return Err(RenderError::Request(message));
+        }
         None => poses_for(doc, &request.joint_rotations, &request.displacer_weights)?,
     };
     render_posed(ctx, doc, request, &poses)
@@ -148,7 +158,12 @@ pub fn render_document(ctx: &GpuContext, doc: &Document, request: &SceneRequest)
 
 /// Renders `doc` at `poses` (one per humanoid; `request`'s joint rotations and displacer weights are not
 /// applied again).
-pub fn render_posed(ctx: &GpuContext, doc: &Document, request: &SceneRequest, poses: &[Pose]) -> Result<RenderedImage> {
+pub fn render_posed(
+    ctx: &GpuContext,
+    doc: &Document,
+    request: &SceneRequest,
+    poses: &[Pose],
+) -> Result<RenderedImage, RenderError> {
     let aspect = request.size.width as f32 / request.size.height as f32;
     let mut renderer = PosedRenderer::new(ctx, doc, request, poses)?;
     let bounds = renderer.framing_bounds(doc, poses)?;
@@ -186,7 +201,7 @@ pub struct Offscreen {
 }
 
 impl Offscreen {
-    pub fn new(ctx: &GpuContext, size: ImageSize) -> Result<Self> {
+    pub fn new(ctx: &GpuContext, size: ImageSize) -> Result<Self, RenderError> {
         let formats = TargetFormats::HEADLESS;
         Ok(Self {
             renderer: SceneRenderer::new(ctx, formats)?,
@@ -211,7 +226,7 @@ impl Offscreen {
         camera: &Camera,
         bounds: &Aabb,
         display: DisplayOptions,
-    ) -> Result<RenderedImage> {
+    ) -> Result<RenderedImage, RenderError> {
         let ImageSize { width, height } = self.size;
         let mut lines = OverlayLines::default();
         let cross = views::usable_box(bounds).size().max_element() * 0.012;
@@ -266,9 +281,10 @@ pub struct DocumentDraw {
 
 impl DocumentDraw {
     /// Builds the draws of `doc`, first posed at `poses`, for `offscreen`'s renderer.
-    pub fn new(ctx: &GpuContext, offscreen: &Offscreen, doc: &Document, poses: &[Pose]) -> Result<Self> {
+    pub fn new(ctx: &GpuContext, offscreen: &Offscreen, doc: &Document, poses: &[Pose]) -> Result<Self, RenderError> {
         if doc.humanoids.is_empty() {
-            bail!("{}: the file has no HAnimHumanoid to render", doc.scene.main_path().display());
+            let file = doc.scene.main_path().display();
+            return Err(RenderError::Request(format!("{file}: the file has no HAnimHumanoid to render")));
         }
         let scene = SceneDraw::new(ctx, offscreen.renderer.mesh_pipelines(), doc, poses)?;
         log::info!("{} triangles", scene.triangles);
@@ -277,7 +293,7 @@ impl DocumentDraw {
 
     /// What the automatic and standard views frame at `poses`: the humanoids, and the scene's other
     /// Shapes when they are drawn.
-    pub fn framing_bounds(&self, doc: &Document, poses: &[Pose], show_scene: bool) -> Result<Aabb> {
+    pub fn framing_bounds(&self, doc: &Document, poses: &[Pose], show_scene: bool) -> Result<Aabb, RenderError> {
         let mut bounds = scene_bounds(doc, poses)?;
         if show_scene && !self.scene.scene_bounds.is_empty() {
             bounds.add(self.scene.scene_bounds.min);
@@ -298,14 +314,14 @@ pub struct PosedRenderer {
 
 impl PosedRenderer {
     /// Builds everything for `doc`, first posed at `poses`.
-    pub fn new(ctx: &GpuContext, doc: &Document, request: &SceneRequest, poses: &[Pose]) -> Result<Self> {
+    pub fn new(ctx: &GpuContext, doc: &Document, request: &SceneRequest, poses: &[Pose]) -> Result<Self, RenderError> {
         let offscreen = Offscreen::new(ctx, request.size)?;
         let draw = DocumentDraw::new(ctx, &offscreen, doc, poses)?;
         Ok(Self { offscreen, draw, display: request.display() })
     }
 
     /// What the automatic and standard views frame at `poses`.
-    pub fn framing_bounds(&self, doc: &Document, poses: &[Pose]) -> Result<Aabb> {
+    pub fn framing_bounds(&self, doc: &Document, poses: &[Pose]) -> Result<Aabb, RenderError> {
         self.draw.framing_bounds(doc, poses, self.display.show_scene)
     }
 
@@ -317,7 +333,7 @@ impl PosedRenderer {
         poses: &[Pose],
         camera: &Camera,
         bounds: &Aabb,
-    ) -> Result<RenderedImage> {
+    ) -> Result<RenderedImage, RenderError> {
         self.offscreen.render(ctx, &mut self.draw, doc, poses, camera, bounds, self.display)
     }
 }

@@ -1,10 +1,9 @@
 //! Rendering a clip over time: one camera framing the humanoids over all the frames asked for (so
 //! travel shows and nothing leaves the picture), then each frame posed and drawn with one renderer.
 
-use anyhow::{Result, bail};
 use glam::Quat;
 
-use super::{PosedRenderer, RenderedImage, SceneRequest, ViewRequest, camera_for};
+use super::{PosedRenderer, RenderError, RenderedImage, SceneRequest, ViewRequest, camera_for};
 use crate::animation::{Animations, SampleOptions};
 use crate::gpu::GpuContext;
 use crate::hanim::Document;
@@ -13,20 +12,20 @@ use crate::pose::{Pose, poses_for};
 use crate::views::{DEFAULT_FIELD_OF_VIEW, StandardView, framed_camera};
 
 /// Renders the clip `args` names at each of `times`, with one camera framing all of them; calls
-/// `written(i)` after each image. Returns the images.
-pub fn render_times(
+/// `each(i, image)` with each image; `each`'s error stops the run.
+pub fn render_times<E: From<RenderError>>(
     ctx: &GpuContext,
     doc: &Document,
     animations: &Animations,
     options: &SampleOptions,
     request: &SceneRequest,
     times: &[f64],
-    mut each: impl FnMut(usize, RenderedImage) -> Result<()>,
-) -> Result<()> {
+    mut each: impl FnMut(usize, RenderedImage) -> Result<(), E>,
+) -> Result<(), E> {
     if times.is_empty() {
-        bail!("no frames to render");
+        return Err(RenderError::Request("no frames to render".into()).into());
     }
-    let base = poses_for(doc, &request.joint_rotations, &request.displacer_weights)?;
+    let base = poses_for(doc, &request.joint_rotations, &request.displacer_weights).map_err(RenderError::from)?;
     // Each frame's poses, user offsets on top; the humanoid fields clips set travel in the poses.
     let frames: Vec<Vec<Pose>> = times
         .iter()

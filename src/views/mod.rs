@@ -37,6 +37,16 @@ pub use camera::Camera;
 pub use placement::{PoseContext, ViewPlacement, figure_bounds, placement, x3d_rotation};
 pub use resolve::{ResolvedView, named_camera, resolve_document_views};
 
+/// Why a view cannot be had: a name no view answers to (the message lists the names), or a humanoid
+/// whose geometry cannot be read for framing.
+#[derive(Debug, thiserror::Error)]
+pub enum ViewError {
+    #[error("{0}")]
+    Unknown(String),
+    #[error(transparent)]
+    Scene(#[from] crate::x3d::X3dError),
+}
+
 /// The computed views (§5) plus the face view.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
 #[serde(rename_all = "lowercase")]

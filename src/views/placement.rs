@@ -5,7 +5,8 @@
 use glam::{Mat4, Quat, Vec3};
 
 use super::{
-    Camera, DEFAULT_FIELD_OF_VIEW, StandardView, ViewSource, camera_around, framed_camera, head_joint, site_joint,
+    Camera, DEFAULT_FIELD_OF_VIEW, StandardView, ViewError, ViewSource, camera_around, framed_camera, head_joint,
+    site_joint,
 };
 use crate::hanim::{Document, HeldViewpoint, Viewpoint};
 use crate::pose::bounds::{Aabb, Parts, part_bounds};
@@ -173,8 +174,8 @@ fn face_placement(ctx: &PoseContext) -> Option<ViewPlacement> {
 
 /// The figure box (world space) of humanoid `h` at `pose`, displacers included: everything but the
 /// markers of camera sites in `viewpoints`, which often stand metres away.
-pub fn figure_bounds(doc: &Document, h: usize, pose: &Pose) -> anyhow::Result<Aabb> {
-    let humanoid = doc.humanoids.get(h).ok_or_else(|| anyhow::anyhow!("no humanoid {h}"))?;
+pub fn figure_bounds(doc: &Document, h: usize, pose: &Pose) -> Result<Aabb, ViewError> {
+    let humanoid = doc.humanoids.get(h).ok_or_else(|| ViewError::Unknown(format!("no humanoid {h}")))?;
     let g = pose::humanoid_from_joint(humanoid, pose);
     let b = part_bounds(&doc.scene, humanoid, &g, pose.world_from_humanoid(humanoid), Some(pose), &Parts::FIGURE)?;
     Ok(b)

@@ -5,8 +5,8 @@ use glam::Mat4;
 
 use super::placement::{field_of_view, viewpoint_matrix};
 use super::{
-    Camera, DEFAULT_FIELD_OF_VIEW, PoseContext, StandardView, ViewEntry, ViewKind, ViewPlacement, ViewSource,
-    document_views, figure_bounds, framed_camera, head_joint, placement, x3d_rotation,
+    Camera, DEFAULT_FIELD_OF_VIEW, PoseContext, StandardView, ViewEntry, ViewError, ViewKind, ViewPlacement,
+    ViewSource, document_views, figure_bounds, framed_camera, head_joint, placement, x3d_rotation,
 };
 use crate::hanim::Document;
 use crate::pose::bounds::Aabb;
@@ -16,7 +16,13 @@ use crate::pose::{self, Pose};
 /// inclined framing the whole `bounds`; face framing the first humanoid with a head joint), else any
 /// listed view by label, description or DEF (exact match first, then ignoring case). An unknown name is
 /// an error listing the names and the close ones.
-pub fn named_camera(doc: &Document, poses: &[Pose], bounds: &Aabb, name: &str, aspect: f32) -> anyhow::Result<Camera> {
+pub fn named_camera(
+    doc: &Document,
+    poses: &[Pose],
+    bounds: &Aabb,
+    name: &str,
+    aspect: f32,
+) -> Result<Camera, ViewError> {
     let matrices: Vec<Vec<Mat4>> =
         doc.humanoids.iter().zip(poses).map(|(h, p)| pose::humanoid_from_joint(h, p)).collect();
     let context = |humanoid: usize| PoseContext {
@@ -33,10 +39,12 @@ pub fn named_camera(doc: &Document, poses: &[Pose], bounds: &Aabb, name: &str, a
     match StandardView::from_name(name) {
         Some(StandardView::Face) => {
             let Some(h) = doc.humanoids.iter().position(|h| head_joint(h).is_some()) else {
-                anyhow::bail!("no face view: no humanoid has a skullbase (or head) joint");
+                return Err(ViewError::Unknown("no face view: no humanoid has a skullbase (or head) joint".into()));
             };
             let placed = placement(&context(h), ViewSource::Standard(StandardView::Face));
-            return placed.map(|p| p.camera(bounds)).ok_or_else(|| anyhow::anyhow!("no face view of humanoid {h}"));
+            return placed
+                .map(|p| p.camera(bounds))
+                .ok_or_else(|| ViewError::Unknown(format!("no face view of humanoid {h}")));
         }
         Some(standard) => {
             // The whole scene framed along the standard direction.
@@ -60,7 +68,7 @@ pub fn named_camera(doc: &Document, poses: &[Pose], bounds: &Aabb, name: &str, a
         }
     }
     let hint = crate::names::close_names_hint(name, names.iter().copied());
-    Err(anyhow::anyhow!("no view named '{name}' (views: {}){hint}", names.join(", ")))
+    Err(ViewError::Unknown(format!("no view named '{name}' (views: {}){hint}", names.join(", "))))
 }
 
 /// A view resolved at a pose: what `views` prints.
@@ -87,7 +95,7 @@ pub struct ResolvedView {
 
 /// Every view of `doc` at `poses` (one per humanoid), for images of `aspect`; views that cannot be
 /// placed (none today) are left out. Scene Viewpoints are evaluated once.
-pub fn resolve_document_views(doc: &Document, poses: &[Pose], aspect: f32) -> anyhow::Result<Vec<ResolvedView>> {
+pub fn resolve_document_views(doc: &Document, poses: &[Pose], aspect: f32) -> Result<Vec<ResolvedView>, ViewError> {
     let mut contexts = Vec::new();
     for (i, h) in doc.humanoids.iter().enumerate() {
         let pose = poses.get(i).cloned().unwrap_or_else(|| Pose::rest(h));
