@@ -1,26 +1,21 @@
-//! X3D scene loading: a generic node tree with DEF/USE resolved, prototypes expanded and Inlines read,
-//! plus typed field access with source positions. This layer knows nothing about H-Anim.
-//!
-//! Nodes live in one arena (`Scene::nodes`) and refer to each other by [`NodeId`], so a USE is simply a
-//! second reference to the same id (a shared node, as X3D requires), and the tree is walked without
-//! recursion however deep a file nests.
-
-mod classic;
-pub mod error;
-pub mod fields;
-mod proto;
-mod reader;
-mod source;
+//! The loaded scene: one arena of nodes with their fields kept as text, the files they came from, and
+//! typed access to a field's value that reports a bad value at its own line:column.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
-pub use error::{LineCol, SourcePos, Warning, X3dError};
-pub use reader::{LoadOptions, LoadProgress, LoadStage};
-pub use source::{
-    Encoding, SUPPORTED_EXTENSIONS, decompress_if_gzip, detect_encoding, is_supported_path, load_bytes, load_file,
-    load_str,
-};
+use super::error::{LineCol, SourcePos, Warning, X3dError};
+use super::fields;
+
+/// The two syntaxes of X3D scene files.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize)]
+pub enum Encoding {
+    /// X3D XML encoding.
+    #[default]
+    Xml,
+    /// ClassicVRML (`#X3D V3.x/V4.x utf8`) or VRML97 (`#VRML V2.0 utf8`).
+    Classic,
+}
 
 /// Index of a node in [`Scene::nodes`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]

@@ -15,118 +15,12 @@ use quick_xml::events::attributes::AttrError;
 use quick_xml::events::{BytesStart, Event};
 
 use super::error::X3dError;
-use super::proto::{FieldValue, InstanceData, ProtoDecl, ProtoFieldDecl};
+use super::external::{LoadContext, ParsedDocument};
+use super::fields;
+use super::options::ProgressReporter;
+use super::proto::{self, FieldValue, InstanceData, ProtoDecl, ProtoFieldDecl};
+use super::scene::{Child, Component, Field, Loc, Node, NodeId, Route, Scene};
 use super::source;
-use super::{Child, Component, Field, Loc, Node, NodeId, Route, Scene, fields};
-
-/// Options for loading.
-#[derive(Debug, Clone)]
-pub struct LoadOptions {
-    /// Read local Inline targets.
-    pub follow_inlines: bool,
-    /// How many Inlines deep to follow.
-    pub max_inline_depth: usize,
-    /// Where the main file's parsing reports how far it has come (the window's status bar reads it).
-    pub progress: Option<std::sync::Arc<LoadProgress>>,
-}
-
-impl Default for LoadOptions {
-    fn default() -> Self {
-        Self { follow_inlines: true, max_inline_depth: 8, progress: None }
-    }
-}
-
-/// A parser's side of [`LoadProgress`]: called with the byte offset reached, it reports each time
-/// another 1/[`LoadProgress::STEPS`] of the text is read; it does nothing when no one listens or the text
-/// is not the main file.
-pub(crate) struct ProgressReporter {
-    progress: Option<std::sync::Arc<LoadProgress>>,
-    total: usize,
-    next: usize,
-}
-
-impl ProgressReporter {
-    pub(crate) fn new(options: &LoadOptions, is_main: bool, total: usize) -> Self {
-        Self { progress: options.progress.clone().filter(|_| is_main), total, next: 0 }
-    }
-
-    pub(crate) fn at(&mut self, position: usize) {
-        if let Some(p) = &self.progress
-            && position >= self.next
-        {
-            p.set_parsed(position, self.total);
-            self.next = position + self.total / LoadProgress::STEPS + 1;
-        }
-    }
-}
-
-/// What a load is doing, shared with the thread that shows it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum LoadStage {
-    Reading,
-    Parsing,
-    /// The scene is read; the humanoids are being built from it.
-    Building,
-}
-
-/// How far a load has come: the stage, and the share of the main file's text parsed (per 10,000).
-#[derive(Debug, Default)]
-pub struct LoadProgress {
-    stage: std::sync::atomic::AtomicU8,
-    parsed: std::sync::atomic::AtomicU32,
-    updates: std::sync::atomic::AtomicU32,
-}
-
-impl LoadProgress {
-    /// How often the parsers report: each time another 1/STEPS of the main file is read.
-    pub const STEPS: usize = 200;
-
-    pub fn set_stage(&self, stage: LoadStage) {
-        let value = match stage {
-            LoadStage::Reading => 0,
-            LoadStage::Parsing => 1,
-            LoadStage::Building => 2,
-        };
-        self.stage.store(value, std::sync::atomic::Ordering::Relaxed);
-        if stage == LoadStage::Building {
-            self.parsed.store(10_000, std::sync::atomic::Ordering::Relaxed);
-        }
-    }
-
-    pub fn stage(&self) -> LoadStage {
-        match self.stage.load(std::sync::atomic::Ordering::Relaxed) {
-            0 => LoadStage::Reading,
-            1 => LoadStage::Parsing,
-            _ => LoadStage::Building,
-        }
-    }
-
-    /// `done` of `total` bytes of the main file parsed.
-    pub fn set_parsed(&self, done: usize, total: usize) {
-        let share = (done.min(total) as f64 / total.max(1) as f64 * 10_000.0) as u32;
-        self.parsed.store(share, std::sync::atomic::Ordering::Relaxed);
-        self.updates.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    }
-
-    /// The share of the main file parsed, 0 to 1.
-    pub fn parsed(&self) -> f32 {
-        self.parsed.load(std::sync::atomic::Ordering::Relaxed) as f32 / 10_000.0
-    }
-
-    /// How many times the parser reported.
-    pub fn updates(&self) -> u32 {
-        self.updates.load(std::sync::atomic::Ordering::Relaxed)
-    }
-
-    /// For a status bar: "reading", "parsing 45%", "building the humanoids".
-    pub fn describe(&self) -> String {
-        match self.stage() {
-            LoadStage::Reading => "reading".into(),
-            LoadStage::Parsing => format!("parsing {:.0}%", self.parsed() * 100.0),
-            LoadStage::Building => "building the humanoids".into(),
-        }
-    }
-}
 
 /// Where an attribute error is (offset from the element name) and what it is, without quick-xml's
 /// "position N" prefix, which counts from a place the reader of the message cannot see.
@@ -176,8 +70,7 @@ struct Doc<'a> {
     file: u16,
     text: &'a str,
     dir: PathBuf,
-    options: &'a LoadOptions,
-    chain: &'a mut Vec<PathBuf>,
+    context: &'a mut LoadContext,
     is_main: bool,
     /// DEF scopes: [document] plus one per ProtoBody being read.
     scopes: Vec<HashMap<String, NodeId>>,
@@ -197,10 +90,9 @@ pub(crate) fn parse_document(
     scene: &mut Scene,
     bytes: &[u8],
     path: &Path,
-    options: &LoadOptions,
-    chain: &mut Vec<PathBuf>,
+    context: &mut LoadContext,
     is_main: bool,
-) -> Result<(Vec<NodeId>, HashMap<String, ProtoDecl>), X3dError> {
+) -> Result<ParsedDocument, X3dError> {
     let (file, text) = source::add_source(scene, bytes, path)?;
     let text: &str = &text;
     let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
@@ -209,8 +101,7 @@ pub(crate) fn parse_document(
         file,
         text,
         dir,
-        options,
-        chain,
+        context,
         is_main,
         scopes: vec![HashMap::new()],
         protos: HashMap::new(),
@@ -248,7 +139,7 @@ impl Doc<'_> {
     fn run(&mut self) -> Result<(), X3dError> {
         let mut reader = quick_xml::Reader::from_str(self.text);
         reader.config_mut().trim_text(true);
-        let mut progress = ProgressReporter::new(self.options, self.is_main, self.text.len());
+        let mut progress = ProgressReporter::new(&self.context.options, self.is_main, self.text.len());
         loop {
             progress.at(reader.buffer_position() as usize);
             let event = reader.read_event().map_err(|e| {
@@ -723,8 +614,7 @@ impl Doc<'_> {
                     // Resolved from a local file when one declares it; otherwise instances fall back as before
                     // (H-Anim names to native nodes, others to a placeholder with a warning).
                     let copy = decl.clone();
-                    decl = match super::source::resolve_external(self.scene, decl, &self.dir, self.options, self.chain)
-                    {
+                    decl = match self.context.resolve_external(self.scene, decl, &self.dir) {
                         Ok((resolved, _)) => resolved,
                         Err(e) => {
                             let msg = format!("ExternProtoDeclare '{}': its file cannot be read ({e})", copy.name);
@@ -752,7 +642,7 @@ impl Doc<'_> {
             Frame::ProtoInstance(inst) => {
                 let inst = *inst;
                 let decl = self.protos.get(&inst.name);
-                let id = super::proto::instantiate(self.scene, decl, &inst);
+                let id = proto::instantiate(self.scene, decl, &inst);
                 if let Some(def) = inst.def.clone() {
                     self.define(def, id, inst.loc);
                 }
@@ -764,6 +654,6 @@ impl Doc<'_> {
     }
 
     fn inline(&mut self, id: NodeId) -> Result<(), X3dError> {
-        super::source::read_inline(self.scene, id, &self.dir, self.options, self.chain)
+        self.context.read_inline(self.scene, id, &self.dir)
     }
 }

@@ -15,10 +15,12 @@ use std::path::{Path, PathBuf};
 use super::lexer::{LexError, Lexer, Tok, Token};
 use super::types::{self, FieldType};
 use crate::x3d::error::X3dError;
+use crate::x3d::external::{LoadContext, ParsedDocument};
+use crate::x3d::fields;
+use crate::x3d::options::ProgressReporter;
 use crate::x3d::proto::{self, FieldValue, InstanceData, ProtoDecl, ProtoFieldDecl};
-use crate::x3d::reader::{LoadOptions, ProgressReporter};
+use crate::x3d::scene::{Child, Component, Field, Loc, Node, NodeId, Route, Scene};
 use crate::x3d::source;
-use crate::x3d::{Child, Component, Field, Loc, Node, NodeId, Route, Scene, fields};
 
 /// Upper bound on nodes in the arena. PROTO instances copy their body, and a body may hold instances of
 /// another PROTO, so a short file can describe exponentially many nodes; past this the file is refused.
@@ -65,10 +67,9 @@ pub(crate) fn parse_document(
     scene: &mut Scene,
     bytes: &[u8],
     path: &Path,
-    options: &LoadOptions,
-    chain: &mut Vec<PathBuf>,
+    context: &mut LoadContext,
     is_main: bool,
-) -> Result<(Vec<NodeId>, HashMap<String, ProtoDecl>), X3dError> {
+) -> Result<ParsedDocument, X3dError> {
     let (file, text) = source::add_source(scene, bytes, path)?;
     let text: &str = &text;
     let mut parser = Parser {
@@ -77,8 +78,7 @@ pub(crate) fn parse_document(
         text,
         lexer: Lexer::new(text, 0),
         dir: path.parent().map(Path::to_path_buf).unwrap_or_default(),
-        options,
-        chain,
+        context,
         is_main,
         scopes: vec![HashMap::new()],
         protos: HashMap::new(),
@@ -101,8 +101,7 @@ struct Parser<'a> {
     text: &'a str,
     lexer: Lexer<'a>,
     dir: PathBuf,
-    options: &'a LoadOptions,
-    chain: &'a mut Vec<PathBuf>,
+    context: &'a mut LoadContext,
     is_main: bool,
     /// DEF scopes: the file, plus one per PROTO body being read.
     scopes: Vec<HashMap<String, NodeId>>,
@@ -249,7 +248,7 @@ impl Parser<'_> {
     }
 
     fn run(&mut self) -> Result<(), X3dError> {
-        let mut progress = ProgressReporter::new(self.options, self.is_main, self.text.len());
+        let mut progress = ProgressReporter::new(&self.context.options, self.is_main, self.text.len());
         loop {
             progress.at(self.lexer.position());
             match self.stack.last() {
@@ -583,7 +582,7 @@ impl Parser<'_> {
             None => {
                 self.open_nodes.remove(&id);
                 if self.scene.node(id).type_name == "Inline" {
-                    source::read_inline(self.scene, id, &self.dir, self.options, self.chain)?;
+                    self.context.read_inline(self.scene, id, &self.dir)?;
                 }
             }
             Some(pending) => {

@@ -1,0 +1,28 @@
+//! X3D scene loading: a generic node tree with DEF/USE resolved, prototypes expanded and Inlines read,
+//! plus typed field access with source positions. This layer knows nothing about H-Anim.
+//!
+//! Nodes live in one arena (`Scene::nodes`) and refer to each other by [`NodeId`], so a USE is simply a
+//! second reference to the same id (a shared node, as X3D requires), and the tree is walked without
+//! recursion however deep a file nests.
+//!
+//! Imports run one way: `load` picks the parser for each document (`reader` for XML, `classic` for the
+//! VRML-style syntax); the parsers read the files a document refers to through `external`, which is
+//! handed the parser to use rather than importing it; all of them build on `scene` (the arena and its
+//! typed field access), `source` (bytes to text), `proto`, `options`, [`error`] and [`fields`].
+
+mod classic;
+pub mod error;
+mod external;
+pub mod fields;
+mod load;
+mod options;
+mod proto;
+mod reader;
+mod scene;
+mod source;
+
+pub use error::{LineCol, SourcePos, Warning, X3dError};
+pub use load::{load_bytes, load_file, load_str};
+pub use options::{LoadOptions, LoadProgress, LoadStage};
+pub use scene::{Child, Component, Encoding, Field, Loc, Node, NodeId, Route, Scene, SourceFile, Units};
+pub use source::{SUPPORTED_EXTENSIONS, decompress_if_gzip, detect_encoding, is_supported_path};
