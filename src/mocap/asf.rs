@@ -59,13 +59,13 @@ impl Dof {
 /// An Euler rotation order as ASF writes it: `XYZ` means X is applied first, so `R = Rz·Ry·Rx`
 /// (docs/asf-amc.md §4). Each entry is an axis index (0 = x, 1 = y, 2 = z).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct EulerOrder(pub [usize; 3]);
+pub struct AsfRotationOrder(pub [usize; 3]);
 
-impl EulerOrder {
-    pub const XYZ: EulerOrder = EulerOrder([0, 1, 2]);
+impl AsfRotationOrder {
+    pub const XYZ: AsfRotationOrder = AsfRotationOrder([0, 1, 2]);
 
     /// `xyz`, `XYZ`, or the three letters as separate tokens.
-    pub fn parse(text: &str) -> Option<EulerOrder> {
+    pub fn parse(text: &str) -> Option<AsfRotationOrder> {
         let letters: Vec<usize> = text
             .chars()
             .map(|c| match c.to_ascii_lowercase() {
@@ -76,7 +76,7 @@ impl EulerOrder {
             })
             .collect::<Option<_>>()?;
         let [a, b, c] = letters[..] else { return None };
-        (a != b && b != c && a != c).then_some(EulerOrder([a, b, c]))
+        (a != b && b != c && a != c).then_some(AsfRotationOrder([a, b, c]))
     }
 
     /// The rotation for angles (radians) about x, y and z: the first axis of the order is applied
@@ -100,7 +100,7 @@ impl EulerOrder {
 
 /// `:units`.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Units {
+pub struct AsfUnits {
     pub mass: f64,
     /// The length multiplier. Read as CMU and the ASF example do: file units ÷ `length` = inches.
     pub length: f64,
@@ -108,13 +108,13 @@ pub struct Units {
     pub degrees: bool,
 }
 
-impl Default for Units {
+impl Default for AsfUnits {
     fn default() -> Self {
         Self { mass: 1.0, length: 1.0, degrees: true }
     }
 }
 
-impl Units {
+impl AsfUnits {
     /// Metres per file length unit: `0.0254 / length` (CMU: 0.0254 / 0.45 = 0.056444, the CMU FAQ value).
     pub fn metres_per_unit(&self) -> f64 {
         0.0254 / self.length
@@ -132,7 +132,7 @@ pub struct Root {
     /// The channels of an AMC `root` line, in order.
     pub order: Vec<Dof>,
     /// Euler order of the root rotation and orientation.
-    pub axis: EulerOrder,
+    pub axis: AsfRotationOrder,
     /// File units.
     pub position: DVec3,
     /// File angle units.
@@ -141,7 +141,7 @@ pub struct Root {
 
 impl Default for Root {
     fn default() -> Self {
-        Self { order: Vec::new(), axis: EulerOrder::XYZ, position: DVec3::ZERO, orientation: DVec3::ZERO }
+        Self { order: Vec::new(), axis: AsfRotationOrder::XYZ, position: DVec3::ZERO, orientation: DVec3::ZERO }
     }
 }
 
@@ -156,7 +156,7 @@ pub struct Bone {
     pub length: f64,
     /// Angles of the bone's axis frame `C` in the global rest frame (file angle units).
     pub axis: DVec3,
-    pub axis_order: EulerOrder,
+    pub axis_order: AsfRotationOrder,
     pub dofs: Vec<Dof>,
     /// One (min, max) per dof, in file units; ±infinity for `inf`.
     pub limits: Vec<(f64, f64)>,
@@ -173,7 +173,7 @@ pub struct Bone {
 pub struct Asf {
     pub version: Option<String>,
     pub name: String,
-    pub units: Units,
+    pub units: AsfUnits,
     pub documentation: String,
     pub root: Root,
     pub bones: Vec<Bone>,
@@ -219,7 +219,7 @@ pub fn parse_asf(text: &str, path: &Path) -> Result<Asf, MocapError> {
     let mut asf = Asf {
         version: None,
         name: String::new(),
-        units: Units::default(),
+        units: AsfUnits::default(),
         documentation: String::new(),
         root: Root::default(),
         bones: Vec::new(),
@@ -464,9 +464,9 @@ fn read_root(r: &Reporter, line: &Line<'_>, root: &mut Root) -> Result<(), Mocap
 }
 
 /// `XYZ` as one token, or `x y z` as three.
-fn parse_order_tokens(r: &Reporter, key: &Token<'_>, tokens: &[Token<'_>]) -> Result<EulerOrder, MocapError> {
+fn parse_order_tokens(r: &Reporter, key: &Token<'_>, tokens: &[Token<'_>]) -> Result<AsfRotationOrder, MocapError> {
     let joined: String = tokens.iter().map(|t| t.text).collect();
-    match EulerOrder::parse(&joined) {
+    match AsfRotationOrder::parse(&joined) {
         Some(order) if !tokens.is_empty() => Ok(order),
         _ => {
             let at = tokens.first().unwrap_or(key);
@@ -526,7 +526,7 @@ fn read_bonedata_line(
             direction: DVec3::ZERO,
             length: f64::NAN,
             axis: DVec3::ZERO,
-            axis_order: EulerOrder::XYZ,
+            axis_order: AsfRotationOrder::XYZ,
             dofs: Vec::new(),
             limits: Vec::new(),
             bodymass: None,
@@ -703,14 +703,14 @@ mod tests {
     #[test]
     fn euler_orders_apply_their_first_axis_first() {
         let angles = DVec3::new(0.3, -0.5, 1.1);
-        let xyz = EulerOrder::parse("XYZ").unwrap().rotation(angles);
+        let xyz = AsfRotationOrder::parse("XYZ").unwrap().rotation(angles);
         let expected = DQuat::from_rotation_z(1.1) * DQuat::from_rotation_y(-0.5) * DQuat::from_rotation_x(0.3);
         assert!(xyz.abs_diff_eq(expected, 1e-12));
-        let zyx = EulerOrder::parse("zyx").unwrap().rotation(angles);
+        let zyx = AsfRotationOrder::parse("zyx").unwrap().rotation(angles);
         let expected = DQuat::from_rotation_x(0.3) * DQuat::from_rotation_y(-0.5) * DQuat::from_rotation_z(1.1);
         assert!(zyx.abs_diff_eq(expected, 1e-12));
-        assert_eq!(EulerOrder::parse("xxy"), None);
-        assert_eq!(EulerOrder::parse("xy"), None);
+        assert_eq!(AsfRotationOrder::parse("xxy"), None);
+        assert_eq!(AsfRotationOrder::parse("xy"), None);
     }
 
     #[test]
@@ -724,7 +724,7 @@ mod tests {
             :hierarchy\n begin\n  root h_waist\n end\n:skin \"a.skin\"\n \"b.skin\"\n";
         let asf = parse_asf(text, Path::new("seed.asf")).unwrap();
         assert_eq!(asf.name, "example");
-        assert_eq!(asf.units, Units { mass: 1.0, length: 2.54, degrees: false });
+        assert_eq!(asf.units, AsfUnits { mass: 1.0, length: 2.54, degrees: false });
         assert_eq!(asf.documentation.trim(), "Place any notes here.");
         assert_eq!(asf.root.order, vec![Dof::Tx, Dof::Ty, Dof::Tz, Dof::Rz, Dof::Ry, Dof::Rx]);
         let b = &asf.bones[0];

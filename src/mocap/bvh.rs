@@ -12,7 +12,7 @@ const SYNTAX: Syntax = Syntax { extra_separators: &[], hash_comments: false };
 
 /// A BVH channel.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Channel {
+pub enum BvhChannel {
     Xposition,
     Yposition,
     Zposition,
@@ -21,39 +21,39 @@ pub enum Channel {
     Zrotation,
 }
 
-impl Channel {
-    pub fn parse(text: &str) -> Option<Channel> {
+impl BvhChannel {
+    pub fn parse(text: &str) -> Option<BvhChannel> {
         Some(match text.to_ascii_lowercase().as_str() {
-            "xposition" => Channel::Xposition,
-            "yposition" => Channel::Yposition,
-            "zposition" => Channel::Zposition,
-            "xrotation" => Channel::Xrotation,
-            "yrotation" => Channel::Yrotation,
-            "zrotation" => Channel::Zrotation,
+            "xposition" => BvhChannel::Xposition,
+            "yposition" => BvhChannel::Yposition,
+            "zposition" => BvhChannel::Zposition,
+            "xrotation" => BvhChannel::Xrotation,
+            "yrotation" => BvhChannel::Yrotation,
+            "zrotation" => BvhChannel::Zrotation,
             _ => return None,
         })
     }
 
     pub fn name(self) -> &'static str {
         match self {
-            Channel::Xposition => "Xposition",
-            Channel::Yposition => "Yposition",
-            Channel::Zposition => "Zposition",
-            Channel::Xrotation => "Xrotation",
-            Channel::Yrotation => "Yrotation",
-            Channel::Zrotation => "Zrotation",
+            BvhChannel::Xposition => "Xposition",
+            BvhChannel::Yposition => "Yposition",
+            BvhChannel::Zposition => "Zposition",
+            BvhChannel::Xrotation => "Xrotation",
+            BvhChannel::Yrotation => "Yrotation",
+            BvhChannel::Zrotation => "Zrotation",
         }
     }
 
     /// Axis index (0 = x) and whether it is a rotation.
     pub fn axis(self) -> (usize, bool) {
         match self {
-            Channel::Xposition => (0, false),
-            Channel::Yposition => (1, false),
-            Channel::Zposition => (2, false),
-            Channel::Xrotation => (0, true),
-            Channel::Yrotation => (1, true),
-            Channel::Zrotation => (2, true),
+            BvhChannel::Xposition => (0, false),
+            BvhChannel::Yposition => (1, false),
+            BvhChannel::Zposition => (2, false),
+            BvhChannel::Xrotation => (0, true),
+            BvhChannel::Yrotation => (1, true),
+            BvhChannel::Zrotation => (2, true),
         }
     }
 }
@@ -64,7 +64,7 @@ pub struct BvhJoint {
     pub parent: Option<usize>,
     /// Offset from the parent joint in the parent's frame (file units).
     pub offset: DVec3,
-    pub channels: Vec<Channel>,
+    pub channels: Vec<BvhChannel>,
     /// Index of this joint's first channel in a frame row.
     pub first_channel: usize,
     /// `End Site` offsets (usually at most one).
@@ -235,7 +235,7 @@ pub fn parse_bvh(text: &str, path: &Path) -> Result<Bvh, MocapError> {
                 bvh.joints[j].first_channel = bvh.channel_count;
                 for _ in 0..count {
                     let c = next(&mut i, "a channel name", &t)?;
-                    let channel = Channel::parse(c.text).ok_or_else(|| {
+                    let channel = BvhChannel::parse(c.text).ok_or_else(|| {
                         r.token(&c, format!("expected a channel name (Xposition … Zrotation), found '{}' ({count} channels declared)", c.text))
                     })?;
                     if bvh.joints[j].channels.contains(&channel) {

@@ -11,7 +11,7 @@ use quick_xml::events::Event;
 
 use super::mapping::Mapping;
 use super::retarget::Retargeted;
-use super::rig::{Clip, Rig};
+use super::rig::{Rig, RigClip};
 use crate::hanim::{Humanoid, Motion};
 use crate::x3d::NodeId;
 
@@ -213,7 +213,7 @@ pub fn stick_joint_names(rig: &Rig, mapping: &Mapping) -> Vec<String> {
 
 /// The motion of a stick figure: the clip's own rotations, the root's position on every frame and the
 /// position of any other joint the clip translates.
-pub fn stick_track(rig: &Rig, clip: &Clip, names: &[String], name: &str, description: &str) -> MotionTrack {
+pub fn stick_track(rig: &Rig, clip: &RigClip, names: &[String], name: &str, description: &str) -> MotionTrack {
     let n = rig.joints.len();
     let moved: Vec<bool> = (0..n)
         .map(|j| {
@@ -262,7 +262,7 @@ fn fmt_vec(v: DVec3) -> String {
 pub fn stick_figure_x3d(
     rig: &Rig,
     names: &[String],
-    posed: Option<(&Clip, usize)>,
+    posed: Option<(&RigClip, usize)>,
     track: Option<&MotionTrack>,
 ) -> String {
     let lift = stick_lift(rig);

@@ -29,13 +29,13 @@ pub use text::{MocapError, MocapWarning};
 use crate::hanim::{self, Document};
 use crate::pose::Pose;
 use mapping::Mapping;
-use rig::{Clip, Rig};
+use rig::{Rig, RigClip};
 
 /// A skeleton and its motion from either format.
 #[derive(Debug, Clone)]
 pub struct Capture {
     pub rig: Rig,
-    pub clip: Clip,
+    pub clip: RigClip,
     /// Parser warnings, each with file:line:column.
     pub warnings: Vec<String>,
 }
@@ -187,8 +187,8 @@ impl WindowCapture {
 }
 
 /// A one-frame clip holding the rest pose.
-pub fn rest_clip(rig: &Rig, frame_time: f64) -> Clip {
-    Clip {
+pub fn rest_clip(rig: &Rig, frame_time: f64) -> RigClip {
+    RigClip {
         joint_count: rig.joints.len(),
         frame_time,
         rotations: vec![glam::DQuat::IDENTITY; rig.joints.len()],
@@ -229,7 +229,7 @@ impl StickFigure {
 
     /// The pose of frame `frame` (clamped to the clip; the rest pose for an empty clip or one made for
     /// another rig).
-    pub fn pose(&self, clip: &Clip, frame: usize) -> Pose {
+    pub fn pose(&self, clip: &RigClip, frame: usize) -> Pose {
         let h = self.humanoid();
         let mut pose = Pose::rest(h);
         if clip.frame_count() == 0 || clip.joint_count != self.joint_of_rig.len() {
@@ -248,7 +248,7 @@ impl StickFigure {
 
     /// The pose at `seconds` when the clip plays at `frame_rate` frames per second: slerp between the
     /// two nearest frames, clamped at the ends.
-    pub fn pose_at(&self, clip: &Clip, seconds: f64, frame_rate: f64) -> Pose {
+    pub fn pose_at(&self, clip: &RigClip, seconds: f64, frame_rate: f64) -> Pose {
         let last = clip.frame_count().saturating_sub(1);
         let position = seconds * frame_rate;
         let u = if position.is_finite() { position.clamp(0.0, last as f64) } else { 0.0 };

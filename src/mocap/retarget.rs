@@ -1,4 +1,4 @@
-//! Retargeting a [`Clip`] onto a loaded H-Anim humanoid (docs/asf-amc.md §5).
+//! Retargeting a [`RigClip`] onto a loaded H-Anim humanoid (docs/asf-amc.md §5).
 //!
 //! The source's world-space rotation of each bone relative to its rest pose, `Gs_b`, is carried over,
 //! not its local rotation; so bones that the humanoid lacks (LOA 1 has no vl3 or clavicles) still
@@ -20,7 +20,7 @@
 use glam::{DQuat, DVec3, Vec3};
 
 use super::mapping::Mapping;
-use super::rig::{Clip, Rig};
+use super::rig::{Rig, RigClip};
 use crate::hanim::Humanoid;
 use crate::pose::{self, Pose};
 
@@ -91,7 +91,7 @@ fn rest_globals(h: &Humanoid) -> (Vec<DQuat>, Vec<DVec3>) {
 }
 
 /// Retargets `clip` (on `rig`) onto humanoid `h` with `mapping`.
-pub fn retarget(rig: &Rig, clip: &Clip, h: &Humanoid, mapping: &Mapping) -> anyhow::Result<Retargeted> {
+pub fn retarget(rig: &Rig, clip: &RigClip, h: &Humanoid, mapping: &Mapping) -> anyhow::Result<Retargeted> {
     let Some(target_root) = h.joints.iter().position(|j| j.parent.is_none()) else {
         anyhow::bail!("humanoid '{}' has no joints to drive", h.name);
     };
