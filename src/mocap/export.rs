@@ -1,11 +1,9 @@
 //! Writing motions as X3D: an HAnimMotion node (hanim-semantics.md §4), the stick-figure humanoid of a
-//! rig, and a copy of a humanoid file with a motion added. Every file is written to a temporary file
-//! beside the target and renamed over it.
+//! rig, and a copy of a humanoid file with a motion added (the text; commands write it atomically).
 
 use std::fmt::Write as _;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
-use anyhow::{Result, anyhow, bail};
 use glam::{DQuat, DVec3, EulerRot};
 use quick_xml::events::Event;
 
@@ -374,10 +372,23 @@ pub fn stick_figure_x3d(
     out
 }
 
+/// Why a motion cannot be added to a humanoid file.
+#[derive(Debug, thiserror::Error)]
+pub enum InsertMotionError {
+    /// The file is not well-formed XML (the quick-xml error is part of the message).
+    #[error("{}:{line}:{column}: cannot read the X3D XML: {error}", path.display())]
+    Xml { path: PathBuf, line: usize, column: usize, error: quick_xml::Error },
+    #[error("{}: no HAnimHumanoid element (only X3D XML files are supported)", .0.display())]
+    NoHumanoid(PathBuf),
+    /// `number` counts from 1.
+    #[error("{}: humanoid number {number} does not exist (the file has {count})", path.display())]
+    NoSuchHumanoid { path: PathBuf, number: usize, count: usize },
+}
+
 /// Inserts `motion_xml` as the last child of the `index`-th HAnimHumanoid element (document order,
 /// USE references skipped) of the XML text `original`, and raises `<X3D version>` to 4.0 (HAnimMotion
 /// is an X3D 4.0 node). Returns the new text.
-pub fn insert_motion(original: &str, path: &Path, index: usize, motion_xml: &str) -> Result<String> {
+pub fn insert_motion(original: &str, path: &Path, index: usize, motion_xml: &str) -> Result<String, InsertMotionError> {
     let mut reader = quick_xml::Reader::from_str(original);
     let mut seen = 0usize;
     // (start of element, depth of humanoid) once the wanted humanoid opens.
@@ -388,7 +399,7 @@ pub fn insert_motion(original: &str, path: &Path, index: usize, motion_xml: &str
         let before = reader.buffer_position() as usize;
         let event = reader.read_event().map_err(|e| {
             let (line, column) = line_column(original, reader.error_position() as usize);
-            anyhow!("{}:{line}:{column}: cannot read the X3D XML: {e}", path.display())
+            InsertMotionError::Xml { path: path.to_path_buf(), line, column, error: e }
         })?;
         let after = reader.buffer_position() as usize;
         match event {
@@ -432,9 +443,9 @@ pub fn insert_motion(original: &str, path: &Path, index: usize, motion_xml: &str
         }
     }
     if seen == 0 {
-        bail!("{}: no HAnimHumanoid element (only X3D XML files are supported)", path.display());
+        return Err(InsertMotionError::NoHumanoid(path.to_path_buf()));
     }
-    bail!("{}: humanoid number {} does not exist (the file has {seen})", path.display(), index + 1)
+    Err(InsertMotionError::NoSuchHumanoid { path: path.to_path_buf(), number: index + 1, count: seen })
 }
 
 /// Sets `version='4.0'` in the X3D start tag at `range` when it says less (the range lies before any
@@ -461,11 +472,6 @@ fn line_column(text: &str, offset: usize) -> (usize, usize) {
     let line = before.matches('\n').count() + 1;
     let column = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
     (line, column)
-}
-
-/// Writes `bytes` to `path` atomically (see [`crate::output`]).
-pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<()> {
-    crate::output::write_atomically(path, bytes)
 }
 
 #[cfg(test)]

@@ -10,6 +10,7 @@
 pub mod amc;
 pub mod asf;
 pub mod bvh;
+mod error;
 pub mod export;
 mod load;
 pub mod mapping;
@@ -20,9 +21,9 @@ pub mod text;
 
 use std::path::{Path, PathBuf};
 
-use anyhow::{Context, Result};
 use glam::Vec3;
 
+pub use error::CaptureError;
 pub use load::{CaptureLoadOptions, is_bvh, load_capture};
 pub use text::{MocapError, MocapWarning};
 
@@ -41,7 +42,7 @@ pub struct Capture {
 }
 
 /// Loads `skeleton.asf` with `motion.amc` (or the ASF alone: one rest frame), at `frame_rate`.
-pub fn load_asf_amc(asf_path: &Path, amc_path: Option<&Path>, frame_rate: f64) -> Result<Capture> {
+pub fn load_asf_amc(asf_path: &Path, amc_path: Option<&Path>, frame_rate: f64) -> Result<Capture, MocapError> {
     let asf = asf::load_asf(asf_path)?;
     let mut warnings: Vec<String> = asf.warnings.iter().map(|w| format!("{}:{w}", asf_path.display())).collect();
     let rig = rig::rig_from_asf(&asf);
@@ -58,7 +59,7 @@ pub fn load_asf_amc(asf_path: &Path, amc_path: Option<&Path>, frame_rate: f64) -
 
 /// Loads a BVH; `metres_per_unit` `None` guesses the unit from the skeleton's height
 /// ([`rig::guess_bvh_metres_per_unit`]). `frame_rate` `None` keeps the file's `Frame Time`.
-pub fn load_bvh(path: &Path, metres_per_unit: Option<f64>, frame_rate: Option<f64>) -> Result<Capture> {
+pub fn load_bvh(path: &Path, metres_per_unit: Option<f64>, frame_rate: Option<f64>) -> Result<Capture, MocapError> {
     let bvh = bvh::load_bvh(path)?;
     let warnings = bvh.warnings.iter().map(|w| format!("{}:{w}", path.display())).collect();
     let s = metres_per_unit.unwrap_or_else(|| rig::guess_bvh_metres_per_unit(&bvh));
@@ -79,7 +80,7 @@ fn lower_extension(path: &Path) -> Option<String> {
 
 /// For an `.asf` or `.bvh` path: the stick-figure humanoid of the skeleton (with a BVH's motion as an
 /// HAnimMotion) as a loaded document, so that `info` and `check` describe it; `None` for other files.
-pub fn stick_document_for(path: &Path) -> Option<Result<Document>> {
+pub fn stick_document_for(path: &Path) -> Option<Result<Document, CaptureError>> {
     let extension = lower_extension(path)?;
     CAPTURE_EXTENSIONS.contains(&extension.as_str()).then(|| stick_document(path, None, None))
 }
@@ -87,15 +88,15 @@ pub fn stick_document_for(path: &Path) -> Option<Result<Document>> {
 /// The stick-figure humanoid of an `.asf` (with `amc` as its motion) or a `.bvh` (with its own motion),
 /// the motion as an HAnimMotion named after the motion file. `fps`: frames per second (an AMC's default
 /// is CMU's 120; a BVH's, its `Frame Time`).
-pub fn stick_document(path: &Path, amc: Option<&Path>, fps: Option<f64>) -> Result<Document> {
+pub fn stick_document(path: &Path, amc: Option<&Path>, fps: Option<f64>) -> Result<Document, CaptureError> {
     if let Some(rate) = fps
         && !(rate.is_finite() && rate > 0.0)
     {
-        anyhow::bail!("the frame rate must be a positive number of frames per second, not {rate}");
+        return Err(CaptureError::FrameRate(rate));
     }
     let is_bvh = lower_extension(path).as_deref() == Some("bvh");
     if is_bvh && let Some(amc) = amc {
-        anyhow::bail!("{}: a BVH holds its own motion; {} goes with an .asf skeleton", path.display(), amc.display());
+        return Err(CaptureError::AmcWithBvh { bvh: path.to_path_buf(), amc: amc.to_path_buf() });
     }
     let c =
         if is_bvh { load_bvh(path, None, fps)? } else { load_asf_amc(path, amc, fps.unwrap_or(rig::CMU_FRAME_RATE))? };
@@ -150,24 +151,29 @@ pub struct WindowCapture {
 
 impl WindowCapture {
     /// Checks the command line's choice: a motion goes with an `.asf` file.
-    pub fn new(file: Option<&Path>, motion: Option<&Path>, fps: Option<f64>) -> Result<WindowCapture> {
+    pub fn new(file: Option<&Path>, motion: Option<&Path>, fps: Option<f64>) -> Result<WindowCapture, CaptureError> {
         let motion = match (file, motion) {
             (_, None) => None,
             (Some(file), Some(motion)) if lower_extension(file).as_deref() == Some("asf") => {
                 Some((file.to_path_buf(), motion.to_path_buf()))
             }
-            (file, Some(motion)) => anyhow::bail!(
-                "--motion {}: a motion file goes with an .asf skeleton{}",
-                motion.display(),
-                file.map(|f| format!(", not {}", f.display())).unwrap_or_default()
-            ),
+            (file, Some(motion)) => {
+                return Err(CaptureError::MotionWithoutAsf {
+                    motion: motion.to_path_buf(),
+                    file: file.map(Path::to_path_buf),
+                });
+            }
         };
         Ok(WindowCapture { motion, fps })
     }
 
     /// Loads `path` for the window: an `.asf` or `.bvh` as its stick figure with the motion in the
     /// transport, anything else through [`hanim::load_with_progress`], reporting to `progress`.
-    pub fn load(&self, path: &Path, progress: std::sync::Arc<crate::x3d::LoadProgress>) -> Result<Document> {
+    pub fn load(
+        &self,
+        path: &Path,
+        progress: std::sync::Arc<crate::x3d::LoadProgress>,
+    ) -> Result<Document, CaptureError> {
         match lower_extension(path).as_deref() {
             Some("asf") => {
                 let amc = match &self.motion {
@@ -211,15 +217,15 @@ pub struct StickFigure {
 impl StickFigure {
     /// Builds the humanoid through the X3D loader, so that it is exactly what a saved stick figure
     /// reloads as.
-    pub fn new(rig: &Rig, mapping: &Mapping) -> Result<StickFigure> {
+    pub fn new(rig: &Rig, mapping: &Mapping) -> Result<StickFigure, CaptureError> {
         let names = export::stick_joint_names(rig, mapping);
         let text = export::stick_figure_x3d(rig, &names, None, None);
-        let document = hanim::load_str(&text, Path::new("stick-figure.x3d")).context("building the stick figure")?;
-        let h = document.humanoids.first().context("the stick figure has no humanoid")?;
+        let document = hanim::load_str(&text, Path::new("stick-figure.x3d")).map_err(CaptureError::StickFigure)?;
+        let h = document.humanoids.first().ok_or(CaptureError::StickFigureWithoutHumanoid)?;
         let joint_of_rig = names
             .iter()
-            .map(|n| h.joint_index(n).with_context(|| format!("stick figure joint '{n}' is missing")))
-            .collect::<Result<_>>()?;
+            .map(|n| h.joint_index(n).ok_or_else(|| CaptureError::StickFigureJointMissing(n.clone())))
+            .collect::<Result<_, _>>()?;
         Ok(StickFigure { document, joint_of_rig, names, lift: export::stick_lift(rig).as_vec3() })
     }
 
