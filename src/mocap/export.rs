@@ -274,12 +274,6 @@ pub fn stick_figure_x3d(
         metres_per_unit: rig.metres_per_unit,
     };
     let rig = &lifted;
-    let mut children: Vec<Vec<usize>> = vec![Vec::new(); rig.joints.len()];
-    for (j, joint) in rig.joints.iter().enumerate() {
-        if let Some(p) = joint.parent {
-            children[p].push(j);
-        }
-    }
     let humanoid_name = if rig.name.is_empty() { "mocap".to_string() } else { rig.name.clone() };
     let mut out = String::new();
     out.push_str("<?xml version='1.0' encoding='UTF-8'?>\n<!DOCTYPE X3D PUBLIC 'ISO//Web3D//DTD X3D 4.0//EN' 'https://www.web3d.org/specifications/x3d-4.0.dtd'>\n");
@@ -295,7 +289,33 @@ pub fn stick_figure_x3d(
         "    <HAnimHumanoid DEF='Stick_Humanoid' name='{}' version='2.0' loa='-1' skeletalConfiguration='BASIC'>",
         xml_escape(&humanoid_name)
     );
-    // Depth-first with an explicit stack: (joint, closing?) pairs.
+    let joint_uses = write_stick_joints(&mut out, rig, names, posed, lift);
+    for def in &joint_uses {
+        let _ = writeln!(out, "      <HAnimJoint containerField='joints' USE='{def}'/>");
+    }
+    if let Some(track) = track {
+        out.push_str(&track.to_xml(&track.def_name(""), "      "));
+    }
+    out.push_str("    </HAnimHumanoid>\n  </Scene>\n</X3D>\n");
+    out
+}
+
+/// The joint tree of a (lifted) stick figure, depth-first with an explicit stack; returns the joints'
+/// DEF names in the order written, for the humanoid's `joints` field.
+fn write_stick_joints(
+    out: &mut String,
+    rig: &Rig,
+    names: &[String],
+    posed: Option<(&RigClip, usize)>,
+    lift: DVec3,
+) -> Vec<String> {
+    let mut children: Vec<Vec<usize>> = vec![Vec::new(); rig.joints.len()];
+    for (j, joint) in rig.joints.iter().enumerate() {
+        if let Some(p) = joint.parent {
+            children[p].push(j);
+        }
+    }
+    // (joint, closing?) pairs.
     let mut stack: Vec<(usize, bool)> =
         rig.joints.iter().enumerate().filter(|(_, j)| j.parent.is_none()).map(|(i, _)| (i, false)).rev().collect();
     let mut depth = 3usize;
@@ -330,46 +350,46 @@ pub fn stick_figure_x3d(
             fmt_vec(joint.rest),
             xml_escape(&joint.name)
         );
-        joint_uses.push(def.clone());
-        // Lines from this joint's centre to each child's centre and to its tip.
-        let mut ends: Vec<DVec3> = children[j].iter().map(|&c| rig.joints[c].rest).collect();
-        ends.extend(joint.tip);
-        ends.retain(|e| (*e - joint.rest).length() > 1e-9);
-        if !ends.is_empty() {
-            let mut points = fmt_vec(joint.rest);
-            let mut index = String::new();
-            for (k, e) in ends.iter().enumerate() {
-                points.push_str(", ");
-                points.push_str(&fmt_vec(*e));
-                let _ = write!(index, "0 {} -1 ", k + 1);
-            }
-            let _ = writeln!(out, "{pad}  <HAnimSegment containerField='children' name='{name}_segment'>");
-            let _ = writeln!(
-                out,
-                "{pad}    <Shape><Appearance><Material emissiveColor='1 0.85 0.2'/></Appearance><IndexedLineSet coordIndex='{}'><Coordinate point='{points}'/></IndexedLineSet></Shape>",
-                index.trim_end()
-            );
-            if let Some(tip) = joint.tip {
-                let _ = writeln!(
-                    out,
-                    "{pad}    <HAnimSite containerField='children' name='{name}_tip_pt' translation='{}'/>",
-                    fmt_vec(tip)
-                );
-            }
-            let _ = writeln!(out, "{pad}  </HAnimSegment>");
-        }
+        joint_uses.push(def);
+        write_stick_segment(out, rig, j, &children[j], &name, &pad);
         stack.push((j, true));
         stack.extend(children[j].iter().rev().map(|&c| (c, false)));
         depth += 1;
     }
-    for def in &joint_uses {
-        let _ = writeln!(out, "      <HAnimJoint containerField='joints' USE='{def}'/>");
+    joint_uses
+}
+
+/// The segment of joint `j`: lines from its centre to each child's centre and to its tip, and a site at
+/// the tip; nothing when there is no line to draw. `name` is the joint's name, escaped.
+fn write_stick_segment(out: &mut String, rig: &Rig, j: usize, children: &[usize], name: &str, pad: &str) {
+    let joint = &rig.joints[j];
+    let mut ends: Vec<DVec3> = children.iter().map(|&c| rig.joints[c].rest).collect();
+    ends.extend(joint.tip);
+    ends.retain(|e| (*e - joint.rest).length() > 1e-9);
+    if ends.is_empty() {
+        return;
     }
-    if let Some(track) = track {
-        out.push_str(&track.to_xml(&track.def_name(""), "      "));
+    let mut points = fmt_vec(joint.rest);
+    let mut index = String::new();
+    for (k, e) in ends.iter().enumerate() {
+        points.push_str(", ");
+        points.push_str(&fmt_vec(*e));
+        let _ = write!(index, "0 {} -1 ", k + 1);
     }
-    out.push_str("    </HAnimHumanoid>\n  </Scene>\n</X3D>\n");
-    out
+    let _ = writeln!(out, "{pad}  <HAnimSegment containerField='children' name='{name}_segment'>");
+    let _ = writeln!(
+        out,
+        "{pad}    <Shape><Appearance><Material emissiveColor='1 0.85 0.2'/></Appearance><IndexedLineSet coordIndex='{}'><Coordinate point='{points}'/></IndexedLineSet></Shape>",
+        index.trim_end()
+    );
+    if let Some(tip) = joint.tip {
+        let _ = writeln!(
+            out,
+            "{pad}    <HAnimSite containerField='children' name='{name}_tip_pt' translation='{}'/>",
+            fmt_vec(tip)
+        );
+    }
+    let _ = writeln!(out, "{pad}  </HAnimSegment>");
 }
 
 /// Why a motion cannot be added to a humanoid file.
