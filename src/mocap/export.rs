@@ -1,5 +1,6 @@
 //! Writing motions as X3D: an HAnimMotion node (hanim-semantics.md §4), the stick-figure humanoid of a
-//! rig, and a copy of a humanoid file with a motion added (the text; commands write it atomically).
+//! rig, and a humanoid file's text with a motion added. Writing the files (atomically) is the commands'
+//! job.
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
