@@ -93,7 +93,7 @@ pub fn fuzz_mocap_files(data: &[u8]) {
     )
     .expect("the fuzz humanoid loads");
     let h = &humanoid.humanoids[0];
-    let play = |rig: &rig::Rig, clip: &rig::Clip| {
+    let play = |rig: &rig::Rig, clip: &rig::RigClip| {
         let map = mapping::default_mapping(rig.joints.iter().map(|j| j.name.as_str()));
         for frame in [0, clip.frame_count() / 2, clip.frame_count().saturating_sub(1)] {
             if frame < clip.frame_count() {

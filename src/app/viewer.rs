@@ -327,7 +327,7 @@ impl Viewer {
             let result = if embedded {
                 hanim::load_str(DEFAULT_HUMANOID, &thread_path).map_err(anyhow::Error::from)
             } else {
-                capture.load(&thread_path, thread_progress)
+                capture.load(&thread_path, thread_progress).map_err(anyhow::Error::from)
             };
             let _ = sender.send(result);
         });

@@ -132,7 +132,12 @@ impl CaptureArgs {
     /// The capture these arguments name, with its mapping read; `None` without `--amc`/`--bvh` (a
     /// `--map` alone is an error).
     pub fn request(&self) -> Result<Option<CaptureRequest>> {
-        CaptureRequest::from_args(self.asf.as_deref(), self.amc.as_deref(), self.bvh.as_deref(), self.map.as_deref())
+        Ok(CaptureRequest::from_args(
+            self.asf.as_deref(),
+            self.amc.as_deref(),
+            self.bvh.as_deref(),
+            self.map.as_deref(),
+        )?)
     }
 
     /// The motion file (the .amc or the .bvh), for messages and names.

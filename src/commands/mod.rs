@@ -54,7 +54,7 @@ pub fn run(command: Command) -> Result<ExitCode> {
 /// A humanoid file as `info` and `check` read it: an ASF or BVH skeleton as its stick-figure humanoid.
 fn load_document(path: &Path) -> Result<crate::hanim::Document> {
     if let Some(doc) = crate::mocap::stick_document_for(path) {
-        return doc;
+        return Ok(doc?);
     }
     // The error already names the file and position; no extra context needed.
     Ok(crate::hanim::load(path)?)

@@ -107,7 +107,7 @@ pub enum MotionCommand {
 
 /// Loads an ASF (+ optional AMC) or a BVH with the command line's options.
 pub fn load_capture(skeleton: &Path, amc: Option<&Path>, options: &CaptureOptions) -> Result<Capture> {
-    load_capture_with(skeleton, amc, &CaptureLoadOptions { fps: options.fps, bvh_unit: options.bvh_unit })
+    Ok(load_capture_with(skeleton, amc, &CaptureLoadOptions { fps: options.fps, bvh_unit: options.bvh_unit })?)
 }
 
 fn mapping_for(capture: &Capture, file: Option<&Path>) -> Result<Mapping> {
@@ -141,7 +141,7 @@ pub fn run(args: &MotionArgs) -> Result<()> {
             let name = name.clone().unwrap_or_else(|| stem(motion));
             let Imported { text, result, track } =
                 import_into(&original, humanoid, *humanoid_number, &capture, &mapping, &name, motion)?;
-            export::write_atomically(out, text.as_bytes())?;
+            crate::output::write_atomically(out, text.as_bytes())?;
             let mut stdout = std::io::stdout().lock();
             writeln!(
                 stdout,
@@ -171,7 +171,7 @@ pub fn run(args: &MotionArgs) -> Result<()> {
                 &format!("{motion_name} on its own skeleton"),
             );
             let text = export::stick_figure_x3d(&capture.rig, &names, None, Some(&track));
-            export::write_atomically(out, text.as_bytes())?;
+            crate::output::write_atomically(out, text.as_bytes())?;
             println!("{}: {} joints, {} frames", out.display(), capture.rig.joints.len(), capture.clip.frame_count());
             Ok(())
         }
@@ -302,5 +302,5 @@ pub fn render_retargeted(
 
 /// The stick figure of a capture (re-exported for the viewer and tests).
 pub fn stick_figure(capture: &Capture) -> Result<StickFigure> {
-    StickFigure::new(&capture.rig, &mapping::default_mapping(capture.rig.joints.iter().map(|j| j.name.as_str())))
+    Ok(StickFigure::new(&capture.rig, &mapping::default_mapping(capture.rig.joints.iter().map(|j| j.name.as_str())))?)
 }

@@ -3,10 +3,13 @@
 //! its values in the order of the bone's `dof` list (`root` uses `:root order`). An AMC only makes sense
 //! with its ASF, which says how many values each line holds.
 
+use std::collections::HashMap;
 use std::path::Path;
 
 use super::asf::Asf;
-use super::text::{MocapError, MocapWarning, Reporter, Syntax, read_text, tokenize, warning};
+use super::text::{
+    Line, MocapError, MocapWarning, Reporter, Syntax, Token, end_position, read_text, tokenize, warning,
+};
 
 const SYNTAX: Syntax = Syntax { extra_separators: &[], hash_comments: true };
 
@@ -49,85 +52,136 @@ pub fn load_amc(path: &Path, asf: &Asf) -> Result<Amc, MocapError> {
 /// A bone missing from a frame keeps its value from the previous frame (0 in the first) with a warning:
 /// real files break `:FULLY-SPECIFIED` (CMU 07_12.amc's last frame has no `ltoes` line).
 pub fn parse_amc(text: &str, path: &Path, asf: &Asf) -> Result<Amc, MocapError> {
-    let r = Reporter::new(path);
-    let mut slot_of_bone = Vec::with_capacity(asf.bones.len());
-    let mut next = asf.root.order.len();
-    for bone in &asf.bones {
-        slot_of_bone.push(next);
-        next += bone.dofs.len();
-    }
-    let per_frame = next;
-    let mut amc = Amc {
-        fully_specified: false,
-        degrees: asf.units.degrees,
-        frame_numbers: Vec::new(),
-        values: Vec::new(),
-        values_per_frame: per_frame,
-        slot_of_bone,
-        lines_per_frame: Vec::new(),
-        warnings: Vec::new(),
-    };
-    let mut angle_stated = false;
-    // Which bone lines the current frame has seen (index bones.len() = root).
-    let mut seen = vec![false; asf.bones.len() + 1];
-    let mut missing_reported = 0usize;
+    let mut reader = AmcReader::new(path, asf);
     let lines = tokenize(text, SYNTAX);
-    let bone_by_name: std::collections::HashMap<String, usize> =
-        asf.bones.iter().enumerate().map(|(i, b)| (b.name.to_ascii_lowercase(), i)).collect();
     for line in &lines {
         let first = line.tokens[0];
-        if let Some(keyword) = first.text.strip_prefix(':') {
-            if !amc.frame_numbers.is_empty() {
-                return Err(r.token(
-                    &first,
-                    format!(
-                        "expected a bone line or a frame number, found the header keyword '{}' after the first frame",
-                        first.text
-                    ),
-                ));
-            }
-            match keyword.to_ascii_uppercase().as_str() {
-                "FULLY-SPECIFIED" => amc.fully_specified = true,
-                "DEGREES" | "DEGREE" => {
-                    amc.degrees = true;
-                    angle_stated = true;
-                }
-                "RADIANS" | "RADIAN" => {
-                    amc.degrees = false;
-                    angle_stated = true;
-                }
-                _ => amc.warnings.push(warning(&first, format!("unknown header keyword '{}' ignored", first.text))),
-            }
-            continue;
+        if first.text.starts_with(':') {
+            reader.header_keyword(&first)?;
+        } else if line.tokens.len() == 1 && first.text.bytes().all(|b| b.is_ascii_digit() || b == b'-' || b == b'+') {
+            reader.frame_number(&first)?;
+        } else {
+            reader.bone_line(line)?;
         }
-        if line.tokens.len() == 1 && first.text.bytes().all(|b| b.is_ascii_digit() || b == b'-' || b == b'+') {
-            let number: i64 = first
-                .text
-                .parse()
-                .map_err(|_| r.token(&first, format!("expected a frame number, found '{}'", first.text)))?;
-            if !amc.frame_numbers.is_empty() {
-                finish_frame(&mut amc, &mut seen, asf, &first, &mut missing_reported);
-            }
-            if let Some(&previous) = amc.frame_numbers.last()
-                && number != previous + 1
-            {
-                amc.warnings.push(warning(
-                    &first,
-                    format!("frame {number} follows frame {previous} (frames are expected to run contiguously)"),
-                ));
-            }
-            amc.frame_numbers.push(number);
-            // Start from the previous frame's values so that a missing bone line keeps them.
-            let start = amc.values.len();
-            if start >= per_frame {
-                amc.values.extend_from_within(start - per_frame..start);
-            } else {
-                amc.values.resize(per_frame, 0.0);
-            }
-            amc.lines_per_frame.push(0);
-            continue;
+    }
+    if reader.amc.frame_numbers.is_empty() {
+        let (line, column) = end_position(text);
+        return Err(reader.r.at(
+            line,
+            column,
+            "expected at least one frame (a frame number line followed by bone lines)",
+        ));
+    }
+    let last = lines.last().map(|l| l.tokens[0]).expect("frames imply lines");
+    Ok(reader.finish(&last))
+}
+
+/// The parser's state between lines.
+struct AmcReader<'a> {
+    r: Reporter,
+    asf: &'a Asf,
+    amc: Amc,
+    /// Whether the header said `:DEGREES` or `:RADIANS`.
+    angle_stated: bool,
+    /// Which bone lines the current frame has seen (index `bones.len()` = root).
+    seen: Vec<bool>,
+    missing_reported: usize,
+    /// Bone index by lower-case name.
+    bone_by_name: HashMap<String, usize>,
+}
+
+impl<'a> AmcReader<'a> {
+    fn new(path: &Path, asf: &'a Asf) -> Self {
+        let mut slot_of_bone = Vec::with_capacity(asf.bones.len());
+        let mut next = asf.root.order.len();
+        for bone in &asf.bones {
+            slot_of_bone.push(next);
+            next += bone.dofs.len();
         }
-        if amc.frame_numbers.is_empty() {
+        let amc = Amc {
+            fully_specified: false,
+            degrees: asf.units.degrees,
+            frame_numbers: Vec::new(),
+            values: Vec::new(),
+            values_per_frame: next,
+            slot_of_bone,
+            lines_per_frame: Vec::new(),
+            warnings: Vec::new(),
+        };
+        AmcReader {
+            r: Reporter::new(path),
+            asf,
+            amc,
+            angle_stated: false,
+            seen: vec![false; asf.bones.len() + 1],
+            missing_reported: 0,
+            bone_by_name: asf.bones.iter().enumerate().map(|(i, b)| (b.name.to_ascii_lowercase(), i)).collect(),
+        }
+    }
+
+    /// `:FULLY-SPECIFIED`, `:DEGREES` or `:RADIANS` (`first` starts with `:`), only before the first frame.
+    fn header_keyword(&mut self, first: &Token<'_>) -> Result<(), MocapError> {
+        if !self.amc.frame_numbers.is_empty() {
+            return Err(self.r.token(
+                first,
+                format!(
+                    "expected a bone line or a frame number, found the header keyword '{}' after the first frame",
+                    first.text
+                ),
+            ));
+        }
+        let keyword = &first.text[1..];
+        match keyword.to_ascii_uppercase().as_str() {
+            "FULLY-SPECIFIED" => self.amc.fully_specified = true,
+            "DEGREES" | "DEGREE" => {
+                self.amc.degrees = true;
+                self.angle_stated = true;
+            }
+            "RADIANS" | "RADIAN" => {
+                self.amc.degrees = false;
+                self.angle_stated = true;
+            }
+            _ => self.amc.warnings.push(warning(first, format!("unknown header keyword '{}' ignored", first.text))),
+        }
+        Ok(())
+    }
+
+    /// A line holding only a frame number: the previous frame is complete, a new one starts with its values.
+    fn frame_number(&mut self, first: &Token<'_>) -> Result<(), MocapError> {
+        let number: i64 = first
+            .text
+            .parse()
+            .map_err(|_| self.r.token(first, format!("expected a frame number, found '{}'", first.text)))?;
+        let amc = &mut self.amc;
+        if !amc.frame_numbers.is_empty() {
+            finish_frame(amc, &mut self.seen, self.asf, first, &mut self.missing_reported);
+        }
+        if let Some(&previous) = amc.frame_numbers.last()
+            && number != previous + 1
+        {
+            amc.warnings.push(warning(
+                first,
+                format!("frame {number} follows frame {previous} (frames are expected to run contiguously)"),
+            ));
+        }
+        amc.frame_numbers.push(number);
+        // Start from the previous frame's values so that a missing bone line keeps them.
+        let per_frame = amc.values_per_frame;
+        let start = amc.values.len();
+        if start >= per_frame {
+            amc.values.extend_from_within(start - per_frame..start);
+        } else {
+            amc.values.resize(per_frame, 0.0);
+        }
+        amc.lines_per_frame.push(0);
+        Ok(())
+    }
+
+    /// `bone v1 v2 …` (or `root …`) in the open frame: one value per dof of the bone.
+    fn bone_line(&mut self, line: &Line<'_>) -> Result<(), MocapError> {
+        let (r, asf) = (&self.r, self.asf);
+        let first = line.tokens[0];
+        if self.amc.frame_numbers.is_empty() {
             return Err(r.token(
                 &first,
                 format!(
@@ -139,7 +193,7 @@ pub fn parse_amc(text: &str, path: &Path, asf: &Asf) -> Result<Amc, MocapError> 
         let (index, slot, count, what) = if first.text.eq_ignore_ascii_case("root") {
             (asf.bones.len(), 0, asf.root.order.len(), "root (:root order)".to_string())
         } else {
-            let Some(&b) = bone_by_name.get(&first.text.to_ascii_lowercase()) else {
+            let Some(&b) = self.bone_by_name.get(&first.text.to_ascii_lowercase()) else {
                 return Err(r.token(
                     &first,
                     format!("unknown bone '{}' (expected a bone of the ASF, 'root' or a frame number)", first.text),
@@ -147,43 +201,41 @@ pub fn parse_amc(text: &str, path: &Path, asf: &Asf) -> Result<Amc, MocapError> 
             };
             let bone = &asf.bones[b];
             let dofs: Vec<&str> = bone.dofs.iter().map(|d| d.name()).collect();
-            (b, amc.slot_of_bone[b], bone.dofs.len(), format!("bone '{}' (dof {})", bone.name, dofs.join(" ")))
+            (b, self.amc.slot_of_bone[b], bone.dofs.len(), format!("bone '{}' (dof {})", bone.name, dofs.join(" ")))
         };
-        if std::mem::replace(&mut seen[index], true) {
-            return Err(r.token(
-                &first,
-                format!("'{}' appears twice in frame {}", first.text, amc.frame_numbers.last().copied().unwrap_or(0)),
-            ));
+        if std::mem::replace(&mut self.seen[index], true) {
+            let frame = self.amc.frame_numbers.last().copied().unwrap_or(0);
+            return Err(r.token(&first, format!("'{}' appears twice in frame {frame}", first.text)));
         }
         let values = &line.tokens[1..];
         if values.len() != count {
             let at = values.get(count).or(values.last()).unwrap_or(&first);
             return Err(r.token(at, format!("{what}: expected {count} values, found {}", values.len())));
         }
-        let frame_start = amc.values.len() - per_frame;
+        let frame_start = self.amc.values.len() - self.amc.values_per_frame;
         for (k, token) in values.iter().enumerate() {
-            amc.values[frame_start + slot + k] = r.number(token, &what, false)?;
+            self.amc.values[frame_start + slot + k] = r.number(token, &what, false)?;
         }
-        *amc.lines_per_frame.last_mut().expect("a frame is open") += 1;
+        *self.amc.lines_per_frame.last_mut().expect("a frame is open") += 1;
+        Ok(())
     }
-    if amc.frame_numbers.is_empty() {
-        let (line, column) = super::text::end_position(text);
-        return Err(r.at(line, column, "expected at least one frame (a frame number line followed by bone lines)"));
+
+    /// The file is read: the last frame is complete (`last` is the last line's first token).
+    fn finish(mut self, last: &Token<'_>) -> Amc {
+        finish_frame(&mut self.amc, &mut self.seen, self.asf, last, &mut self.missing_reported);
+        if !self.angle_stated && !self.asf.units.degrees {
+            self.amc.warnings.push(MocapWarning {
+                line: 1,
+                column: 1,
+                message: "no :DEGREES or :RADIANS; using the ASF's angle unit (rad)".into(),
+            });
+        }
+        self.amc
     }
-    let last = lines.last().map(|l| l.tokens[0]).expect("frames imply lines");
-    finish_frame(&mut amc, &mut seen, asf, &last, &mut missing_reported);
-    if !angle_stated && !asf.units.degrees {
-        amc.warnings.push(MocapWarning {
-            line: 1,
-            column: 1,
-            message: "no :DEGREES or :RADIANS; using the ASF's angle unit (rad)".into(),
-        });
-    }
-    Ok(amc)
 }
 
 /// Warns about animated bones the frame left out (their values were carried over) and resets `seen`.
-fn finish_frame(amc: &mut Amc, seen: &mut [bool], asf: &Asf, at: &super::text::Token<'_>, reported: &mut usize) {
+fn finish_frame(amc: &mut Amc, seen: &mut [bool], asf: &Asf, at: &Token<'_>, reported: &mut usize) {
     let frame = amc.frame_numbers.last().copied().unwrap_or(0);
     let root = asf.bones.len();
     let mut missing: Vec<&str> = Vec::new();

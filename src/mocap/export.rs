@@ -1,17 +1,16 @@
 //! Writing motions as X3D: an HAnimMotion node (hanim-semantics.md §4), the stick-figure humanoid of a
-//! rig, and a copy of a humanoid file with a motion added. Every file is written to a temporary file
-//! beside the target and renamed over it.
+//! rig, and a humanoid file's text with a motion added. Writing the files (atomically) is the commands'
+//! job.
 
 use std::fmt::Write as _;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
-use anyhow::{Result, anyhow, bail};
 use glam::{DQuat, DVec3, EulerRot};
 use quick_xml::events::Event;
 
 use super::mapping::Mapping;
 use super::retarget::Retargeted;
-use super::rig::{Clip, Rig};
+use super::rig::{Rig, RigClip};
 use crate::hanim::{Humanoid, Motion};
 use crate::x3d::NodeId;
 
@@ -213,7 +212,7 @@ pub fn stick_joint_names(rig: &Rig, mapping: &Mapping) -> Vec<String> {
 
 /// The motion of a stick figure: the clip's own rotations, the root's position on every frame and the
 /// position of any other joint the clip translates.
-pub fn stick_track(rig: &Rig, clip: &Clip, names: &[String], name: &str, description: &str) -> MotionTrack {
+pub fn stick_track(rig: &Rig, clip: &RigClip, names: &[String], name: &str, description: &str) -> MotionTrack {
     let n = rig.joints.len();
     let moved: Vec<bool> = (0..n)
         .map(|j| {
@@ -262,7 +261,7 @@ fn fmt_vec(v: DVec3) -> String {
 pub fn stick_figure_x3d(
     rig: &Rig,
     names: &[String],
-    posed: Option<(&Clip, usize)>,
+    posed: Option<(&RigClip, usize)>,
     track: Option<&MotionTrack>,
 ) -> String {
     let lift = stick_lift(rig);
@@ -276,12 +275,6 @@ pub fn stick_figure_x3d(
         metres_per_unit: rig.metres_per_unit,
     };
     let rig = &lifted;
-    let mut children: Vec<Vec<usize>> = vec![Vec::new(); rig.joints.len()];
-    for (j, joint) in rig.joints.iter().enumerate() {
-        if let Some(p) = joint.parent {
-            children[p].push(j);
-        }
-    }
     let humanoid_name = if rig.name.is_empty() { "mocap".to_string() } else { rig.name.clone() };
     let mut out = String::new();
     out.push_str("<?xml version='1.0' encoding='UTF-8'?>\n<!DOCTYPE X3D PUBLIC 'ISO//Web3D//DTD X3D 4.0//EN' 'https://www.web3d.org/specifications/x3d-4.0.dtd'>\n");
@@ -297,7 +290,33 @@ pub fn stick_figure_x3d(
         "    <HAnimHumanoid DEF='Stick_Humanoid' name='{}' version='2.0' loa='-1' skeletalConfiguration='BASIC'>",
         xml_escape(&humanoid_name)
     );
-    // Depth-first with an explicit stack: (joint, closing?) pairs.
+    let joint_uses = write_stick_joints(&mut out, rig, names, posed, lift);
+    for def in &joint_uses {
+        let _ = writeln!(out, "      <HAnimJoint containerField='joints' USE='{def}'/>");
+    }
+    if let Some(track) = track {
+        out.push_str(&track.to_xml(&track.def_name(""), "      "));
+    }
+    out.push_str("    </HAnimHumanoid>\n  </Scene>\n</X3D>\n");
+    out
+}
+
+/// The joint tree of a (lifted) stick figure, depth-first with an explicit stack; returns the joints'
+/// DEF names in the order written, for the humanoid's `joints` field.
+fn write_stick_joints(
+    out: &mut String,
+    rig: &Rig,
+    names: &[String],
+    posed: Option<(&RigClip, usize)>,
+    lift: DVec3,
+) -> Vec<String> {
+    let mut children: Vec<Vec<usize>> = vec![Vec::new(); rig.joints.len()];
+    for (j, joint) in rig.joints.iter().enumerate() {
+        if let Some(p) = joint.parent {
+            children[p].push(j);
+        }
+    }
+    // (joint, closing?) pairs.
     let mut stack: Vec<(usize, bool)> =
         rig.joints.iter().enumerate().filter(|(_, j)| j.parent.is_none()).map(|(i, _)| (i, false)).rev().collect();
     let mut depth = 3usize;
@@ -332,52 +351,65 @@ pub fn stick_figure_x3d(
             fmt_vec(joint.rest),
             xml_escape(&joint.name)
         );
-        joint_uses.push(def.clone());
-        // Lines from this joint's centre to each child's centre and to its tip.
-        let mut ends: Vec<DVec3> = children[j].iter().map(|&c| rig.joints[c].rest).collect();
-        ends.extend(joint.tip);
-        ends.retain(|e| (*e - joint.rest).length() > 1e-9);
-        if !ends.is_empty() {
-            let mut points = fmt_vec(joint.rest);
-            let mut index = String::new();
-            for (k, e) in ends.iter().enumerate() {
-                points.push_str(", ");
-                points.push_str(&fmt_vec(*e));
-                let _ = write!(index, "0 {} -1 ", k + 1);
-            }
-            let _ = writeln!(out, "{pad}  <HAnimSegment containerField='children' name='{name}_segment'>");
-            let _ = writeln!(
-                out,
-                "{pad}    <Shape><Appearance><Material emissiveColor='1 0.85 0.2'/></Appearance><IndexedLineSet coordIndex='{}'><Coordinate point='{points}'/></IndexedLineSet></Shape>",
-                index.trim_end()
-            );
-            if let Some(tip) = joint.tip {
-                let _ = writeln!(
-                    out,
-                    "{pad}    <HAnimSite containerField='children' name='{name}_tip_pt' translation='{}'/>",
-                    fmt_vec(tip)
-                );
-            }
-            let _ = writeln!(out, "{pad}  </HAnimSegment>");
-        }
+        joint_uses.push(def);
+        write_stick_segment(out, rig, j, &children[j], &name, &pad);
         stack.push((j, true));
         stack.extend(children[j].iter().rev().map(|&c| (c, false)));
         depth += 1;
     }
-    for def in &joint_uses {
-        let _ = writeln!(out, "      <HAnimJoint containerField='joints' USE='{def}'/>");
+    joint_uses
+}
+
+/// The segment of joint `j`: lines from its centre to each child's centre and to its tip, and a site at
+/// the tip; nothing when there is no line to draw. `name` is the joint's name, escaped.
+fn write_stick_segment(out: &mut String, rig: &Rig, j: usize, children: &[usize], name: &str, pad: &str) {
+    let joint = &rig.joints[j];
+    let mut ends: Vec<DVec3> = children.iter().map(|&c| rig.joints[c].rest).collect();
+    ends.extend(joint.tip);
+    ends.retain(|e| (*e - joint.rest).length() > 1e-9);
+    if ends.is_empty() {
+        return;
     }
-    if let Some(track) = track {
-        out.push_str(&track.to_xml(&track.def_name(""), "      "));
+    let mut points = fmt_vec(joint.rest);
+    let mut index = String::new();
+    for (k, e) in ends.iter().enumerate() {
+        points.push_str(", ");
+        points.push_str(&fmt_vec(*e));
+        let _ = write!(index, "0 {} -1 ", k + 1);
     }
-    out.push_str("    </HAnimHumanoid>\n  </Scene>\n</X3D>\n");
-    out
+    let _ = writeln!(out, "{pad}  <HAnimSegment containerField='children' name='{name}_segment'>");
+    let _ = writeln!(
+        out,
+        "{pad}    <Shape><Appearance><Material emissiveColor='1 0.85 0.2'/></Appearance><IndexedLineSet coordIndex='{}'><Coordinate point='{points}'/></IndexedLineSet></Shape>",
+        index.trim_end()
+    );
+    if let Some(tip) = joint.tip {
+        let _ = writeln!(
+            out,
+            "{pad}    <HAnimSite containerField='children' name='{name}_tip_pt' translation='{}'/>",
+            fmt_vec(tip)
+        );
+    }
+    let _ = writeln!(out, "{pad}  </HAnimSegment>");
+}
+
+/// Why a motion cannot be added to a humanoid file.
+#[derive(Debug, thiserror::Error)]
+pub enum InsertMotionError {
+    /// The file is not well-formed XML (the quick-xml error is part of the message).
+    #[error("{}:{line}:{column}: cannot read the X3D XML: {error}", path.display())]
+    Xml { path: PathBuf, line: usize, column: usize, error: quick_xml::Error },
+    #[error("{}: no HAnimHumanoid element (only X3D XML files are supported)", .0.display())]
+    NoHumanoid(PathBuf),
+    /// `number` counts from 1.
+    #[error("{}: humanoid number {number} does not exist (the file has {count})", path.display())]
+    NoSuchHumanoid { path: PathBuf, number: usize, count: usize },
 }
 
 /// Inserts `motion_xml` as the last child of the `index`-th HAnimHumanoid element (document order,
 /// USE references skipped) of the XML text `original`, and raises `<X3D version>` to 4.0 (HAnimMotion
 /// is an X3D 4.0 node). Returns the new text.
-pub fn insert_motion(original: &str, path: &Path, index: usize, motion_xml: &str) -> Result<String> {
+pub fn insert_motion(original: &str, path: &Path, index: usize, motion_xml: &str) -> Result<String, InsertMotionError> {
     let mut reader = quick_xml::Reader::from_str(original);
     let mut seen = 0usize;
     // (start of element, depth of humanoid) once the wanted humanoid opens.
@@ -388,7 +420,7 @@ pub fn insert_motion(original: &str, path: &Path, index: usize, motion_xml: &str
         let before = reader.buffer_position() as usize;
         let event = reader.read_event().map_err(|e| {
             let (line, column) = line_column(original, reader.error_position() as usize);
-            anyhow!("{}:{line}:{column}: cannot read the X3D XML: {e}", path.display())
+            InsertMotionError::Xml { path: path.to_path_buf(), line, column, error: e }
         })?;
         let after = reader.buffer_position() as usize;
         match event {
@@ -432,9 +464,9 @@ pub fn insert_motion(original: &str, path: &Path, index: usize, motion_xml: &str
         }
     }
     if seen == 0 {
-        bail!("{}: no HAnimHumanoid element (only X3D XML files are supported)", path.display());
+        return Err(InsertMotionError::NoHumanoid(path.to_path_buf()));
     }
-    bail!("{}: humanoid number {} does not exist (the file has {seen})", path.display(), index + 1)
+    Err(InsertMotionError::NoSuchHumanoid { path: path.to_path_buf(), number: index + 1, count: seen })
 }
 
 /// Sets `version='4.0'` in the X3D start tag at `range` when it says less (the range lies before any
@@ -461,11 +493,6 @@ fn line_column(text: &str, offset: usize) -> (usize, usize) {
     let line = before.matches('\n').count() + 1;
     let column = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
     (line, column)
-}
-
-/// Writes `bytes` to `path` atomically (see [`crate::output`]).
-pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<()> {
-    crate::output::write_atomically(path, bytes)
 }
 
 #[cfg(test)]

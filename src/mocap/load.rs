@@ -3,9 +3,8 @@
 
 use std::path::Path;
 
-use anyhow::{Result, bail};
-
 use super::Capture;
+use super::error::CaptureError;
 use super::rig::CMU_FRAME_RATE;
 
 /// How to read a capture's files.
@@ -23,20 +22,24 @@ pub fn is_bvh(path: &Path) -> bool {
 }
 
 /// Loads an ASF (+ optional AMC) or a BVH; parser warnings are logged.
-pub fn load_capture(skeleton: &Path, amc: Option<&Path>, options: &CaptureLoadOptions) -> Result<Capture> {
+pub fn load_capture(
+    skeleton: &Path,
+    amc: Option<&Path>,
+    options: &CaptureLoadOptions,
+) -> Result<Capture, CaptureError> {
     if let Some(fps) = options.fps
         && !(fps.is_finite() && fps > 0.0)
     {
-        bail!("--fps must be a positive number of frames per second, not {fps}");
+        return Err(CaptureError::FpsOption(fps));
     }
     if let Some(unit) = options.bvh_unit
         && !(unit.is_finite() && unit > 0.0)
     {
-        bail!("--bvh-unit must be a positive number of metres, not {unit}");
+        return Err(CaptureError::BvhUnitOption(unit));
     }
     let capture = if is_bvh(skeleton) {
         if amc.is_some() {
-            bail!("{}: a BVH holds its own motion; --amc goes with an .asf skeleton", skeleton.display());
+            return Err(CaptureError::AmcOptionWithBvh(skeleton.to_path_buf()));
         }
         super::load_bvh(skeleton, options.bvh_unit, options.fps)?
     } else {

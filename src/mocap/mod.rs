@@ -5,11 +5,14 @@
 //! Data flow: text → [`asf`]/[`amc`]/[`bvh`] (parsed files, positions kept for errors) → [`rig`] (one
 //! kinematic form in metres: joints at rest, per-frame local rotations) → [`StickFigure`] (an
 //! [`hanim::Humanoid`](crate::hanim::Humanoid) and a [`Pose`] per frame) or [`retarget`] (a motion for
-//! another humanoid) → [`export`] (X3D text, written atomically).
+//! another humanoid) → [`export`] (X3D text; the commands write it atomically). [`session`] keeps a
+//! capture retargeted onto the window's humanoid. Errors are typed: [`MocapError`] for a file that does
+//! not parse, [`CaptureError`] for loading and showing a capture, and one per module above it.
 
 pub mod amc;
 pub mod asf;
 pub mod bvh;
+mod error;
 pub mod export;
 mod load;
 pub mod mapping;
@@ -20,28 +23,28 @@ pub mod text;
 
 use std::path::{Path, PathBuf};
 
-use anyhow::{Context, Result};
 use glam::Vec3;
 
+pub use error::CaptureError;
 pub use load::{CaptureLoadOptions, is_bvh, load_capture};
 pub use text::{MocapError, MocapWarning};
 
 use crate::hanim::{self, Document};
 use crate::pose::Pose;
 use mapping::Mapping;
-use rig::{Clip, Rig};
+use rig::{Rig, RigClip};
 
 /// A skeleton and its motion from either format.
 #[derive(Debug, Clone)]
 pub struct Capture {
     pub rig: Rig,
-    pub clip: Clip,
+    pub clip: RigClip,
     /// Parser warnings, each with file:line:column.
     pub warnings: Vec<String>,
 }
 
 /// Loads `skeleton.asf` with `motion.amc` (or the ASF alone: one rest frame), at `frame_rate`.
-pub fn load_asf_amc(asf_path: &Path, amc_path: Option<&Path>, frame_rate: f64) -> Result<Capture> {
+pub fn load_asf_amc(asf_path: &Path, amc_path: Option<&Path>, frame_rate: f64) -> Result<Capture, MocapError> {
     let asf = asf::load_asf(asf_path)?;
     let mut warnings: Vec<String> = asf.warnings.iter().map(|w| format!("{}:{w}", asf_path.display())).collect();
     let rig = rig::rig_from_asf(&asf);
@@ -58,7 +61,7 @@ pub fn load_asf_amc(asf_path: &Path, amc_path: Option<&Path>, frame_rate: f64) -
 
 /// Loads a BVH; `metres_per_unit` `None` guesses the unit from the skeleton's height
 /// ([`rig::guess_bvh_metres_per_unit`]). `frame_rate` `None` keeps the file's `Frame Time`.
-pub fn load_bvh(path: &Path, metres_per_unit: Option<f64>, frame_rate: Option<f64>) -> Result<Capture> {
+pub fn load_bvh(path: &Path, metres_per_unit: Option<f64>, frame_rate: Option<f64>) -> Result<Capture, MocapError> {
     let bvh = bvh::load_bvh(path)?;
     let warnings = bvh.warnings.iter().map(|w| format!("{}:{w}", path.display())).collect();
     let s = metres_per_unit.unwrap_or_else(|| rig::guess_bvh_metres_per_unit(&bvh));
@@ -79,7 +82,7 @@ fn lower_extension(path: &Path) -> Option<String> {
 
 /// For an `.asf` or `.bvh` path: the stick-figure humanoid of the skeleton (with a BVH's motion as an
 /// HAnimMotion) as a loaded document, so that `info` and `check` describe it; `None` for other files.
-pub fn stick_document_for(path: &Path) -> Option<Result<Document>> {
+pub fn stick_document_for(path: &Path) -> Option<Result<Document, CaptureError>> {
     let extension = lower_extension(path)?;
     CAPTURE_EXTENSIONS.contains(&extension.as_str()).then(|| stick_document(path, None, None))
 }
@@ -87,15 +90,15 @@ pub fn stick_document_for(path: &Path) -> Option<Result<Document>> {
 /// The stick-figure humanoid of an `.asf` (with `amc` as its motion) or a `.bvh` (with its own motion),
 /// the motion as an HAnimMotion named after the motion file. `fps`: frames per second (an AMC's default
 /// is CMU's 120; a BVH's, its `Frame Time`).
-pub fn stick_document(path: &Path, amc: Option<&Path>, fps: Option<f64>) -> Result<Document> {
+pub fn stick_document(path: &Path, amc: Option<&Path>, fps: Option<f64>) -> Result<Document, CaptureError> {
     if let Some(rate) = fps
         && !(rate.is_finite() && rate > 0.0)
     {
-        anyhow::bail!("the frame rate must be a positive number of frames per second, not {rate}");
+        return Err(CaptureError::FrameRate(rate));
     }
     let is_bvh = lower_extension(path).as_deref() == Some("bvh");
     if is_bvh && let Some(amc) = amc {
-        anyhow::bail!("{}: a BVH holds its own motion; {} goes with an .asf skeleton", path.display(), amc.display());
+        return Err(CaptureError::AmcWithBvh { bvh: path.to_path_buf(), amc: amc.to_path_buf() });
     }
     let c =
         if is_bvh { load_bvh(path, None, fps)? } else { load_asf_amc(path, amc, fps.unwrap_or(rig::CMU_FRAME_RATE))? };
@@ -150,24 +153,29 @@ pub struct WindowCapture {
 
 impl WindowCapture {
     /// Checks the command line's choice: a motion goes with an `.asf` file.
-    pub fn new(file: Option<&Path>, motion: Option<&Path>, fps: Option<f64>) -> Result<WindowCapture> {
+    pub fn new(file: Option<&Path>, motion: Option<&Path>, fps: Option<f64>) -> Result<WindowCapture, CaptureError> {
         let motion = match (file, motion) {
             (_, None) => None,
             (Some(file), Some(motion)) if lower_extension(file).as_deref() == Some("asf") => {
                 Some((file.to_path_buf(), motion.to_path_buf()))
             }
-            (file, Some(motion)) => anyhow::bail!(
-                "--motion {}: a motion file goes with an .asf skeleton{}",
-                motion.display(),
-                file.map(|f| format!(", not {}", f.display())).unwrap_or_default()
-            ),
+            (file, Some(motion)) => {
+                return Err(CaptureError::MotionWithoutAsf {
+                    motion: motion.to_path_buf(),
+                    file: file.map(Path::to_path_buf),
+                });
+            }
         };
         Ok(WindowCapture { motion, fps })
     }
 
     /// Loads `path` for the window: an `.asf` or `.bvh` as its stick figure with the motion in the
     /// transport, anything else through [`hanim::load_with_progress`], reporting to `progress`.
-    pub fn load(&self, path: &Path, progress: std::sync::Arc<crate::x3d::LoadProgress>) -> Result<Document> {
+    pub fn load(
+        &self,
+        path: &Path,
+        progress: std::sync::Arc<crate::x3d::LoadProgress>,
+    ) -> Result<Document, CaptureError> {
         match lower_extension(path).as_deref() {
             Some("asf") => {
                 let amc = match &self.motion {
@@ -187,8 +195,8 @@ impl WindowCapture {
 }
 
 /// A one-frame clip holding the rest pose.
-pub fn rest_clip(rig: &Rig, frame_time: f64) -> Clip {
-    Clip {
+pub fn rest_clip(rig: &Rig, frame_time: f64) -> RigClip {
+    RigClip {
         joint_count: rig.joints.len(),
         frame_time,
         rotations: vec![glam::DQuat::IDENTITY; rig.joints.len()],
@@ -211,15 +219,15 @@ pub struct StickFigure {
 impl StickFigure {
     /// Builds the humanoid through the X3D loader, so that it is exactly what a saved stick figure
     /// reloads as.
-    pub fn new(rig: &Rig, mapping: &Mapping) -> Result<StickFigure> {
+    pub fn new(rig: &Rig, mapping: &Mapping) -> Result<StickFigure, CaptureError> {
         let names = export::stick_joint_names(rig, mapping);
         let text = export::stick_figure_x3d(rig, &names, None, None);
-        let document = hanim::load_str(&text, Path::new("stick-figure.x3d")).context("building the stick figure")?;
-        let h = document.humanoids.first().context("the stick figure has no humanoid")?;
+        let document = hanim::load_str(&text, Path::new("stick-figure.x3d")).map_err(CaptureError::StickFigure)?;
+        let h = document.humanoids.first().ok_or(CaptureError::StickFigureWithoutHumanoid)?;
         let joint_of_rig = names
             .iter()
-            .map(|n| h.joint_index(n).with_context(|| format!("stick figure joint '{n}' is missing")))
-            .collect::<Result<_>>()?;
+            .map(|n| h.joint_index(n).ok_or_else(|| CaptureError::StickFigureJointMissing(n.clone())))
+            .collect::<Result<_, _>>()?;
         Ok(StickFigure { document, joint_of_rig, names, lift: export::stick_lift(rig).as_vec3() })
     }
 
@@ -229,7 +237,7 @@ impl StickFigure {
 
     /// The pose of frame `frame` (clamped to the clip; the rest pose for an empty clip or one made for
     /// another rig).
-    pub fn pose(&self, clip: &Clip, frame: usize) -> Pose {
+    pub fn pose(&self, clip: &RigClip, frame: usize) -> Pose {
         let h = self.humanoid();
         let mut pose = Pose::rest(h);
         if clip.frame_count() == 0 || clip.joint_count != self.joint_of_rig.len() {
@@ -248,7 +256,7 @@ impl StickFigure {
 
     /// The pose at `seconds` when the clip plays at `frame_rate` frames per second: slerp between the
     /// two nearest frames, clamped at the ends.
-    pub fn pose_at(&self, clip: &Clip, seconds: f64, frame_rate: f64) -> Pose {
+    pub fn pose_at(&self, clip: &RigClip, seconds: f64, frame_rate: f64) -> Pose {
         let last = clip.frame_count().saturating_sub(1);
         let position = seconds * frame_rate;
         let u = if position.is_finite() { position.clamp(0.0, last as f64) } else { 0.0 };

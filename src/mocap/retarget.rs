@@ -1,4 +1,4 @@
-//! Retargeting a [`Clip`] onto a loaded H-Anim humanoid (docs/asf-amc.md §5).
+//! Retargeting a [`RigClip`] onto a loaded H-Anim humanoid (docs/asf-amc.md §5).
 //!
 //! The source's world-space rotation of each bone relative to its rest pose, `Gs_b`, is carried over,
 //! not its local rotation; so bones that the humanoid lacks (LOA 1 has no vl3 or clavicles) still
@@ -20,7 +20,7 @@
 use glam::{DQuat, DVec3, Vec3};
 
 use super::mapping::Mapping;
-use super::rig::{Clip, Rig};
+use super::rig::{Rig, RigClip};
 use crate::hanim::Humanoid;
 use crate::pose::{self, Pose};
 
@@ -90,18 +90,136 @@ fn rest_globals(h: &Humanoid) -> (Vec<DQuat>, Vec<DVec3>) {
     (rotations, centres)
 }
 
+/// Why a capture cannot be retargeted onto a humanoid.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum RetargetError {
+    #[error("humanoid '{0}' has no joints to drive")]
+    NoJoints(String),
+}
+
 /// Retargets `clip` (on `rig`) onto humanoid `h` with `mapping`.
-pub fn retarget(rig: &Rig, clip: &Clip, h: &Humanoid, mapping: &Mapping) -> anyhow::Result<Retargeted> {
-    let Some(target_root) = h.joints.iter().position(|j| j.parent.is_none()) else {
-        anyhow::bail!("humanoid '{}' has no joints to drive", h.name);
+pub fn retarget(rig: &Rig, clip: &RigClip, h: &Humanoid, mapping: &Mapping) -> Result<Retargeted, RetargetError> {
+    let Some(root) = h.joints.iter().position(|j| j.parent.is_none()) else {
+        return Err(RetargetError::NoJoints(h.name.clone()));
     };
     let mut notes = Vec::new();
-    // Source joint → humanoid joints.
+    let (rest_rot, rest_pos) = rest_globals(h);
+    let drive = Drive::new(rig, h, mapping, root, &rest_pos, &mut notes);
+    let (ratios, ankles) = leg_ratios(rig, mapping, &drive.targets, &rest_pos);
+    let scale = if ratios.is_empty() {
+        notes.push("no hip, knee and ankle on both skeletons: the root translation is not scaled".into());
+        1.0
+    } else {
+        ratios.iter().sum::<f64>() / ratios.len() as f64
+    };
+    let (joints, rotations, root_translation) = drive.solve(rig, clip, h, &rest_rot, rest_pos[root], scale);
+    let pairs = rig
+        .joints
+        .iter()
+        .enumerate()
+        .filter(|(s, _)| !drive.targets[*s].is_empty())
+        .map(|(s, j)| (j.name.clone(), drive.targets[s].iter().map(|&t| h.joints[t].name.clone()).collect()))
+        .collect();
+    let mut result =
+        Retargeted { joints, rotations, root_translation, frame_time: clip.frame_time, pairs, scale, notes };
+    let ankle_joints: Vec<usize> = ankles.iter().map(|(_, j)| *j).collect();
+    level_on_ankles(&mut result, h, &ankle_joints, &rest_pos);
+    Ok(result)
+}
+
+/// Which source joint drives which humanoid joints, and with what offset `Q`.
+struct Drive {
+    /// The humanoid's root joint (driven by the source root).
+    root: usize,
+    /// Source joint → the humanoid joints it drives.
+    targets: Vec<Vec<usize>>,
+    /// Humanoid joint → the source joint that drives it.
+    driven_by: Vec<Option<usize>>,
+    /// `Q` per source joint.
+    q: Vec<Option<DQuat>>,
+}
+
+impl Drive {
+    fn new(
+        rig: &Rig,
+        h: &Humanoid,
+        mapping: &Mapping,
+        root: usize,
+        rest_pos: &[DVec3],
+        notes: &mut Vec<String>,
+    ) -> Drive {
+        let (targets, driven_by) = pair_joints(rig, h, mapping, root, notes);
+        let q = bone_offsets(rig, h, &targets, rest_pos);
+        Drive { root, targets, driven_by, q }
+    }
+
+    /// Per frame, `r_j` of the root and every driven joint (the joints listed root first), and the root
+    /// translation: the source root's motion scaled by `scale`, relative to the first frame.
+    fn solve(
+        &self,
+        rig: &Rig,
+        clip: &RigClip,
+        h: &Humanoid,
+        rest_rot: &[DQuat],
+        rest_root: DVec3,
+        scale: f64,
+    ) -> (Vec<usize>, Vec<DQuat>, Vec<DVec3>) {
+        let frames = clip.frame_count();
+        let root_positions: Vec<DVec3> = (0..frames).map(|f| clip.positions(rig, f).joints[0]).collect();
+        let root_centre = h.joints[self.root].rest.center.as_dvec3();
+        let first = root_positions.first().copied().unwrap_or(DVec3::ZERO);
+
+        let mut joints: Vec<usize> = vec![self.root];
+        joints.extend((0..h.joints.len()).filter(|&j| j != self.root && self.driven_by[j].is_some()));
+        let column: Vec<Option<usize>> = {
+            let mut c = vec![None; h.joints.len()];
+            for (k, &j) in joints.iter().enumerate() {
+                c[j] = Some(k);
+            }
+            c
+        };
+        let mut rotations = Vec::with_capacity(frames * joints.len());
+        let mut root_translation = Vec::with_capacity(frames);
+        let mut d: Vec<DQuat> = vec![DQuat::IDENTITY; h.joints.len()];
+        let mut row = vec![DQuat::IDENTITY; joints.len()];
+        for (f, p) in root_positions.iter().enumerate() {
+            let gs = clip.global_rotations(rig, f);
+            for j in 0..h.joints.len() {
+                let parent = h.joints[j].parent;
+                d[j] = match self.driven_by[j] {
+                    Some(s) => (gs[s] * self.q[s].unwrap_or(DQuat::IDENTITY)).normalize(),
+                    None => parent.map_or(DQuat::IDENTITY, |p| d[p]),
+                };
+                if let Some(k) = column[j] {
+                    let global = d[j] * rest_rot[j];
+                    let parent_global = parent.map_or(DQuat::IDENTITY, |p| d[p] * rest_rot[p]);
+                    row[k] = (parent_global.inverse() * global).normalize();
+                }
+            }
+            rotations.extend_from_slice(&row);
+            // Provisional height: relative to the first frame; the ankles fix the level below.
+            let world = rest_root + scale * (*p - first);
+            // The root's centre lands at translation + centre (its parent is the humanoid).
+            root_translation.push(world - root_centre);
+        }
+        (joints, rotations, root_translation)
+    }
+}
+
+/// The humanoid joints each source joint drives (source root → humanoid root; others as the mapping
+/// lists them, or by their own name), each humanoid joint driven at most once. What is left out is noted.
+fn pair_joints(
+    rig: &Rig,
+    h: &Humanoid,
+    mapping: &Mapping,
+    root: usize,
+    notes: &mut Vec<String>,
+) -> (Vec<Vec<usize>>, Vec<Option<usize>>) {
     let mut targets: Vec<Vec<usize>> = vec![Vec::new(); rig.joints.len()];
     let mut driven_by: Vec<Option<usize>> = vec![None; h.joints.len()];
     for (s, joint) in rig.joints.iter().enumerate() {
         let wanted: Vec<usize> = match (joint.parent, mapping.targets_of(&joint.name)) {
-            (None, _) => vec![target_root],
+            (None, _) => vec![root],
             // Listed without targets: deliberately drives nothing.
             (Some(_), Some([])) => Vec::new(),
             (Some(_), listed) => {
@@ -135,9 +253,12 @@ pub fn retarget(rig: &Rig, clip: &Clip, h: &Humanoid, mapping: &Mapping) -> anyh
             unmapped.join(", ")
         ));
     }
-    let (rest_rot, rest_pos) = rest_globals(h);
+    (targets, driven_by)
+}
 
-    // Q per source joint with targets: from the first mapped descendant along first children.
+/// `Q` per source joint with targets, from the first mapped descendant along first children; the
+/// others take the nearest source ancestor's (rig order is parent first).
+fn bone_offsets(rig: &Rig, h: &Humanoid, targets: &[Vec<usize>], rest_pos: &[DVec3]) -> Vec<Option<DQuat>> {
     let mut q: Vec<Option<DQuat>> = vec![None; rig.joints.len()];
     let children = rig.children();
     for s in 0..rig.joints.len() {
@@ -168,15 +289,23 @@ pub fn retarget(rig: &Rig, clip: &Clip, h: &Humanoid, mapping: &Mapping) -> anyh
             }
         }
     }
-    // Fill the rest from the nearest source ancestor with a Q (rig order is parent first).
     for s in 0..rig.joints.len() {
         if q[s].is_none() {
             q[s] = Some(rig.joints[s].parent.and_then(|p| q[p]).unwrap_or(DQuat::IDENTITY));
         }
     }
+    q
+}
 
-    // Root translation scale and vertical calibration, from the source joints the mapping sends to the
-    // hips, knees and ankles and the humanoid joints they drive (whatever those are named).
+/// Root translation scale and vertical calibration, from the source joints the mapping sends to the
+/// hips, knees and ankles and the humanoid joints they drive (whatever those are named): the leg-length
+/// ratio humanoid / source per side, and the (source, humanoid) ankle joints.
+fn leg_ratios(
+    rig: &Rig,
+    mapping: &Mapping,
+    targets: &[Vec<usize>],
+    rest_pos: &[DVec3],
+) -> (Vec<f64>, Vec<(usize, usize)>) {
     let source_for = |hanim_names: &[String]| -> Option<usize> {
         (0..rig.joints.len()).find(|&s| {
             !targets[s].is_empty()
@@ -202,83 +331,30 @@ pub fn retarget(rig: &Rig, clip: &Clip, h: &Humanoid, mapping: &Mapping) -> anyh
         }
         ankles.push((sources[2], targets[sources[2]][0]));
     }
-    let scale = if ratios.is_empty() {
-        notes.push("no hip, knee and ankle on both skeletons: the root translation is not scaled".into());
-        1.0
-    } else {
-        ratios.iter().sum::<f64>() / ratios.len() as f64
-    };
+    (ratios, ankles)
+}
 
-    let frames = clip.frame_count();
-    let root_positions: Vec<DVec3> = (0..frames).map(|f| clip.positions(rig, f).joints[0]).collect();
-    let root_centre = h.joints[target_root].rest.center.as_dvec3();
-    let rest_root = rest_pos[target_root];
-    let first = root_positions.first().copied().unwrap_or(DVec3::ZERO);
-
-    let mut joints: Vec<usize> = vec![target_root];
-    joints.extend((0..h.joints.len()).filter(|&j| j != target_root && driven_by[j].is_some()));
-    let column: Vec<Option<usize>> = {
-        let mut c = vec![None; h.joints.len()];
-        for (k, &j) in joints.iter().enumerate() {
-            c[j] = Some(k);
-        }
-        c
-    };
-    let mut rotations = Vec::with_capacity(frames * joints.len());
-    let mut root_translation = Vec::with_capacity(frames);
-    let mut d: Vec<DQuat> = vec![DQuat::IDENTITY; h.joints.len()];
-    let mut row = vec![DQuat::IDENTITY; joints.len()];
-    for (f, p) in root_positions.iter().enumerate() {
-        let gs = clip.global_rotations(rig, f);
-        for j in 0..h.joints.len() {
-            let parent = h.joints[j].parent;
-            d[j] = match driven_by[j] {
-                Some(s) => (gs[s] * q[s].unwrap_or(DQuat::IDENTITY)).normalize(),
-                None => parent.map_or(DQuat::IDENTITY, |p| d[p]),
-            };
-            if let Some(k) = column[j] {
-                let global = d[j] * rest_rot[j];
-                let parent_global = parent.map_or(DQuat::IDENTITY, |p| d[p] * rest_rot[p]);
-                row[k] = (parent_global.inverse() * global).normalize();
-            }
-        }
-        rotations.extend_from_slice(&row);
-        // Provisional height: relative to the first frame; the ankles fix the level below.
-        let world = rest_root + scale * (*p - first);
-        // The root's centre lands at translation + centre (its parent is the humanoid).
-        root_translation.push(world - root_centre);
-    }
-    let pairs = rig
-        .joints
-        .iter()
-        .enumerate()
-        .filter(|(s, _)| !targets[*s].is_empty())
-        .map(|(s, j)| (j.name.clone(), targets[s].iter().map(|&t| h.joints[t].name.clone()).collect()))
-        .collect();
-    let mut result =
-        Retargeted { joints, rotations, root_translation, frame_time: clip.frame_time, pairs, scale, notes };
-    // Vertical level: the lowest the humanoid's ankles get over the clip is their rest height, so the
-    // supporting foot stands where the humanoid's own feet stand (the source's floor may sit a few cm off
-    // y = 0, and the root-to-hip offsets of the two skeletons differ).
-    let ankle_joints: Vec<usize> = ankles.iter().map(|(_, j)| *j).collect();
+/// Vertical level: the lowest the humanoid's ankles get over the clip is their rest height, so the
+/// supporting foot stands where the humanoid's own feet stand (the source's floor may sit a few cm off
+/// y = 0, and the root-to-hip offsets of the two skeletons differ).
+fn level_on_ankles(result: &mut Retargeted, h: &Humanoid, ankle_joints: &[usize], rest_pos: &[DVec3]) {
     if ankle_joints.is_empty() {
         result.notes.push("no ankles mapped: the root height follows the source relative to its first frame".into());
-    } else {
-        let rest_ankle = ankle_joints.iter().map(|&j| rest_pos[j].y).sum::<f64>() / ankle_joints.len() as f64;
-        let mut lowest = f64::INFINITY;
-        for f in 0..result.frame_count() {
-            let g = pose::humanoid_from_joint(h, &result.pose(h, f));
-            for &j in &ankle_joints {
-                lowest = lowest.min(f64::from(g[j].transform_point3(h.joints[j].rest.center).y));
-            }
-        }
-        if lowest.is_finite() {
-            for t in &mut result.root_translation {
-                t.y += rest_ankle - lowest;
-            }
+        return;
+    }
+    let rest_ankle = ankle_joints.iter().map(|&j| rest_pos[j].y).sum::<f64>() / ankle_joints.len() as f64;
+    let mut lowest = f64::INFINITY;
+    for f in 0..result.frame_count() {
+        let g = pose::humanoid_from_joint(h, &result.pose(h, f));
+        for &j in ankle_joints {
+            lowest = lowest.min(f64::from(g[j].transform_point3(h.joints[j].rest.center).y));
         }
     }
-    Ok(result)
+    if lowest.is_finite() {
+        for t in &mut result.root_translation {
+            t.y += rest_ankle - lowest;
+        }
+    }
 }
 
 /// World position of joint centres at `pose` (for checks): `H·G_j·c_j`.

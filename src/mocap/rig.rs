@@ -20,7 +20,7 @@ use glam::{DQuat, DVec3};
 
 use super::amc::Amc;
 use super::asf::{Asf, Dof};
-use super::bvh::{Bvh, Channel};
+use super::bvh::{Bvh, BvhChannel};
 
 /// CMU's capture rate (CMU FAQ/Info: 120 Hz); AMC files store none.
 pub const CMU_FRAME_RATE: f64 = 120.0;
@@ -71,7 +71,7 @@ impl Rig {
 
 /// A sampled motion for a [`Rig`]: per frame and joint a local rotation and translation offset.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Clip {
+pub struct RigClip {
     pub joint_count: usize,
     /// Seconds per frame.
     pub frame_time: f64,
@@ -82,7 +82,7 @@ pub struct Clip {
     pub translations: Vec<DVec3>,
 }
 
-impl Clip {
+impl RigClip {
     pub fn frame_count(&self) -> usize {
         self.rotations.len().checked_div(self.joint_count).unwrap_or(0)
     }
@@ -109,7 +109,7 @@ impl Clip {
         g
     }
 
-    /// World positions in metres at `frame` (which must be below [`Clip::frame_count`]): every joint, and
+    /// World positions in metres at `frame` (which must be below [`RigClip::frame_count`]): every joint, and
     /// the tip of each joint that ends a chain.
     pub fn positions(&self, rig: &Rig, frame: usize) -> FramePositions {
         let g = self.global_rotations(rig, frame);
@@ -200,7 +200,7 @@ fn asf_limits(bone: &super::asf::Bone, radians_per_unit: f64) -> Option<(DVec3, 
 }
 
 /// The clip of an AMC for its ASF (and the rig from [`rig_from_asf`]), at `frame_rate` frames per second.
-pub fn clip_from_amc(asf: &Asf, amc: &Amc, frame_rate: f64) -> Clip {
+pub fn clip_from_amc(asf: &Asf, amc: &Amc, frame_rate: f64) -> RigClip {
     let s = asf.units.metres_per_unit();
     let axis_scale = asf.units.radians_per_unit();
     let value_scale = if amc.degrees { std::f64::consts::PI / 180.0 } else { 1.0 };
@@ -261,7 +261,7 @@ pub fn clip_from_amc(asf: &Asf, amc: &Amc, frame_rate: f64) -> Clip {
             translations.push(c * trans * s);
         }
     }
-    Clip { joint_count, frame_time: 1.0 / frame_rate, rotations, translations }
+    RigClip { joint_count, frame_time: 1.0 / frame_rate, rotations, translations }
 }
 
 /// Metres per unit of a BVH: BVH states no unit, so the candidate (metres, centimetres, millimetres,
@@ -322,7 +322,7 @@ pub fn rig_from_bvh(bvh: &Bvh, metres_per_unit: f64) -> Rig {
 }
 
 /// The clip of a BVH for [`rig_from_bvh`] at the same scale; the frame time is the file's.
-pub fn clip_from_bvh(bvh: &Bvh, metres_per_unit: f64) -> Clip {
+pub fn clip_from_bvh(bvh: &Bvh, metres_per_unit: f64) -> RigClip {
     let s = metres_per_unit;
     let frames = bvh.frame_count();
     let joint_count = bvh.joints.len();
@@ -339,8 +339,8 @@ pub fn clip_from_bvh(bvh: &Bvh, metres_per_unit: f64) -> Clip {
                 if is_rotation {
                     let angle = v.to_radians();
                     rotation *= match channel {
-                        Channel::Xrotation => DQuat::from_rotation_x(angle),
-                        Channel::Yrotation => DQuat::from_rotation_y(angle),
+                        BvhChannel::Xrotation => DQuat::from_rotation_x(angle),
+                        BvhChannel::Yrotation => DQuat::from_rotation_y(angle),
                         _ => DQuat::from_rotation_z(angle),
                     };
                 } else {
@@ -351,5 +351,5 @@ pub fn clip_from_bvh(bvh: &Bvh, metres_per_unit: f64) -> Clip {
             translations.push((position - joint.offset) * s);
         }
     }
-    Clip { joint_count, frame_time: bvh.frame_time, rotations, translations }
+    RigClip { joint_count, frame_time: bvh.frame_time, rotations, translations }
 }

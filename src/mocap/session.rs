@@ -4,15 +4,55 @@
 
 use std::path::{Path, PathBuf};
 
-use anyhow::{Context, Result, bail};
-
 use super::export::MotionTrack;
 use super::mapping::{self, Mapping};
-use super::retarget::{self, Retargeted};
-use super::{Capture, amc_beside};
+use super::retarget::{self, RetargetError, Retargeted};
+use super::text::MocapError;
+use super::{Capture, CaptureError, amc_beside};
 use super::{CaptureLoadOptions, load_capture};
-use crate::animation::{Clip, ClipSource, HanimMotion};
+use crate::animation::{Clip, ClipSource, HanimMotion, MotionError};
 use crate::hanim::Document;
+
+/// Why a capture cannot be picked, loaded or applied to a humanoid.
+#[derive(Debug, thiserror::Error)]
+pub enum SessionError {
+    #[error(transparent)]
+    Capture(#[from] CaptureError),
+    /// A mapping file that cannot be read.
+    #[error(transparent)]
+    Mapping(#[from] MocapError),
+    #[error(transparent)]
+    Retarget(#[from] RetargetError),
+    /// An `.asf` picked with no `.amc` beside it.
+    #[error(
+        "{}: no .amc motion beside it (expected a file named like {}_NN.amc)",
+        .0.display(),
+        .0.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default()
+    )]
+    NoAmcBeside(PathBuf),
+    /// The folder of an `.amc` cannot be listed to find its skeleton.
+    #[error("looking for the skeleton of {} in {}", path.display(), folder.display())]
+    ReadFolder { path: PathBuf, folder: PathBuf, source: std::io::Error },
+    /// An `.amc` picked with no `.asf` beside it whose stem starts its name.
+    #[error("{}: no .asf skeleton beside it whose name starts the motion's (e.g. 07.asf for 07_05.amc)", .0.display())]
+    NoAsfBeside(PathBuf),
+    #[error("{}: expected a motion capture file (.amc with its .asf, or .bvh)", .0.display())]
+    NotACapture(PathBuf),
+    #[error("--map goes with a capture: --amc and --asf, or --bvh")]
+    MapWithoutCapture,
+    #[error("--amc needs --asf, and neither goes with --bvh")]
+    CaptureFiles,
+    /// The motion file whose motion has no frames.
+    #[error("{}: the motion has no frames", .0.display())]
+    NoFrames(PathBuf),
+    #[error("no humanoid to retarget the capture onto")]
+    NoHumanoid,
+    #[error("the humanoid is gone")]
+    HumanoidGone,
+    /// The retargeted motion fails the checks the transport makes (its message is part of this one).
+    #[error("the retargeted motion does not play: {0}")]
+    DoesNotPlay(MotionError),
+}
 
 /// Where the mapping in use came from.
 #[derive(Debug, Clone, PartialEq)]
@@ -67,15 +107,13 @@ pub struct CaptureSession {
 /// For a capture file the user picked: `(skeleton, motion)`. An `.amc` finds its `.asf` beside it (the
 /// longest stem that starts its name and is followed by `_`, so `07_05.amc` takes `07.asf`); an `.asf`
 /// takes the first `.amc` beside it ([`amc_beside`]); a `.bvh` is both.
-pub fn capture_pair(path: &Path) -> Result<(PathBuf, Option<PathBuf>)> {
+pub fn capture_pair(path: &Path) -> Result<(PathBuf, Option<PathBuf>), SessionError> {
     let extension = path.extension().and_then(|e| e.to_str()).map(str::to_ascii_lowercase);
     match extension.as_deref() {
         Some("bvh") => Ok((path.to_path_buf(), None)),
         Some("asf") => match amc_beside(path) {
             Some(amc) => Ok((path.to_path_buf(), Some(amc))),
-            None => bail!("{}: no .amc motion beside it (expected a file named like {}_NN.amc)", path.display(), {
-                path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default()
-            }),
+            None => Err(SessionError::NoAmcBeside(path.to_path_buf())),
         },
         Some("amc") => {
             let folder = match path.parent() {
@@ -84,7 +122,11 @@ pub fn capture_pair(path: &Path) -> Result<(PathBuf, Option<PathBuf>)> {
             };
             let name = path.file_name().and_then(|n| n.to_str()).unwrap_or_default();
             let skeleton = std::fs::read_dir(folder)
-                .with_context(|| format!("looking for the skeleton of {} in {}", path.display(), folder.display()))?
+                .map_err(|source| SessionError::ReadFolder {
+                    path: path.to_path_buf(),
+                    folder: folder.to_path_buf(),
+                    source,
+                })?
                 .filter_map(|e| e.ok().map(|e| e.path()))
                 .filter(|p| p.extension().and_then(|e| e.to_str()).is_some_and(|e| e.eq_ignore_ascii_case("asf")))
                 .filter(|p| {
@@ -93,13 +135,10 @@ pub fn capture_pair(path: &Path) -> Result<(PathBuf, Option<PathBuf>)> {
                 .max_by_key(|p| p.file_stem().map_or(0, |s| s.len()));
             match skeleton {
                 Some(asf) => Ok((asf, Some(path.to_path_buf()))),
-                None => bail!(
-                    "{}: no .asf skeleton beside it whose name starts the motion's (e.g. 07.asf for 07_05.amc)",
-                    path.display()
-                ),
+                None => Err(SessionError::NoAsfBeside(path.to_path_buf())),
             }
         }
-        _ => bail!("{}: expected a motion capture file (.amc with its .asf, or .bvh)", path.display()),
+        _ => Err(SessionError::NotACapture(path.to_path_buf())),
     }
 }
 
@@ -116,7 +155,7 @@ pub struct CaptureRequest {
 
 impl CaptureRequest {
     /// For a file the user picked ([`capture_pair`]), with `mapping_file` or the built-in mapping.
-    pub fn for_file(path: &Path, mapping_file: Option<&Path>) -> Result<CaptureRequest> {
+    pub fn for_file(path: &Path, mapping_file: Option<&Path>) -> Result<CaptureRequest, SessionError> {
         let (skeleton, amc) = capture_pair(path)?;
         let mapping = match mapping_file {
             Some(file) => Some((mapping::load_mapping(file)?, MappingOrigin::File(file.to_path_buf()))),
@@ -132,13 +171,13 @@ impl CaptureRequest {
         amc: Option<&Path>,
         bvh: Option<&Path>,
         map: Option<&Path>,
-    ) -> Result<Option<CaptureRequest>> {
+    ) -> Result<Option<CaptureRequest>, SessionError> {
         let (skeleton, amc) = match (asf, amc, bvh) {
             (Some(asf), Some(amc), None) => (asf.to_path_buf(), Some(amc.to_path_buf())),
             (None, None, Some(bvh)) => (bvh.to_path_buf(), None),
-            (None, None, None) if map.is_some() => bail!("--map goes with a capture: --amc and --asf, or --bvh"),
+            (None, None, None) if map.is_some() => return Err(SessionError::MapWithoutCapture),
             (None, None, None) => return Ok(None),
-            _ => bail!("--amc needs --asf, and neither goes with --bvh"),
+            _ => return Err(SessionError::CaptureFiles),
         };
         let mapping = match map {
             Some(file) => Some((mapping::load_mapping(file)?, MappingOrigin::File(file.to_path_buf()))),
@@ -149,10 +188,10 @@ impl CaptureRequest {
 
     /// Reads the capture files once, so that a bad one named on the command line is reported before the
     /// window opens.
-    pub fn check(&self, fps: Option<f64>) -> Result<()> {
+    pub fn check(&self, fps: Option<f64>) -> Result<(), SessionError> {
         let capture = load_capture(&self.skeleton, self.amc.as_deref(), &CaptureLoadOptions { fps, bvh_unit: None })?;
         if capture.clip.frame_count() == 0 {
-            bail!("{}: the motion has no frames", self.amc.as_deref().unwrap_or(&self.skeleton).display());
+            return Err(SessionError::NoFrames(self.amc.as_deref().unwrap_or(&self.skeleton).to_path_buf()));
         }
         Ok(())
     }
@@ -170,12 +209,17 @@ impl CaptureRequest {
 impl CaptureSession {
     /// Loads the capture (`skeleton` with `amc`, or a `.bvh`) and retargets it onto humanoid `humanoid`
     /// of `doc` with `mapping` (`None`: the built-in mapping that names the most of its joints).
-    pub fn load(doc: &Document, humanoid: usize, request: &CaptureRequest, fps: Option<f64>) -> Result<CaptureSession> {
+    pub fn load(
+        doc: &Document,
+        humanoid: usize,
+        request: &CaptureRequest,
+        fps: Option<f64>,
+    ) -> Result<CaptureSession, SessionError> {
         let (skeleton, amc) = (request.skeleton.as_path(), request.amc.as_deref());
         let capture = load_capture(skeleton, amc, &CaptureLoadOptions { fps, bvh_unit: None })?;
         let motion_file = amc.unwrap_or(skeleton).to_path_buf();
         if capture.clip.frame_count() == 0 {
-            bail!("{}: the motion has no frames", motion_file.display());
+            return Err(SessionError::NoFrames(motion_file));
         }
         let (mapping, origin) = match &request.mapping {
             Some((mapping, origin)) => (mapping.clone(), origin.clone()),
@@ -184,7 +228,7 @@ impl CaptureSession {
             }
         };
         let name = motion_file.file_stem().map_or_else(|| "capture".to_string(), |s| s.to_string_lossy().into_owned());
-        let h = doc.humanoids.get(humanoid).context("no humanoid to retarget the capture onto")?;
+        let h = doc.humanoids.get(humanoid).ok_or(SessionError::NoHumanoid)?;
         let result = retarget::retarget(&capture.rig, &capture.clip, h, &mapping)?;
         let mut session = CaptureSession {
             capture,
@@ -207,8 +251,8 @@ impl CaptureSession {
     }
 
     /// Retargets with `mapping`; on failure the session keeps its previous mapping and motion.
-    pub fn set_mapping(&mut self, doc: &Document, mapping: Mapping, origin: MappingOrigin) -> Result<()> {
-        let h = doc.humanoids.get(self.humanoid).context("the humanoid is gone")?;
+    pub fn set_mapping(&mut self, doc: &Document, mapping: Mapping, origin: MappingOrigin) -> Result<(), SessionError> {
+        let h = doc.humanoids.get(self.humanoid).ok_or(SessionError::HumanoidGone)?;
         self.result = retarget::retarget(&self.capture.rig, &self.capture.clip, h, &mapping)?;
         self.mapping = mapping;
         self.origin = origin;
@@ -248,11 +292,11 @@ impl CaptureSession {
     }
 
     /// The transport clip of the retargeted motion (enabled, looping).
-    pub fn clip(&self, doc: &Document) -> Result<Clip> {
+    pub fn clip(&self, doc: &Document) -> Result<Clip, SessionError> {
         let h = &doc.humanoids[self.humanoid];
         let model = self.track(doc).to_model(h.node);
-        let motion = HanimMotion::from_motion(&doc.scene, h, &model, h.motions.len())
-            .map_err(|e| anyhow::anyhow!("the retargeted motion does not play: {e}"))?;
+        let motion =
+            HanimMotion::from_motion(&doc.scene, h, &model, h.motions.len()).map_err(SessionError::DoesNotPlay)?;
         Ok(Clip {
             enabled: true,
             looping: motion.looping,

@@ -32,7 +32,7 @@ impl CaptureEditor {
         self.panel =
             CapturePanel { open, ..CapturePanel::new(self.session.source_names(), &self.session.mapping, fps) };
         self.summary = CaptureSummary::new(&self.session, joint_names(doc, self.session.humanoid));
-        result
+        Ok(result?)
     }
 
     /// The window, when it is open.

@@ -8,7 +8,7 @@
 
 use std::collections::HashMap;
 
-use super::{Child, Field, Loc, Node, NodeId, Route, Scene};
+use super::scene::{Child, Field, Loc, Node, NodeId, Route, Scene};
 
 #[derive(Debug, Clone)]
 pub(crate) struct ProtoFieldDecl {

@@ -140,7 +140,7 @@ impl Parser<'_> {
             None => "its instances cannot be expanded".to_string(),
         };
         let copy = decl.clone();
-        let resolved = match source::resolve_external(self.scene, decl, &self.dir, self.options, self.chain) {
+        let resolved = match self.context.resolve_external(self.scene, decl, &self.dir) {
             Ok((resolved, _)) if !resolved.external => resolved,
             Ok((decl, tried)) => {
                 let tried = if tried.is_empty() { "no URL".to_string() } else { tried.join("; ") };

@@ -1,0 +1,243 @@
+//! Nodes: `DEF`/`USE`, a node's body and its fields, prototype instances expanded when their body
+//! closes, and where a finished node goes.
+
+use super::*;
+
+impl Parser<'_> {
+    /// `DEF name Type { ... }`, `USE name` or `Type { ... }`.
+    pub(super) fn node_statement(&mut self, t: Token, sink: Sink, context: &str) -> Result<(), X3dError> {
+        let context = if context.is_empty() { String::new() } else { format!(" {context}") };
+        match &t.kind {
+            Tok::Ident(word) if word == "USE" => {
+                let (name, name_tok) = self.expect_name("a DEF name after USE")?;
+                let Some(target) = self.lookup(&name) else {
+                    return Err(self.err(
+                        name_tok.start,
+                        format!(
+                            "USE '{name}' refers to no DEF before this point (a DEF must come before its USE in \
+                             document order)"
+                        ),
+                    ));
+                };
+                if self.open_nodes.contains(&target) {
+                    let def_at = self.scene.pos(self.scene.node(target).loc).at.map(|a| a.to_string());
+                    return Err(self.err(
+                        name_tok.start,
+                        format!(
+                            "USE '{name}' is inside its own DEF (opened at {}): this would make a cycle",
+                            def_at.unwrap_or_default()
+                        ),
+                    ));
+                }
+                self.attach(target, &sink);
+                Ok(())
+            }
+            Tok::Ident(word) if word == "DEF" => {
+                let (def, _) = self.expect_name("a name after DEF")?;
+                let (type_name, type_tok) = self.expect_name(&format!("a node type after 'DEF {def}'"))?;
+                self.start_node(type_name, Some(def), sink, t.start, type_tok)
+            }
+            Tok::Ident(word) if !is_keyword(word) => {
+                let word = word.clone();
+                self.start_node(word, None, sink, t.start, t)
+            }
+            _ => Err(self.err(
+                t.start,
+                format!("expected a node (a node type, DEF or USE){context}, found {}", self.describe(&t)),
+            )),
+        }
+    }
+
+    pub(super) fn start_node(
+        &mut self,
+        type_name: String,
+        def: Option<String>,
+        sink: Sink,
+        start: usize,
+        type_tok: Token,
+    ) -> Result<(), X3dError> {
+        let brace = self.next()?;
+        if brace.kind != Tok::LBrace {
+            let hint = if is_scalar(&brace) { " (is a field name missing before the value?)" } else { "" };
+            return Err(self.err(
+                brace.start,
+                format!("expected '{{' after node type '{type_name}', found {}{hint}", self.describe(&brace)),
+            ));
+        }
+        let loc = self.loc(start);
+        let is_instance = self.protos.contains_key(&type_name) || is_hanim1_name(&type_name);
+        let id = NodeId(self.scene.nodes.len() as u32);
+        self.scene.nodes.push(Node {
+            type_name: type_name.clone(),
+            def: if is_instance { None } else { def.clone() },
+            fields: Vec::new(),
+            children: Vec::new(),
+            loc,
+            proto: is_instance.then(|| type_name.clone()),
+            is_connections: Vec::new(),
+        });
+        let instance = if is_instance {
+            if !self.protos.contains_key(&type_name) {
+                let loc = self.loc(type_tok.start);
+                let native = proto::hanim1_native_type(&type_name).unwrap_or_default();
+                self.scene.warn(
+                    loc,
+                    format!("'{type_name}' is used without a PROTO declaration; read as the H-Anim node {native}"),
+                );
+            }
+            Some(Box::new(PendingInstance { proto: type_name.clone(), def, sink }))
+        } else {
+            if let Some(def) = def {
+                self.define(def, id, loc);
+            }
+            self.attach(id, &sink);
+            self.open_nodes.insert(id);
+            None
+        };
+        self.stack.push(Frame::Node { id, instance, open_at: brace.start, type_name });
+        Ok(())
+    }
+
+    pub(super) fn define(&mut self, def: String, id: NodeId, loc: Loc) {
+        if let Some(scope) = self.scopes.last_mut()
+            && scope.insert(def.clone(), id).is_some()
+        {
+            self.scene.warn(loc, format!("DEF '{def}' is defined again; later USEs refer to this one"));
+        }
+    }
+
+    pub(super) fn lookup(&self, name: &str) -> Option<NodeId> {
+        self.scopes.last().and_then(|s| s.get(name).copied())
+    }
+
+    pub(super) fn attach(&mut self, id: NodeId, sink: &Sink) {
+        match sink {
+            Sink::Roots => self.roots.push(id),
+            Sink::Field(owner, field) => {
+                self.scene.nodes[owner.0 as usize].children.push(Child { field: field.clone(), node: id })
+            }
+            Sink::ProtoBody => {
+                if let Some(Frame::Body { decl, .. }) =
+                    self.stack.iter_mut().rev().find(|f| matches!(f, Frame::Body { .. }))
+                {
+                    decl.body.push(id);
+                }
+            }
+        }
+    }
+
+    /// `}` closes a node: an Inline reads its file, a prototype instance is expanded.
+    pub(super) fn end_node(&mut self) -> Result<(), X3dError> {
+        let Some(Frame::Node { id, instance, .. }) = self.stack.pop() else { return Ok(()) };
+        match instance {
+            None => {
+                self.open_nodes.remove(&id);
+                if self.scene.node(id).type_name == "Inline" {
+                    self.context.read_inline(self.scene, id, &self.dir)?;
+                }
+                Ok(())
+            }
+            Some(pending) => self.expand_instance(id, *pending),
+        }
+    }
+
+    /// A prototype instance is complete: the field values collected on its scratch node `id` become the
+    /// instance's, and the expanded copy of the prototype body takes its place where it goes.
+    fn expand_instance(&mut self, id: NodeId, pending: PendingInstance) -> Result<(), X3dError> {
+        let PendingInstance { proto, def, sink } = pending;
+        let scratch = std::mem::replace(
+            &mut self.scene.nodes[id.0 as usize],
+            Node {
+                type_name: String::new(),
+                def: None,
+                fields: Vec::new(),
+                children: Vec::new(),
+                loc: Loc::default(),
+                proto: None,
+                is_connections: Vec::new(),
+            },
+        );
+        let mut values: Vec<(String, FieldValue)> =
+            scratch.fields.into_iter().map(|f| (f.name, FieldValue::Text(f.value, f.loc))).collect();
+        for child in scratch.children {
+            match values.iter_mut().find(|(n, v)| *n == child.field && matches!(v, FieldValue::Nodes(..))) {
+                Some((_, FieldValue::Nodes(nodes, _))) => nodes.push(child.node),
+                _ => values.push((child.field, FieldValue::Nodes(vec![child.node], scratch.loc))),
+            }
+        }
+        let inst = InstanceData {
+            name: proto.clone(),
+            def: def.clone(),
+            container: None,
+            values,
+            forwarded: scratch.is_connections,
+            loc: scratch.loc,
+        };
+        let decl = self.protos.get(&proto);
+        let new = proto::instantiate(self.scene, decl, &inst);
+        if self.scene.nodes.len() > MAX_NODES {
+            return Err(self.err(
+                scratch.loc.offset as usize,
+                format!(
+                    "PROTO instances expand to more than {MAX_NODES} nodes (instances nested in PROTO \
+                     bodies multiply); refused"
+                ),
+            ));
+        }
+        // The scratch node keeps its place in the arena, empty and unreachable.
+        self.scene.nodes[id.0 as usize].type_name = format!("{proto} (instance fields)");
+        if let Some(def) = def {
+            self.define(def, new, scratch.loc);
+        }
+        self.attach(new, &sink);
+        Ok(())
+    }
+
+    /// The type of field `name` of node `owner` when it is known (an instance's PROTO interface).
+    fn declared_type(&self, owner: NodeId, name: &str) -> Option<FieldType> {
+        let proto = self.scene.node(owner).proto.as_ref()?;
+        let decl = self.protos.get(proto)?;
+        decl.fields.iter().find(|f| f.name == name).and_then(|f| FieldType::parse(&f.type_name))
+    }
+
+    pub(super) fn node_field(&mut self, owner: NodeId, name: String, name_at: usize) -> Result<(), X3dError> {
+        let ty = self.declared_type(owner, &name);
+        if let Some(proto) = self.scene.node(owner).proto.clone()
+            && let Some(decl) = self.protos.get(&proto)
+            && ty.is_none()
+        {
+            let known = decl.fields.iter().any(|f| f.name == name);
+            let loc = self.loc(name_at);
+            let message = if known {
+                format!("field '{name}' of PROTO '{proto}' has an unknown type; its value is read as written")
+            } else {
+                format!("PROTO '{proto}' declares no field '{name}'; the value is kept as written")
+            };
+            self.scene.warn(loc, message);
+        }
+        self.field_value(owner, name, ty, name_at, true)
+    }
+
+    /// `field SFType name value` (or `eventIn SFType name`) inside a Script or shader node.
+    pub(super) fn node_interface_field(&mut self, owner: NodeId, kind: &str, start: usize) -> Result<(), X3dError> {
+        let (ty, name) = self.declaration_head(kind)?;
+        let has_value = interface_kind(kind).unwrap_or(false);
+        if has_value || self.peek()?.is_ident("IS") {
+            self.field_value(owner, name, Some(ty), start, has_value)?;
+        }
+        Ok(())
+    }
+
+    /// `TYPE name` after an interface keyword.
+    pub(super) fn declaration_head(&mut self, kind: &str) -> Result<(FieldType, String), X3dError> {
+        let (type_name, type_tok) = self.expect_name(&format!("a field type after '{kind}'"))?;
+        let Some(ty) = FieldType::parse(&type_name) else {
+            return Err(self.err(
+                type_tok.start,
+                format!("unknown field type '{type_name}' (expected SFBool, SFFloat, SFVec3f, MFNode, ...)"),
+            ));
+        };
+        let (name, _) = self.expect_name(&format!("a field name after '{kind} {type_name}'"))?;
+        Ok((ty, name))
+    }
+}

@@ -1,0 +1,179 @@
+//! Statements other than nodes and PROTOs: the header line, `PROFILE`, `COMPONENT`, `UNIT`, `META`,
+//! `IMPORT`/`EXPORT` (read and reported) and `ROUTE`.
+
+use super::*;
+
+impl Parser<'_> {
+    /// Checks the header line and returns where the statements start.
+    pub(super) fn header(&mut self) -> Result<usize, X3dError> {
+        let text = self.text;
+        let start = text.len() - text.trim_start().len();
+        let line_end = text[start..].find(['\n', '\r']).map_or(text.len(), |i| start + i);
+        let line = &text[start..line_end];
+        let mut words = line.split_whitespace();
+        let (spec, version, charset) = (words.next(), words.next(), words.next());
+        let expected = "expected a '#VRML V2.0 utf8' or '#X3D V4.0 utf8' header line";
+        match (spec, version) {
+            (Some("#VRML"), Some("V2.0")) => {
+                if self.is_main {
+                    self.scene.version = "VRML97".into();
+                }
+            }
+            (Some("#VRML"), Some(v)) if v.starts_with("V1") => {
+                return Err(self
+                    .err(start, format!("VRML {} files are not supported (only VRML97 '#VRML V2.0 utf8')", &v[1..])));
+            }
+            (Some("#X3D"), Some(v)) if v.starts_with('V') && v[1..].parse::<f32>().is_ok() => {
+                if !(v.starts_with("V3.") || v.starts_with("V4.")) {
+                    let loc = self.loc(start);
+                    self.scene.warn(loc, format!("unknown X3D version '{v}' in the header; read as X3D 4"));
+                }
+                if self.is_main {
+                    self.scene.version = v[1..].to_string();
+                }
+            }
+            _ => {
+                let shown: String = line.chars().take(40).collect();
+                return Err(self.err(start, format!("{expected}, found '{shown}'")));
+            }
+        }
+        if charset != Some("utf8") {
+            let loc = self.loc(start);
+            self.scene.warn(loc, format!("header charset is '{}', not 'utf8'; read as UTF-8", charset.unwrap_or("")));
+        }
+        Ok(line_end)
+    }
+
+    /// `PROFILE`, `COMPONENT`, `UNIT` or `META` at the top of the file.
+    pub(super) fn header_statement(&mut self, word: String) -> Result<(), X3dError> {
+        match word.as_str() {
+            "PROFILE" => {
+                let (name, _) = self.expect_name("a profile name after PROFILE")?;
+                if self.is_main {
+                    self.scene.profile = name;
+                }
+                Ok(())
+            }
+            "COMPONENT" => self.component_statement(),
+            "UNIT" => self.unit_statement(),
+            _ => self.meta_statement(),
+        }
+    }
+
+    /// `COMPONENT name:level` (the level defaults to 1).
+    fn component_statement(&mut self) -> Result<(), X3dError> {
+        let (spec, tok) = self.expect_name("'name:level' after COMPONENT")?;
+        let (name, level) = match spec.rsplit_once(':') {
+            Some((name, level)) => {
+                let level = fields::parse_sf_int32(level).map_err(|_| {
+                    self.err(tok.start, format!("COMPONENT '{spec}': the level after ':' must be an integer"))
+                })?;
+                (name.to_string(), level)
+            }
+            None => (spec, 1),
+        };
+        if self.is_main {
+            self.scene.components.push(Component { name, level });
+        }
+        Ok(())
+    }
+
+    /// `UNIT category name factor`: the file's conversion factor for lengths, angles, masses or forces.
+    fn unit_statement(&mut self) -> Result<(), X3dError> {
+        let (category, cat_tok) = self.expect_name("a unit category (length, angle, mass, force) after UNIT")?;
+        self.expect_name("a unit name after the UNIT category")?;
+        let factor_tok = self.next()?;
+        if factor_tok.kind != Tok::Number {
+            return Err(self.err(
+                factor_tok.start,
+                format!("expected the UNIT conversion factor (a number), found {}", self.describe(&factor_tok)),
+            ));
+        }
+        let factor: f64 = self.text[factor_tok.start..factor_tok.end].parse().unwrap_or(0.0);
+        if !(factor > 0.0 && factor.is_finite()) {
+            return Err(
+                self.err(factor_tok.start, format!("UNIT {category} conversion factor must be > 0, found {factor}"))
+            );
+        }
+        let units = &mut self.scene.files[self.file as usize].units;
+        match category.as_str() {
+            "length" => units.length = factor,
+            "angle" => units.angle = factor,
+            "mass" => units.mass = factor,
+            "force" => units.force = factor,
+            other => {
+                let loc = self.loc(cat_tok.start);
+                self.scene.warn(loc, format!("unknown unit category '{other}' ignored"));
+            }
+        }
+        Ok(())
+    }
+
+    /// `META "name" "content"`.
+    fn meta_statement(&mut self) -> Result<(), X3dError> {
+        let mut strings = Vec::new();
+        for what in ["the META name (a string)", "the META content (a string)"] {
+            let s = self.next()?;
+            match s.kind {
+                Tok::Str(v) => strings.push(v),
+                _ => return Err(self.err(s.start, format!("expected {what}, found {}", self.describe(&s)))),
+            }
+        }
+        if self.is_main {
+            let content = strings.pop().unwrap_or_default();
+            self.scene.meta.push((strings.pop().unwrap_or_default(), content));
+        }
+        Ok(())
+    }
+
+    /// `IMPORT inline.name [AS local]` / `EXPORT local [AS name]`: read and reported, not used.
+    pub(super) fn import_export(&mut self, word: String, start: usize) -> Result<(), X3dError> {
+        self.expect_name(&format!("a node name after {word}"))?;
+        if word == "IMPORT" {
+            self.expect(Tok::Period, "'.' between the Inline name and the exported name")?;
+            self.expect_name("the exported node name")?;
+        }
+        if self.peek()?.is_ident("AS") {
+            self.next()?;
+            self.expect_name("a name after AS")?;
+        }
+        let loc = self.loc(start);
+        self.scene.warn(loc, format!("{word} statements are not supported; ignored"));
+        Ok(())
+    }
+
+    /// `ROUTE a.field TO b.field`.
+    pub(super) fn route(&mut self, start: usize) -> Result<(), X3dError> {
+        let (from_node, _) = self.expect_name("a DEF name after ROUTE")?;
+        self.expect(Tok::Period, &format!("'.' after '{from_node}' (ROUTE node.field TO node.field)"))?;
+        let (from_field, _) = self.expect_name("a field name after '.'")?;
+        let to = self.next()?;
+        if !to.is_ident("TO") {
+            return Err(self.err(
+                to.start,
+                format!("expected TO after 'ROUTE {from_node}.{from_field}', found {}", self.describe(&to)),
+            ));
+        }
+        let (to_node, _) = self.expect_name("a DEF name after TO")?;
+        self.expect(Tok::Period, &format!("'.' after '{to_node}' (ROUTE node.field TO node.field)"))?;
+        let (to_field, _) = self.expect_name("a field name after '.'")?;
+        let loc = self.loc(start);
+        match (self.lookup(&from_node), self.lookup(&to_node)) {
+            (Some(from), Some(to)) => {
+                let route = Route { from_node: from, from_field, to_node: to, to_field, loc };
+                match self.stack.iter_mut().rev().find_map(|f| match f {
+                    Frame::Body { decl, .. } => Some(decl),
+                    _ => None,
+                }) {
+                    Some(decl) => decl.routes.push(route),
+                    None => self.scene.routes.push(route),
+                }
+            }
+            (from, _) => {
+                let missing = if from.is_none() { from_node } else { to_node };
+                self.scene.warn(loc, format!("ROUTE refers to unknown DEF '{missing}'; ignored"));
+            }
+        }
+        Ok(())
+    }
+}

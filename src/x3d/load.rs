@@ -1,0 +1,56 @@
+//! The entry points: a scene from a file, bytes or text. Each document of a load (the main file, every
+//! Inline, every external prototype file) goes to the parser of its encoding here.
+
+use std::path::Path;
+
+use super::error::{SourcePos, X3dError};
+use super::external::{LoadContext, ParsedDocument};
+use super::options::{LoadOptions, LoadStage};
+use super::scene::{Encoding, Scene};
+use super::source::{decompress_if_gzip, detect_encoding};
+use super::{classic, reader};
+
+/// Loads a scene file of any supported encoding.
+pub fn load_file(path: &Path, options: &LoadOptions) -> Result<Scene, X3dError> {
+    let bytes = std::fs::read(path).map_err(|e| {
+        X3dError::new(SourcePos { file: path.to_path_buf(), at: None }, format!("cannot read file: {e}"))
+    })?;
+    if let Some(p) = &options.progress {
+        p.set_stage(LoadStage::Parsing);
+    }
+    load_bytes(&bytes, path, options)
+}
+
+/// Loads scene text (XML or classic, told apart by its header); `path` names it in messages and
+/// resolves relative URLs.
+pub fn load_str(text: &str, path: &Path, options: &LoadOptions) -> Result<Scene, X3dError> {
+    load_bytes(text.as_bytes(), path, options)
+}
+
+/// Loads scene bytes of any supported encoding, gzip-compressed or not.
+pub fn load_bytes(bytes: &[u8], path: &Path, options: &LoadOptions) -> Result<Scene, X3dError> {
+    let mut scene = Scene::default();
+    let mut context = LoadContext { options: options.clone(), chain: vec![path.to_path_buf()], parse: parse_any };
+    let (roots, _) = parse_any(&mut scene, bytes, path, &mut context, true)?;
+    scene.roots = roots;
+    Ok(scene)
+}
+
+/// Reads one document of any encoding into `scene`: its roots and the prototypes it declares.
+fn parse_any(
+    scene: &mut Scene,
+    bytes: &[u8],
+    path: &Path,
+    context: &mut LoadContext,
+    is_main: bool,
+) -> Result<ParsedDocument, X3dError> {
+    let bytes = decompress_if_gzip(bytes, path)?;
+    let encoding = detect_encoding(&bytes, path);
+    if is_main {
+        scene.encoding = encoding;
+    }
+    match encoding {
+        Encoding::Xml => reader::parse_document(scene, &bytes, path, context, is_main),
+        Encoding::Classic => classic::parse_document(scene, &bytes, path, context, is_main),
+    }
+}

@@ -1,0 +1,252 @@
+//! Streaming X3D XML reader (quick-xml events → node arena).
+//!
+//! One pass over the events with an explicit stack (no recursion, so a 100,000-deep file cannot overflow
+//! the call stack). DEF/USE resolve to shared [`NodeId`]s; a USE of a name not yet DEFined, or of a node
+//! whose element is still open (a cycle), is an error. ProtoDeclare bodies are parsed into the arena with
+//! their own DEF scope and copied per ProtoInstance (see `proto.rs`). Inline targets that are local files
+//! are read into the same arena with their own scope (through `external.rs`); remote URLs are never
+//! fetched.
+//!
+//! This file holds the event loop and what happens when an element closes; `elements.rs` what each
+//! element opens, `nodes.rs` DEF/USE and where a node is attached, `attributes.rs` attribute values.
+
+mod attributes;
+mod elements;
+mod nodes;
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+use quick_xml::events::Event;
+
+use super::error::X3dError;
+use super::external::{LoadContext, ParsedDocument};
+use super::options::ProgressReporter;
+use super::proto::{self, FieldValue, InstanceData, ProtoDecl, ProtoFieldDecl};
+use super::scene::{Loc, NodeId, Scene};
+use super::source;
+
+/// What an open element is, for the event handler.
+enum Frame {
+    X3d,
+    Head,
+    Scene,
+    /// A node element.
+    Node(NodeId),
+    /// A USE element (content ignored).
+    Use,
+    ProtoDeclare(Box<ProtoDecl>),
+    ProtoInterface,
+    /// `<field>` in a ProtoInterface or ExternProtoDeclare.
+    InterfaceField(ProtoFieldDecl),
+    ProtoBody,
+    /// `<IS>` inside a node of a ProtoBody.
+    Is(NodeId),
+    ProtoInstance(Box<InstanceData>),
+    FieldValue {
+        name: String,
+        nodes: Vec<NodeId>,
+        loc: Loc,
+    },
+    /// `<field>` with node content inside a node (Script, shader): its nodes become children of the owner.
+    NodeField {
+        owner: NodeId,
+        name: String,
+    },
+    /// Anything else; its content is skipped.
+    Ignored,
+}
+
+struct Doc<'a> {
+    scene: &'a mut Scene,
+    file: u16,
+    text: &'a str,
+    dir: PathBuf,
+    context: &'a mut LoadContext,
+    is_main: bool,
+    /// DEF scopes: [document] plus one per ProtoBody being read.
+    scopes: Vec<HashMap<String, NodeId>>,
+    protos: HashMap<String, ProtoDecl>,
+    roots: Vec<NodeId>,
+    stack: Vec<Frame>,
+    /// Start offsets of the open elements, for "not closed" messages.
+    open_at: Vec<(String, Loc)>,
+    /// Node elements currently open, for USE cycle detection.
+    open_nodes: Vec<NodeId>,
+    saw_x3d: bool,
+}
+
+/// Reads one XML document (the main file, an Inline or an external prototype file) into `scene`; returns
+/// its root nodes and the prototypes it declares.
+pub(crate) fn parse_document(
+    scene: &mut Scene,
+    bytes: &[u8],
+    path: &Path,
+    context: &mut LoadContext,
+    is_main: bool,
+) -> Result<ParsedDocument, X3dError> {
+    let (file, text) = source::add_source(scene, bytes, path)?;
+    let text: &str = &text;
+    let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
+    let mut doc = Doc {
+        scene,
+        file,
+        text,
+        dir,
+        context,
+        is_main,
+        scopes: vec![HashMap::new()],
+        protos: HashMap::new(),
+        roots: Vec::new(),
+        stack: Vec::new(),
+        open_at: Vec::new(),
+        open_nodes: Vec::new(),
+        saw_x3d: false,
+    };
+    doc.run()?;
+    let roots = std::mem::take(&mut doc.roots);
+    if is_main {
+        let defs = doc.scopes.swap_remove(0);
+        doc.scene.defs = defs;
+    }
+    Ok((roots, std::mem::take(&mut doc.protos)))
+}
+
+impl Doc<'_> {
+    fn loc(&self, offset: usize) -> Loc {
+        Loc { file: self.file, offset: offset as u32 }
+    }
+
+    fn err(&self, offset: usize, message: impl Into<String>) -> X3dError {
+        X3dError::new(self.scene.pos(self.loc(offset)), message)
+    }
+
+    /// Byte offset of a slice that borrows from the document text.
+    fn offset_of(&self, s: &[u8]) -> Option<usize> {
+        let base = self.text.as_ptr() as usize;
+        let p = s.as_ptr() as usize;
+        (p >= base && p <= base + self.text.len()).then(|| p - base)
+    }
+
+    fn run(&mut self) -> Result<(), X3dError> {
+        let mut reader = quick_xml::Reader::from_str(self.text);
+        reader.config_mut().trim_text(true);
+        let mut progress = ProgressReporter::new(&self.context.options, self.is_main, self.text.len());
+        loop {
+            progress.at(reader.buffer_position() as usize);
+            let event = reader.read_event().map_err(|e| {
+                let at = reader.error_position() as usize;
+                self.err(at, format!("malformed XML: {e}"))
+            })?;
+            match event {
+                Event::Start(e) => self.start(&e)?,
+                Event::Empty(e) => {
+                    self.start(&e)?;
+                    self.end()?;
+                }
+                Event::End(_) => self.end()?,
+                Event::Eof => break,
+                // XML allows only comments, processing instructions and the DOCTYPE around the root.
+                Event::Text(t) if self.stack.is_empty() => {
+                    let offset = self.offset_of(t.as_bytes()).unwrap_or(reader.buffer_position() as usize);
+                    let shown: String = t.chars().take(40).collect();
+                    let place = if self.saw_x3d { "after" } else { "before" };
+                    return Err(self.err(offset, format!("text {place} the <X3D> root element: '{}'", shown.trim())));
+                }
+                Event::CData(t) if self.stack.is_empty() => {
+                    let offset = self.offset_of(t.as_bytes()).unwrap_or(reader.buffer_position() as usize);
+                    return Err(self.err(offset, "CDATA section outside the <X3D> root element"));
+                }
+                // Text, CDATA (Script source), comments, processing instructions: not needed.
+                Event::DocType(_) => {}
+                _ => {}
+            }
+        }
+        if let Some((name, loc)) = self.open_at.last() {
+            let at = self.scene.pos(*loc).at.map(|a| a.to_string()).unwrap_or_default();
+            return Err(self.err(
+                self.text.len(),
+                format!("unexpected end of file: <{name}> opened at {at} is not closed (truncated file?)"),
+            ));
+        }
+        if !self.saw_x3d {
+            return Err(self.err(0, "expected an <X3D> root element (is this an X3D XML file?)"));
+        }
+        Ok(())
+    }
+
+    fn end(&mut self) -> Result<(), X3dError> {
+        self.open_at.pop();
+        let Some(frame) = self.stack.pop() else { return Ok(()) };
+        match frame {
+            Frame::Node(id) => {
+                self.open_nodes.pop();
+                if self.scene.node(id).type_name == "Inline" {
+                    self.inline(id)?;
+                }
+            }
+            Frame::ProtoBody => {
+                self.scopes.pop();
+            }
+            Frame::InterfaceField(field) => {
+                // The field sits in <ProtoInterface> (or directly in an ExternProtoDeclare).
+                let decl = self.stack.iter_mut().rev().take(2).find_map(|f| match f {
+                    Frame::ProtoDeclare(decl) => Some(decl),
+                    _ => None,
+                });
+                if let Some(decl) = decl {
+                    decl.fields.push(field);
+                }
+            }
+            Frame::ProtoDeclare(decl) => self.declare_proto(*decl),
+            Frame::FieldValue { name, nodes, loc } => {
+                if let Some(Frame::ProtoInstance(inst)) = self.stack.last_mut()
+                    && (!nodes.is_empty() || !inst.values.iter().any(|(n, _)| *n == name))
+                {
+                    inst.values.push((name, FieldValue::Nodes(nodes, loc)));
+                }
+            }
+            Frame::ProtoInstance(inst) => {
+                let inst = *inst;
+                let decl = self.protos.get(&inst.name);
+                let id = proto::instantiate(self.scene, decl, &inst);
+                if let Some(def) = inst.def.clone() {
+                    self.define(def, id, inst.loc);
+                }
+                self.attach(id, inst.container.clone());
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+
+    /// A prototype declaration is complete: an external one is resolved from its file when it can be,
+    /// then the declaration is recorded for the instances that follow.
+    fn declare_proto(&mut self, mut decl: ProtoDecl) {
+        if decl.external && !decl.urls.is_empty() {
+            // Resolved from a local file when one declares it; otherwise instances fall back as before
+            // (H-Anim names to native nodes, others to a placeholder with a warning).
+            let copy = decl.clone();
+            decl = match self.context.resolve_external(self.scene, decl, &self.dir) {
+                Ok((resolved, _)) => resolved,
+                Err(e) => {
+                    let msg = format!("ExternProtoDeclare '{}': its file cannot be read ({e})", copy.name);
+                    self.scene.warn(copy.loc, msg);
+                    copy
+                }
+            };
+        }
+        if let Some(previous) = self.protos.get(&decl.name) {
+            // An ExternProtoDeclare followed by a full ProtoDeclare: keep the full one.
+            if !previous.external || decl.external {
+                let msg = format!("prototype '{}' is declared again; the later declaration is used", decl.name);
+                self.scene.warn(decl.loc, msg);
+            }
+        }
+        self.protos.insert(decl.name.clone(), decl);
+    }
+
+    fn inline(&mut self, id: NodeId) -> Result<(), X3dError> {
+        self.context.read_inline(self.scene, id, &self.dir)
+    }
+}
