@@ -82,8 +82,9 @@ impl LoadedScene {
         &self.doc.humanoids[self.humanoid]
     }
 
-    /// Writes this frame's pose of every humanoid and records the skin/morph pass.
-    pub fn update_and_encode(&mut self, queue: &wgpu::Queue, encoder: &mut wgpu::CommandEncoder) {
+    /// Writes this frame's pose and placement of every humanoid into its draws (the skin pass then
+    /// deforms them when the frame is encoded).
+    pub fn write_poses(&mut self, queue: &wgpu::Queue) {
         for (i, h) in self.doc.humanoids.iter().enumerate() {
             // The fields, not `pose_of`: the draws are borrowed mutably beside them.
             let pose = match self.parked.get(i).and_then(Option::as_ref) {
@@ -93,7 +94,6 @@ impl LoadedScene {
             let placement = if i == self.humanoid { self.world_from_humanoid } else { self.placements[i] };
             self.draws.update_humanoid_placed(queue, i, h, pose, placement);
         }
-        self.draws.encode(encoder);
     }
 
     /// The current pose of humanoid `i` (shown or parked).

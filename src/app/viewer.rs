@@ -24,9 +24,7 @@ use super::script::{self, ScriptLine, ScriptStep};
 use super::surface::{self, SurfaceAction};
 use super::viewport::ViewportTarget;
 use crate::gpu::GpuContext;
-use crate::gpu::layout::humanoid::GpuFrame;
-use crate::gpu::overlay::{OverlayBuffers, OverlayRenderer};
-use crate::gpu::render_pass::{FrameUniform, HumanoidRenderer, begin_scene_pass};
+use crate::gpu::scene_renderer::{FrameInputs, SceneRenderer};
 use crate::hanim::{self, Document};
 use crate::mocap::session::CaptureRequest;
 use crate::ui::{self, FrameInfo, UiCommand, UiState, ViewportInput};
@@ -41,8 +39,8 @@ pub const DEFAULT_HUMANOID_NAME: &str = "default humanoid (built in)";
 const TOAST_SECONDS: f64 = 4.0;
 /// Pick radius around a joint centre, in points.
 const PICK_RADIUS: f32 = 14.0;
-/// The view's background (linear), a neutral grey-blue.
-const BACKGROUND: wgpu::Color = wgpu::Color { r: 0.045, g: 0.05, b: 0.065, a: 1.0 };
+/// The view's background when the file has none (sRGB), a neutral grey-blue.
+const BACKGROUND: [f32; 3] = [0.2348, 0.2478, 0.2828];
 
 struct Loading {
     path: PathBuf,
@@ -93,10 +91,8 @@ pub struct Viewer {
     egui_ctx: egui::Context,
     egui_state: egui_winit::State,
     egui_renderer: egui_wgpu::Renderer,
-    renderer: HumanoidRenderer,
-    overlay: OverlayRenderer,
-    frame_uniform: FrameUniform,
-    overlay_buffers: OverlayBuffers,
+    /// The scene passes, shared with headless rendering.
+    renderer: SceneRenderer,
     viewport: Option<(ViewportTarget, egui::TextureId)>,
     scene: Option<LoadedScene>,
     ui: UiState,
@@ -173,23 +169,15 @@ fn egui_state_for(ctx: &egui::Context, window: &Window, device: &wgpu::Device) -
 /// What the window draws with on one device (built at start and again after a device loss).
 struct DrawResources {
     egui_renderer: egui_wgpu::Renderer,
-    renderer: HumanoidRenderer,
-    overlay: OverlayRenderer,
-    frame_uniform: FrameUniform,
-    overlay_buffers: OverlayBuffers,
+    renderer: SceneRenderer,
 }
 
 impl DrawResources {
     fn new(gpu: &GpuContext, surface_format: wgpu::TextureFormat) -> Result<DrawResources> {
         let formats = ViewportTarget::formats_for(&gpu.adapter_info);
-        let renderer = HumanoidRenderer::new(&gpu.device, formats)?;
-        let overlay = OverlayRenderer::new(&gpu.device, formats, renderer.frame_layout())?;
         Ok(DrawResources {
             egui_renderer: egui_wgpu::Renderer::new(&gpu.device, surface_format, egui_wgpu::RendererOptions::default()),
-            frame_uniform: renderer.create_frame(&gpu.device),
-            overlay_buffers: OverlayBuffers::new(&gpu.device),
-            renderer,
-            overlay,
+            renderer: SceneRenderer::new(gpu, formats)?,
         })
     }
 }
@@ -223,8 +211,7 @@ impl Viewer {
 
         let egui_ctx = egui::Context::default();
         let egui_state = egui_state_for(&egui_ctx, &window, &gpu.device);
-        let DrawResources { egui_renderer, renderer, overlay, frame_uniform, overlay_buffers } =
-            DrawResources::new(&gpu, format)?;
+        let DrawResources { egui_renderer, renderer } = DrawResources::new(&gpu, format)?;
         let persist = script.is_none();
         let ui = if persist { load_ui_state() } else { UiState::default() };
         let mut viewer = Self {
@@ -236,9 +223,6 @@ impl Viewer {
             egui_state,
             egui_renderer,
             renderer,
-            overlay,
-            frame_uniform,
-            overlay_buffers,
             viewport: None,
             scene: None,
             ui,
@@ -351,7 +335,8 @@ impl Viewer {
             }
         };
         let Some(Loading { path, .. }) = self.loading.take() else { return };
-        let built = result.and_then(|doc| LoadedScene::new(&self.gpu, &self.renderer, path.clone(), doc));
+        let built =
+            result.and_then(|doc| LoadedScene::new(&self.gpu, self.renderer.mesh_pipelines(), path.clone(), doc));
         match built {
             Ok(scene) => {
                 let reload = self.scene.as_ref().is_some_and(|s| s.path == scene.path);
@@ -687,35 +672,39 @@ impl Viewer {
         }
     }
 
-    /// Draws the deformed humanoid and the overlay into `target` as `camera` sees it (the skin pass of
-    /// this frame must already be encoded or submitted).
-    fn encode_3d_view(&self, encoder: &mut wgpu::CommandEncoder, target: &ViewportTarget, camera: &Camera) {
-        let aspect = target.width() as f32 / target.height() as f32;
-        let frame = match &self.scene {
-            Some(scene) => GpuFrame::lit(camera, aspect, &scene.doc.settings),
-            None => GpuFrame::from_camera(camera, aspect),
+    /// Records the skin/morph pass and draws the deformed humanoids and this frame's overlay into
+    /// `target` as `camera` sees it (the poses must already be written: [`LoadedScene::write_poses`]).
+    fn encode_3d_view(&mut self, encoder: &mut wgpu::CommandEncoder, target: &ViewportTarget, camera: &Camera) {
+        let lines = overlay_lines(
+            self.scene.as_ref(),
+            self.ui.show_grid,
+            self.ui.show_axes,
+            self.ui.show_skeleton,
+            self.ui.selected_joint,
+        );
+        let draws = self.scene.as_ref().map(|s| s.draws.draws()).unwrap_or_default();
+        let inputs = FrameInputs {
+            camera,
+            aspect: target.width() as f32 / target.height() as f32,
+            settings: self.scene.as_ref().map(|s| &s.doc.settings),
+            // The file's Background colour, else the viewer's own.
+            background: self.scene.as_ref().and_then(|s| s.doc.settings.background).unwrap_or(BACKGROUND),
+            draws: &draws,
+            lines: &lines,
         };
-        self.frame_uniform.write(&self.gpu.queue, &frame);
-        // The file's Background colour, else the viewer's own.
-        let background = self.scene.as_ref().and_then(|s| s.doc.settings.background).map_or(BACKGROUND, |c| {
-            let [r, g, b] = c.map(|v| f64::from(crate::gpu::layout::humanoid::linear_from_srgb(v)));
-            wgpu::Color { r, g, b, a: 1.0 }
-        });
-        let mut pass = begin_scene_pass(encoder, target.views(), background);
-        if let Some(scene) = &self.scene {
-            self.renderer.draw(&mut pass, &self.frame_uniform, &scene.draws.draws(), camera.position());
-        }
-        self.overlay.draw(&mut pass, &self.frame_uniform, &self.overlay_buffers);
+        let scene_draw = self.scene.as_ref().map(|s| &s.draws);
+        self.renderer.encode(&self.gpu, encoder, target.views(), scene_draw, &inputs);
     }
 
     /// The 3D view's pixels for a screenshot: the view itself, or a fresh offscreen render at the chosen
     /// screenshot size (same camera, the aspect of the chosen size).
-    fn screenshot_pixels(&self) -> Option<(u32, u32, Result<Vec<u8>, crate::gpu::GpuError>)> {
+    fn screenshot_pixels(&mut self) -> Option<(u32, u32, Result<Vec<u8>, crate::gpu::GpuError>)> {
         let (target, _) = self.viewport.as_ref()?;
+        let size = [target.width(), target.height()];
         match self.ui.screenshot_size {
-            Some([w, h]) if [w, h] != [target.width(), target.height()] => {
+            Some([w, h]) if [w, h] != size => {
                 let camera = self.last_camera?;
-                let offscreen = match ViewportTarget::new(&self.gpu, self.renderer.formats, w, h) {
+                let offscreen = match ViewportTarget::new(&self.gpu, self.renderer.formats(), w, h) {
                     Ok(offscreen) => offscreen,
                     Err(e) => return Some((w, h, Err(e))),
                 };
@@ -768,7 +757,7 @@ impl Viewer {
         if self.viewport.as_ref().is_some_and(|(t, _)| t.width() == width && t.height() == height) {
             return;
         }
-        let target = match ViewportTarget::new(&self.gpu, self.renderer.formats, width, height) {
+        let target = match ViewportTarget::new(&self.gpu, self.renderer.formats(), width, height) {
             Ok(target) => target,
             Err(e) => {
                 log::error!("the 3D view could not be resized to {width}x{height}: {e}");
@@ -948,21 +937,12 @@ impl Viewer {
 
         let mut encoder =
             self.gpu.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("viewer::frame") });
-        if self.viewport.is_some() {
-            let lines = overlay_lines(
-                self.scene.as_ref(),
-                self.ui.show_grid,
-                self.ui.show_axes,
-                self.ui.show_skeleton,
-                self.ui.selected_joint,
-            );
-            self.overlay_buffers.update(&self.gpu.device, &self.gpu.queue, &lines);
+        if let Some((target, id)) = self.viewport.take() {
             if let Some(scene) = &mut self.scene {
-                scene.update_and_encode(&self.gpu.queue, &mut encoder);
+                scene.write_poses(&self.gpu.queue);
             }
-        }
-        if let Some((target, _)) = &self.viewport {
-            self.encode_3d_view(&mut encoder, target, &camera);
+            self.encode_3d_view(&mut encoder, &target, &camera);
+            self.viewport = Some((target, id));
         }
         self.last_camera = Some(camera);
         let screen =

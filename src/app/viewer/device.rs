@@ -35,14 +35,11 @@ impl Viewer {
         let (format, _) = surface_format(&self.surface, &gpu)?;
         self.config.format = format;
         self.surface.configure(&gpu.device, &self.config);
-        let DrawResources { egui_renderer, renderer, overlay, frame_uniform, overlay_buffers } =
-            DrawResources::new(&gpu, format)?;
+        let DrawResources { egui_renderer, renderer } = DrawResources::new(&gpu, format)?;
         if let Some(scene) = &mut self.scene {
             let rest: Vec<crate::pose::Pose> = scene.doc.humanoids.iter().map(crate::pose::Pose::rest).collect();
-            scene.draws = crate::gpu::scene_draw::SceneDraw::new(&gpu, &renderer, &scene.doc, &rest)?;
+            scene.draws = crate::gpu::scene_draw::SceneDraw::new(&gpu, renderer.mesh_pipelines(), &scene.doc, &rest)?;
         }
-        self.frame_uniform = frame_uniform;
-        self.overlay_buffers = overlay_buffers;
         self.egui_renderer = egui_renderer;
         // egui sends its font atlas once; a new context (with the old one's memory: window places,
         // open headers) sends it again to the new renderer.
@@ -52,7 +49,6 @@ impl Viewer {
         self.egui_state = egui_state_for(&self.egui_ctx, &self.window, &gpu.device);
         self.viewport = None;
         self.renderer = renderer;
-        self.overlay = overlay;
         self.gpu = gpu;
         log::info!("window adapter after the device loss: {}", self.gpu.summary);
         Ok(())
