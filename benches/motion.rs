@@ -58,7 +58,8 @@ fn bench(c: &mut Criterion) {
         let doc = corpus(humanoid);
         let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus").join(capture);
         let request = CaptureRequest::for_file(&path, None).unwrap();
-        let mut session = CaptureSession::load(&doc, 0, &request, None).unwrap();
+        let mut session =
+            CaptureSession::load(&doc, hanim_viewer::hanim::HumanoidIndex::FIRST, &request, None).unwrap();
         let mapping = session.mapping.clone();
         let name = format!("{}_onto_{}", session.name, humanoid.trim_end_matches(".x3d"));
         eprintln!("{name}: {} frames", session.result.frame_count());

@@ -6,19 +6,42 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use anyhow::{Context, Result, anyhow, bail};
+/// A write that did not happen; the destination is as it was before.
+#[derive(Debug, thiserror::Error)]
+pub enum OutputError {
+    #[error("'{0}' is not a file path")]
+    NotAFilePath(PathBuf),
+    #[error("{action} {path}: {source}")]
+    Io {
+        action: &'static str,
+        path: String,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("internal: {len} bytes for a {width}x{height} RGBA image")]
+    ImageSize { len: usize, width: u32, height: u32 },
+    #[error("encoding the PNG: {0}")]
+    Png(#[from] png::EncodingError),
+}
+
+type Result<T> = std::result::Result<T, OutputError>;
+
+/// Attaches what was being done, and to which path, to an I/O error.
+fn io(action: &'static str, path: impl std::fmt::Display) -> impl FnOnce(std::io::Error) -> OutputError {
+    move |source| OutputError::Io { action, path: path.to_string(), source }
+}
 
 /// A process-wide counter so concurrent writers in one process never share a temporary name.
 static TEMP_COUNTER: AtomicU64 = AtomicU64::new(0);
 
 /// Writes `bytes` to `path` atomically (temporary file + rename), creating the folder if needed.
 pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<()> {
-    let file_name = path.file_name().ok_or_else(|| anyhow!("'{}' is not a file path", path.display()))?;
+    let file_name = path.file_name().ok_or_else(|| OutputError::NotAFilePath(path.to_path_buf()))?;
     let dir = match path.parent() {
         Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
         _ => PathBuf::from("."),
     };
-    std::fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;
+    std::fs::create_dir_all(&dir).map_err(io("creating", dir.display()))?;
     let temp = dir.join(format!(
         ".{}.{}-{}.tmp",
         file_name.to_string_lossy(),
@@ -30,11 +53,12 @@ pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<()> {
             .write(true)
             .create_new(true)
             .open(&temp)
-            .with_context(|| format!("creating {}", temp.display()))?;
-        file.write_all(bytes).with_context(|| format!("writing {}", temp.display()))?;
-        file.sync_all().with_context(|| format!("writing {}", temp.display()))?;
+            .map_err(io("creating", temp.display()))?;
+        file.write_all(bytes).map_err(io("writing", temp.display()))?;
+        file.sync_all().map_err(io("writing", temp.display()))?;
         drop(file);
-        std::fs::rename(&temp, path).with_context(|| format!("renaming {} to {}", temp.display(), path.display()))
+        std::fs::rename(&temp, path)
+            .map_err(io("renaming", format_args!("{} to {}", temp.display(), path.display()).to_string()))
     })();
     if result.is_err() {
         let _ = std::fs::remove_file(&temp);
@@ -45,7 +69,7 @@ pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<()> {
 /// Encodes an RGBA8 image (`width·height·4` bytes, sRGB, rows top to bottom) as PNG.
 pub fn encode_png(width: u32, height: u32, rgba: &[u8]) -> Result<Vec<u8>> {
     if rgba.len() != (width as usize) * (height as usize) * 4 {
-        bail!("internal: {} bytes for a {width}x{height} RGBA image", rgba.len());
+        return Err(OutputError::ImageSize { len: rgba.len(), width, height });
     }
     let mut bytes = Vec::new();
     {
@@ -53,9 +77,9 @@ pub fn encode_png(width: u32, height: u32, rgba: &[u8]) -> Result<Vec<u8>> {
         encoder.set_color(png::ColorType::Rgba);
         encoder.set_depth(png::BitDepth::Eight);
         encoder.set_source_srgb(png::SrgbRenderingIntent::Perceptual);
-        let mut writer = encoder.write_header().context("encoding the PNG")?;
-        writer.write_image_data(rgba).context("encoding the PNG")?;
-        writer.finish().context("encoding the PNG")?;
+        let mut writer = encoder.write_header()?;
+        writer.write_image_data(rgba)?;
+        writer.finish()?;
     }
     Ok(bytes)
 }

@@ -25,7 +25,8 @@ fn jin() -> Document {
 
 fn walk_on(doc: &Document) -> CaptureSession {
     let request = CaptureRequest::for_file(&corpus("asf/07_05.amc"), None).expect("07_05.amc finds 07.asf");
-    CaptureSession::load(doc, 0, &request, None).expect("the walk retargets onto Jin")
+    CaptureSession::load(doc, hanim_viewer::hanim::HumanoidIndex::FIRST, &request, None)
+        .expect("the walk retargets onto Jin")
 }
 
 /// The pose the transport gives at frame `frame` of the session's clip (played alone).
@@ -166,7 +167,13 @@ fn window() -> Harness<'static, Window> {
                     UiCommand::SetCaptureFps(fps) => {
                         // As the app does: the same capture and mapping again, at that rate.
                         let request = CaptureRequest::of(&w.editor.session);
-                        let session = CaptureSession::load(&w.doc, 0, &request, Some(fps)).unwrap();
+                        let session = CaptureSession::load(
+                            &w.doc,
+                            hanim_viewer::hanim::HumanoidIndex::FIRST,
+                            &request,
+                            Some(fps),
+                        )
+                        .unwrap();
                         w.editor = CaptureEditor::new(session, &w.doc);
                         w.other.push(UiCommand::SetCaptureFps(fps));
                     }
@@ -269,7 +276,7 @@ fn every_corpus_humanoid_takes_a_walk_and_a_bvh() {
         let has_legs = ["l_hip", "r_knee"].iter().all(|n| h.joint_index(n).is_some());
         for capture in &captures {
             let request = CaptureRequest::for_file(capture, None).unwrap();
-            let session = CaptureSession::load(&doc, 0, &request, None)
+            let session = CaptureSession::load(&doc, hanim_viewer::hanim::HumanoidIndex::FIRST, &request, None)
                 .unwrap_or_else(|e| panic!("{} ← {}: {e:#}", path.display(), capture.display()));
             let (sources, driven) = session.coverage();
             if has_legs {

@@ -131,17 +131,23 @@ fn the_camera_target_jumps_onto_the_root_then_moves_with_it() {
             hanim_viewer::pose::humanoid_from_joint(h, p)[0].transform_point3(h.joints[0].rest.center),
         )
     };
-    assert_eq!(t.follow(&doc, 0, &poses[0], world, glam::Vec3::ZERO), None, "off by default");
+    assert_eq!(
+        t.follow(&doc, hanim_viewer::hanim::HumanoidIndex(0), &poses[0], world, glam::Vec3::ZERO),
+        None,
+        "off by default"
+    );
     t.follow_root = true;
     t.apply(&doc, &mut poses);
-    let first = t.follow(&doc, 0, &poses[0], world, glam::Vec3::new(9.0, 9.0, 9.0)).unwrap();
+    let first = t
+        .follow(&doc, hanim_viewer::hanim::HumanoidIndex(0), &poses[0], world, glam::Vec3::new(9.0, 9.0, 9.0))
+        .unwrap();
     assert!(first.abs_diff_eq(root_centre(&poses[0]), 1e-5), "starts on the root");
     // The user panned the target away; following keeps that offset and adds the root's step.
     let panned = first + glam::Vec3::X;
     let before = root_centre(&poses[0]);
     t.time = 6.0;
     t.apply(&doc, &mut poses);
-    let next = t.follow(&doc, 0, &poses[0], world, panned).unwrap();
+    let next = t.follow(&doc, hanim_viewer::hanim::HumanoidIndex(0), &poses[0], world, panned).unwrap();
     let step = root_centre(&poses[0]) - before;
     assert!(step.length() > 1e-3, "the root travels in this motion");
     assert!(next.abs_diff_eq(panned + step, 1e-5));

@@ -166,7 +166,7 @@ fn a_file_with_two_humanoids_offers_a_choice_of_humanoid() {
     h.run();
     h.get_by_label("2: hanim").click();
     h.run();
-    assert_eq!(h.state().as_slice(), [UiCommand::SelectHumanoid(1)]);
+    assert_eq!(h.state().as_slice(), [UiCommand::SelectHumanoid(hanim_viewer::hanim::HumanoidIndex(1))]);
     // The summary of the second humanoid knows it is the second.
     assert_eq!(SceneSummary::new(&doc, &doc.humanoids[1]).humanoid_index, 1);
 }

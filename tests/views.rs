@@ -38,10 +38,16 @@ fn find<'a>(views: &'a [ResolvedView], def: &str) -> &'a ResolvedView {
 fn place(doc: &Document, pose: &Pose, source: ViewSource) -> ViewPlacement {
     let h = &doc.humanoids[0];
     let g = pose::humanoid_from_joint(h, pose);
-    let figure = figure_bounds(doc, 0, pose).unwrap();
+    let figure = figure_bounds(doc, hanim_viewer::hanim::HumanoidIndex(0), pose).unwrap();
     let world_from_humanoid = doc.humanoids[0].world_from_humanoid();
-    let ctx =
-        PoseContext { doc, humanoid: 0, humanoid_from_joint: &g, world_from_humanoid, figure: &figure, aspect: 1.0 };
+    let ctx = PoseContext {
+        doc,
+        humanoid: hanim_viewer::hanim::HumanoidIndex(0),
+        humanoid_from_joint: &g,
+        world_from_humanoid,
+        figure: &figure,
+        aspect: 1.0,
+    };
     placement(&ctx, source).unwrap_or_else(|| panic!("{source:?} cannot be placed"))
 }
 
@@ -284,7 +290,7 @@ fn computed_views_frame_the_figure_not_the_camera_markers() {
     // frame the body only (about 1.8 m tall), so the front camera stands within 4 m of it.
     let doc = load("HAnim2SpecificationLOA3Illustrated.x3d");
     let h = &doc.humanoids[0];
-    let figure = figure_bounds(&doc, 0, &Pose::rest(h)).unwrap();
+    let figure = figure_bounds(&doc, hanim_viewer::hanim::HumanoidIndex(0), &Pose::rest(h)).unwrap();
     assert!(figure.size().y > 1.5 && figure.size().y < 2.0, "{figure:?}");
     assert!(figure.size().z < 1.0, "{figure:?}");
     let front = place(&doc, &Pose::rest(h), ViewSource::Standard(StandardView::Front));

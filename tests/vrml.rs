@@ -370,7 +370,7 @@ fn hanim_1_0_layout_with_root_joint_outside_the_humanoid() {
         let world_from_humanoid = doc.humanoids[0].world_from_humanoid();
         let ctx = views::PoseContext {
             doc: &doc,
-            humanoid: 0,
+            humanoid: hanim_viewer::hanim::HumanoidIndex(0),
             humanoid_from_joint: &g,
             world_from_humanoid,
             figure: &figure,

@@ -51,7 +51,7 @@ impl JoeKickFrame {
     /// One frame at `pose`: joint matrix uploads, the skin dispatch and the render pass, waiting for the
     /// GPU to finish (no read-back, no present).
     pub fn draw(&mut self, ctx: &GpuContext, pose: &Pose) {
-        self.scene.update_humanoid(&ctx.queue, 0, &self.doc.humanoids[0], pose);
+        self.scene.update_humanoid(&ctx.queue, hanim_viewer::hanim::HumanoidIndex::FIRST, &self.doc.humanoids[0], pose);
         let draws = self.scene.humanoid_draws();
         let lines = OverlayLines::default();
         let inputs = FrameInputs {

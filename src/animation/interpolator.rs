@@ -8,6 +8,7 @@ use std::collections::BTreeMap;
 
 use glam::{Quat, Vec3};
 
+use crate::hanim::HumanoidIndex;
 use crate::hanim::{Document, quat_from_axis_angle};
 use crate::x3d::{NodeId, Scene, Warning, X3dError};
 
@@ -84,7 +85,7 @@ pub struct Track {
     /// ScalarInterpolators the fraction passes through first, in order (fraction remapping).
     pub via: Vec<Curve>,
     pub curve: Curve,
-    pub humanoid: usize,
+    pub humanoid: HumanoidIndex,
     pub target: TargetField,
 }
 
@@ -395,7 +396,7 @@ pub fn find_clips(doc: &Document, warnings: &mut Vec<Warning>) -> Vec<Interpolat
                         interpolator: label(scene, from),
                         via,
                         curve: curve.clone(),
-                        humanoid,
+                        humanoid: HumanoidIndex(humanoid),
                         target,
                     });
                 }

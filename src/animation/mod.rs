@@ -25,6 +25,7 @@ pub use lookup::{INTERPOLATOR_SEQUENCE_FPS, LookupError};
 pub use motion::{EulerOrder, HanimMotion, Interpolation, JointSample, MotionError};
 
 use crate::hanim::Document;
+use crate::hanim::HumanoidIndex;
 use crate::pose::Pose;
 use crate::x3d::Warning;
 
@@ -33,7 +34,7 @@ use crate::x3d::Warning;
 pub enum ClipSource {
     /// An HAnimMotion of humanoid `humanoid`.
     Motion {
-        humanoid: usize,
+        humanoid: HumanoidIndex,
         motion: HanimMotion,
     },
     Interpolators(InterpolatorClip),
@@ -179,7 +180,7 @@ impl Animations {
                         out.clips.push(Clip {
                             enabled: motion.enabled,
                             looping: motion.looping,
-                            source: ClipSource::Motion { humanoid: hi, motion },
+                            source: ClipSource::Motion { humanoid: HumanoidIndex(hi), motion },
                         });
                     }
                     Err(e) => out.rejected.push(e),
@@ -230,7 +231,7 @@ impl Animations {
         for clip in self.clips.iter().filter(|c| c.enabled && c.unsupported().is_none()) {
             match &clip.source {
                 ClipSource::Motion { humanoid, motion } => {
-                    let (Some(h), Some(pose)) = (doc.humanoids.get(*humanoid), poses.get_mut(*humanoid)) else {
+                    let (Some(h), Some(pose)) = (doc.humanoid(*humanoid), poses.get_mut(humanoid.0)) else {
                         continue;
                     };
                     let u = motion.frame_position(tau, options.interpolation, clip.looping);
@@ -261,7 +262,7 @@ impl Animations {
                 ClipSource::Interpolators(c) => {
                     let fraction = c.fraction(tau, clip.looping);
                     for track in &c.tracks {
-                        let (Some(h), Some(pose)) = (doc.humanoids.get(track.humanoid), poses.get_mut(track.humanoid))
+                        let (Some(h), Some(pose)) = (doc.humanoid(track.humanoid), poses.get_mut(track.humanoid.0))
                         else {
                             continue;
                         };
@@ -534,7 +535,7 @@ impl Transport {
     pub fn follow(
         &mut self,
         doc: &Document,
-        humanoid: usize,
+        humanoid: HumanoidIndex,
         pose: &Pose,
         world_from_humanoid: glam::Mat4,
         target: Vec3,
@@ -543,7 +544,7 @@ impl Transport {
             self.followed_root = None;
             return None;
         }
-        let h = doc.humanoids.get(humanoid)?;
+        let h = doc.humanoid(humanoid)?;
         let root = h.joints.iter().position(|j| j.parent.is_none())?;
         let g = crate::pose::humanoid_from_joint(h, pose);
         let now = world_from_humanoid.transform_point3(g[root].transform_point3(h.joints[root].rest.center));

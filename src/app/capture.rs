@@ -1,19 +1,13 @@
-//! A motion capture retargeted onto the shown humanoid: the capture editor (session, the capture
-//! window's rows) and the transport clip it plays as. Editing the mapping retargets and puts the new clip
+//! Applying a motion capture to the loaded scene ([`AppliedCapture`]: the capture editor and the transport
+//! clip it plays as). Editing the mapping retargets and puts the new clip
 //! in the old one's place, at the same moment of playback.
 
 use anyhow::Result;
 
-use super::scene::LoadedScene;
+use super::scene::{AppliedCapture, LoadedScene};
 use crate::mocap::mapping::Mapping;
 use crate::mocap::session::{CaptureRequest, CaptureSession, MappingOrigin};
 use crate::ui::capture::CaptureEditor;
-
-pub struct AppliedCapture {
-    pub editor: CaptureEditor,
-    /// Index of its clip in the transport.
-    pub clip: usize,
-}
 
 impl LoadedScene {
     /// Retargets `request` onto the shown humanoid and plays it alone (replacing a capture applied

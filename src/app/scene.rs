@@ -10,16 +10,24 @@ use crate::gpu::GpuContext;
 use crate::gpu::overlay::{self, GpuLineVertex, OverlayLines};
 use crate::gpu::render_pass::HumanoidRenderer;
 use crate::gpu::scene_draw::SceneDraw;
+use crate::hanim::HumanoidIndex;
 use crate::hanim::{Document, Humanoid};
 use crate::pose;
 use crate::pose::bounds::{Aabb, humanoid_bounds};
 use crate::ui::{PoseEditor, SceneSummary, limits};
 
+/// A motion capture retargeted onto the shown humanoid (see `app::capture` for applying and editing it).
+pub struct AppliedCapture {
+    pub editor: crate::ui::capture::CaptureEditor,
+    /// Index of its clip in the transport.
+    pub clip: usize,
+}
+
 pub struct LoadedScene {
     pub path: PathBuf,
     pub doc: Document,
     /// Index of the humanoid shown (the first in the file).
-    pub humanoid: usize,
+    pub humanoid: HumanoidIndex,
     pub summary: SceneSummary,
     pub editor: PoseEditor,
     /// Every humanoid's skin and rigid shapes and the scene's other Shapes; the shown humanoid follows
@@ -37,7 +45,7 @@ pub struct LoadedScene {
     /// Where the shown humanoid stands: its own transform, or the one a playing clip drives.
     pub world_from_humanoid: glam::Mat4,
     /// A motion capture retargeted onto the shown humanoid.
-    pub capture: Option<super::capture::AppliedCapture>,
+    pub capture: Option<AppliedCapture>,
     /// The pose editors of the humanoids not shown in the panels (`None` at the shown one's index): their
     /// poses and undo histories wait there until they are chosen again.
     pub parked: Vec<Option<PoseEditor>>,
@@ -47,8 +55,8 @@ pub struct LoadedScene {
 
 impl LoadedScene {
     pub fn new(ctx: &GpuContext, renderer: &HumanoidRenderer, path: PathBuf, doc: Document) -> Result<Self> {
-        let humanoid = 0;
-        let h = doc.humanoids.get(humanoid).context("the file holds no HAnimHumanoid")?;
+        let humanoid = HumanoidIndex::FIRST;
+        let h = doc.humanoid(humanoid).context("the file holds no HAnimHumanoid")?;
         let rest: Vec<pose::Pose> = doc.humanoids.iter().map(pose::Pose::rest).collect();
         let draws = SceneDraw::new(ctx, renderer, &doc, &rest)?;
         let editor = PoseEditor::new(h);
@@ -57,8 +65,7 @@ impl LoadedScene {
         let triangles = draws.triangles;
         let transport = crate::animation::Transport::for_window(&doc);
         let world_from_humanoid = h.world_from_humanoid();
-        let parked =
-            doc.humanoids.iter().enumerate().map(|(i, h)| (i != humanoid).then(|| PoseEditor::new(h))).collect();
+        let parked = doc.indexed_humanoids().map(|(i, h)| (i != humanoid).then(|| PoseEditor::new(h))).collect();
         let placements = doc.humanoids.iter().map(Humanoid::world_from_humanoid).collect();
         Ok(Self {
             path,
@@ -85,9 +92,9 @@ impl LoadedScene {
     /// Writes this frame's pose and placement of every humanoid into its draws (the skin pass then
     /// deforms them when the frame is encoded).
     pub fn write_poses(&mut self, queue: &wgpu::Queue) {
-        for (i, h) in self.doc.humanoids.iter().enumerate() {
+        for (i, h) in self.doc.indexed_humanoids() {
             // The fields, not `pose_of`: the draws are borrowed mutably beside them.
-            let pose = match self.parked.get(i).and_then(Option::as_ref) {
+            let pose = match self.parked[i].as_ref() {
                 Some(editor) => &editor.pose,
                 None => &self.editor.pose,
             };
@@ -97,8 +104,8 @@ impl LoadedScene {
     }
 
     /// The current pose of humanoid `i` (shown or parked).
-    pub fn pose_of(&self, i: usize) -> &pose::Pose {
-        match self.parked.get(i).and_then(Option::as_ref) {
+    pub fn pose_of(&self, i: HumanoidIndex) -> &pose::Pose {
+        match self.parked.get(i.0).and_then(Option::as_ref) {
             Some(editor) => &editor.pose,
             None => &self.editor.pose,
         }
@@ -106,13 +113,14 @@ impl LoadedScene {
 
     /// Every humanoid's pose, in document order (what clips are sampled into).
     pub fn poses(&self) -> Vec<pose::Pose> {
-        (0..self.doc.humanoids.len()).map(|i| self.pose_of(i).clone()).collect()
+        self.doc.indexed_humanoids().map(|(i, _)| self.pose_of(i).clone()).collect()
     }
 
     /// Takes `poses` (one per humanoid) as the humanoids' current poses.
     pub fn set_poses(&mut self, poses: Vec<pose::Pose>) {
         for (i, pose) in poses.into_iter().enumerate() {
-            match self.parked.get_mut(i).and_then(Option::as_mut) {
+            let i = HumanoidIndex(i);
+            match self.parked.get_mut(i.0).and_then(Option::as_mut) {
                 Some(editor) => editor.pose = pose,
                 None if i == self.humanoid => self.editor.pose = pose,
                 None => {}
@@ -122,8 +130,8 @@ impl LoadedScene {
 
     /// Makes humanoid `i` the one the panels pose and the views frame; the one shown before keeps its pose
     /// and undo history. Returns false when `i` is already shown or does not exist.
-    pub fn select_humanoid(&mut self, i: usize) -> bool {
-        if i == self.humanoid || i >= self.doc.humanoids.len() {
+    pub fn select_humanoid(&mut self, i: HumanoidIndex) -> bool {
+        if i == self.humanoid || i.0 >= self.doc.humanoids.len() {
             return false;
         }
         let h = &self.doc.humanoids[i];

@@ -217,7 +217,7 @@ pub fn commands_for(step: &ScriptStep, summary: &SceneSummary, line: usize) -> R
             let index = index.with_context(|| {
                 format!("line {line}: no humanoid '{wanted}' (the file has {}: {})", names.len(), names.join(", "))
             })?;
-            vec![UiCommand::SelectHumanoid(index)]
+            vec![UiCommand::SelectHumanoid(crate::hanim::HumanoidIndex(index))]
         }
         ScriptStep::Rotate(name, degrees) => {
             vec![
@@ -296,8 +296,14 @@ mod tests {
         assert!(parse_script("map").unwrap_err().to_string().contains("line 1: 'map' takes"));
         assert_eq!(parse_script("humanoid 2").unwrap()[0].step, ScriptStep::Humanoid("2".into()));
         let two = SceneSummary { humanoid_names: vec!["a".into(), "b".into()], ..SceneSummary::default() };
-        assert_eq!(commands_for(&ScriptStep::Humanoid("2".into()), &two, 1).unwrap(), [UiCommand::SelectHumanoid(1)]);
-        assert_eq!(commands_for(&ScriptStep::Humanoid("a".into()), &two, 1).unwrap(), [UiCommand::SelectHumanoid(0)]);
+        assert_eq!(
+            commands_for(&ScriptStep::Humanoid("2".into()), &two, 1).unwrap(),
+            [UiCommand::SelectHumanoid(crate::hanim::HumanoidIndex(1))]
+        );
+        assert_eq!(
+            commands_for(&ScriptStep::Humanoid("a".into()), &two, 1).unwrap(),
+            [UiCommand::SelectHumanoid(crate::hanim::HumanoidIndex(0))]
+        );
         let e = commands_for(&ScriptStep::Humanoid("3".into()), &two, 4).unwrap_err().to_string();
         assert_eq!(e, "line 4: no humanoid '3' (the file has 2: a, b)");
         assert!(parse_script("capture").unwrap_err().to_string().contains("needs a file name"));

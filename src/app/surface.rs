@@ -1,4 +1,5 @@
-//! Surface policy (as egui-wgpu's): what to do with each `CurrentSurfaceTexture` state.
+//! The window's surface: the window and its wgpu surface ([`WindowSurface`]), and the policy (as egui-wgpu's)
+//! for each `CurrentSurfaceTexture` state.
 
 /// What a frame does when the surface does not hand out a texture.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -31,4 +32,116 @@ pub fn pick_format(formats: &[wgpu::TextureFormat]) -> Option<wgpu::TextureForma
         .copied()
         .find(|f| matches!(f, wgpu::TextureFormat::Bgra8Unorm | wgpu::TextureFormat::Rgba8Unorm))
         .or_else(|| formats.first().copied())
+}
+
+/// The window and the surface it presents through, with the configuration both share.
+pub struct WindowSurface {
+    pub window: std::sync::Arc<winit::window::Window>,
+    pub surface: wgpu::Surface<'static>,
+    pub config: wgpu::SurfaceConfiguration,
+    /// The window is minimised (zero size): nothing is drawn.
+    pub minimized: bool,
+    /// The surface asked to be reconfigured after this frame (a suboptimal texture was drawn).
+    pub reconfigure: bool,
+}
+
+impl WindowSurface {
+    /// Configures `surface` for `window` on `gpu`'s device, in the format egui draws best into.
+    pub fn new(
+        window: std::sync::Arc<winit::window::Window>,
+        surface: wgpu::Surface<'static>,
+        gpu: &crate::gpu::GpuContext,
+    ) -> anyhow::Result<Self> {
+        let (format, caps) = surface_format(&surface, gpu)?;
+        let size = window.inner_size();
+        let config = wgpu::SurfaceConfiguration {
+            usage: wgpu::TextureUsages::RENDER_ATTACHMENT,
+            format,
+            width: size.width.max(1),
+            height: size.height.max(1),
+            present_mode: wgpu::PresentMode::AutoVsync,
+            desired_maximum_frame_latency: 2,
+            alpha_mode: caps.alpha_modes.first().copied().unwrap_or(wgpu::CompositeAlphaMode::Auto),
+            view_formats: vec![],
+            color_space: wgpu::SurfaceColorSpace::Auto,
+        };
+        surface.configure(&gpu.device, &config);
+        Ok(Self { window, surface, config, minimized: false, reconfigure: false })
+    }
+
+    pub fn format(&self) -> wgpu::TextureFormat {
+        self.config.format
+    }
+
+    /// Follows a window resize (a zero size minimises: nothing is drawn until it comes back).
+    pub fn resize(&mut self, device: &wgpu::Device, size: winit::dpi::PhysicalSize<u32>) {
+        self.minimized = size.width == 0 || size.height == 0;
+        if !self.minimized {
+            self.config.width = size.width;
+            self.config.height = size.height;
+            self.surface.configure(device, &self.config);
+        }
+    }
+
+    /// Moves the surface to a new device (after a device loss), in the format that device presents in.
+    pub fn reconfigure_for(&mut self, gpu: &crate::gpu::GpuContext) -> anyhow::Result<()> {
+        let (format, _) = surface_format(&self.surface, gpu)?;
+        self.config.format = format;
+        self.surface.configure(&gpu.device, &self.config);
+        Ok(())
+    }
+
+    /// The texture to draw this frame into, or `None` when the frame is skipped (the surface is then
+    /// reconfigured or recreated as its state asks).
+    pub fn acquire(&mut self, gpu: &crate::gpu::GpuContext) -> Option<wgpu::SurfaceTexture> {
+        let state = self.surface.get_current_texture();
+        match action_for(&state) {
+            SurfaceAction::Draw { reconfigure_after } => {
+                self.reconfigure |= reconfigure_after;
+                match state {
+                    wgpu::CurrentSurfaceTexture::Success(f) | wgpu::CurrentSurfaceTexture::Suboptimal(f) => Some(f),
+                    _ => None,
+                }
+            }
+            SurfaceAction::Reconfigure => {
+                self.surface.configure(&gpu.device, &self.config);
+                None
+            }
+            SurfaceAction::Recreate => {
+                self.recreate(gpu);
+                None
+            }
+            SurfaceAction::Skip => None,
+        }
+    }
+
+    /// Reconfigures after a frame that drew into a suboptimal texture.
+    pub fn end_frame(&mut self, device: &wgpu::Device) {
+        if self.reconfigure {
+            self.reconfigure = false;
+            self.surface.configure(device, &self.config);
+        }
+    }
+
+    /// A new surface from the instance (the old one was lost).
+    fn recreate(&mut self, gpu: &crate::gpu::GpuContext) {
+        match gpu.instance.create_surface(std::sync::Arc::clone(&self.window)) {
+            Ok(surface) => {
+                self.surface = surface;
+                self.surface.configure(&gpu.device, &self.config);
+            }
+            Err(e) => log::error!("could not recreate the window surface: {e}"),
+        }
+    }
+}
+
+/// The surface format the window presents in on `gpu`'s adapter, and the surface's capabilities there.
+fn surface_format(
+    surface: &wgpu::Surface,
+    gpu: &crate::gpu::GpuContext,
+) -> anyhow::Result<(wgpu::TextureFormat, wgpu::SurfaceCapabilities)> {
+    let caps = surface.get_capabilities(&gpu.adapter);
+    let format = pick_format(&caps.formats)
+        .ok_or_else(|| anyhow::anyhow!("the adapter {} cannot present to this window", gpu.summary.name))?;
+    Ok((format, caps))
 }

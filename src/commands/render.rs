@@ -102,7 +102,8 @@ pub fn run(args: &RenderArgs) -> Result<()> {
     log::info!("rendering on {}", ctx.summary);
     if let Some(request) = capture {
         // The capture retargeted onto the first humanoid plays alone, as the window plays it.
-        let session = CaptureSession::load(&doc, 0, &request, args.motion.capture.fps)?;
+        let session =
+            CaptureSession::load(&doc, crate::hanim::HumanoidIndex::FIRST, &request, args.motion.capture.fps)?;
         let clip = session.clip(&doc)?;
         let name = clip.name().to_string();
         let animations = Animations { clips: vec![clip], ..Animations::default() };
@@ -164,7 +165,7 @@ fn render_clip(
         }
         (None, _, Some(out)) => {
             render_times(ctx, doc, &animations, &options, &request, &[tau], |_, image| {
-                write_png_atomically(out, image.width, image.height, &image.rgba)
+                write_png_atomically(out, image.width, image.height, &image.rgba).map_err(anyhow::Error::from)
             })?;
             log::info!("wrote {}", out.display());
             Ok(())

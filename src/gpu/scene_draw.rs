@@ -8,7 +8,7 @@ use glam::{Mat4, Vec3};
 use super::render_pass::{HumanoidRenderer, MeshDraw};
 use super::textures::TextureCache;
 use super::{GpuContext, GpuError, GpuSkin, SkinCorners};
-use crate::hanim::{Document, Humanoid};
+use crate::hanim::{Document, Humanoid, HumanoidIndex};
 use crate::mesh::{
     RenderMesh, render_mesh_from_rigid_shape, render_mesh_from_shape, rigid_shapes, skin_mesh_from_humanoid,
 };
@@ -94,7 +94,7 @@ impl SceneDraw {
         for (h, pose) in doc.humanoids.iter().zip(poses) {
             let draws = out.build_humanoid(ctx, renderer, doc, h)?;
             out.humanoids.push(draws);
-            let index = out.humanoids.len() - 1;
+            let index = HumanoidIndex(out.humanoids.len() - 1);
             out.update_humanoid(&ctx.queue, index, h, pose);
         }
         let mut notes = Vec::new();
@@ -225,7 +225,7 @@ impl SceneDraw {
 
     /// Writes humanoid `index`'s frame data for `pose`: the skin pass's joint matrices and displacer
     /// weights, and every rigid shape's placement `H · G_j`.
-    pub fn update_humanoid(&mut self, queue: &wgpu::Queue, index: usize, h: &Humanoid, pose: &Pose) {
+    pub fn update_humanoid(&mut self, queue: &wgpu::Queue, index: HumanoidIndex, h: &Humanoid, pose: &Pose) {
         self.update_humanoid_placed(queue, index, h, pose, pose.world_from_humanoid(h));
     }
 
@@ -234,12 +234,12 @@ impl SceneDraw {
     pub fn update_humanoid_placed(
         &mut self,
         queue: &wgpu::Queue,
-        index: usize,
+        index: HumanoidIndex,
         h: &Humanoid,
         pose: &Pose,
         world_from_humanoid: Mat4,
     ) {
-        let Some(draws) = self.humanoids.get_mut(index) else { return };
+        let Some(draws) = self.humanoids.get_mut(index.0) else { return };
         let Some(skin) = &draws.skin else { return };
         // G_j once per frame, for the skin matrices and the rigid parts alike.
         let humanoid_from_joint = pose::humanoid_from_joint(h, pose);

@@ -361,6 +361,31 @@ pub struct SceneLight {
     pub ambient_intensity: f32,
 }
 
+/// Which humanoid of a document: its place in [`Document::humanoids`] (file order, from 0). Passed
+/// between layers (clips, views, captures, the window) instead of a bare `usize`, so a joint or clip
+/// index cannot stand in for it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub struct HumanoidIndex(pub usize);
+
+impl HumanoidIndex {
+    /// The first humanoid of a file: the one shown and posed unless the user picks another.
+    pub const FIRST: HumanoidIndex = HumanoidIndex(0);
+}
+
+/// Per-humanoid lists (the humanoids themselves, their poses, placements, editors) index by it.
+impl<T> std::ops::Index<HumanoidIndex> for Vec<T> {
+    type Output = T;
+    fn index(&self, index: HumanoidIndex) -> &T {
+        &self[index.0]
+    }
+}
+
+impl<T> std::ops::IndexMut<HumanoidIndex> for Vec<T> {
+    fn index_mut(&mut self, index: HumanoidIndex) -> &mut T {
+        &mut self[index.0]
+    }
+}
+
 /// A loaded file: the scene, every humanoid in it and what surrounds them.
 #[derive(Debug, Clone)]
 pub struct Document {
@@ -373,4 +398,15 @@ pub struct Document {
     pub settings: SceneSettings,
     /// Loader and model warnings together.
     pub warnings: Vec<Warning>,
+}
+
+impl Document {
+    pub fn humanoid(&self, index: HumanoidIndex) -> Option<&Humanoid> {
+        self.humanoids.get(index.0)
+    }
+
+    /// Every humanoid with its index, in file order.
+    pub fn indexed_humanoids(&self) -> impl Iterator<Item = (HumanoidIndex, &Humanoid)> {
+        self.humanoids.iter().enumerate().map(|(i, h)| (HumanoidIndex(i), h))
+    }
 }

@@ -12,6 +12,7 @@ use super::{Capture, CaptureError, amc_beside};
 use super::{CaptureLoadOptions, load_capture};
 use crate::animation::{Clip, ClipSource, HanimMotion, MotionError};
 use crate::hanim::Document;
+use crate::hanim::HumanoidIndex;
 
 /// Why a capture cannot be picked, loaded or applied to a humanoid.
 #[derive(Debug, thiserror::Error)]
@@ -98,7 +99,7 @@ pub struct CaptureSession {
     pub name: String,
     pub mapping: Mapping,
     pub origin: MappingOrigin,
-    pub humanoid: usize,
+    pub humanoid: HumanoidIndex,
     /// The last retargeting.
     pub result: Retargeted,
     pub statuses: Vec<SourceStatus>,
@@ -211,7 +212,7 @@ impl CaptureSession {
     /// of `doc` with `mapping` (`None`: the built-in mapping that names the most of its joints).
     pub fn load(
         doc: &Document,
-        humanoid: usize,
+        humanoid: HumanoidIndex,
         request: &CaptureRequest,
         fps: Option<f64>,
     ) -> Result<CaptureSession, SessionError> {
@@ -228,7 +229,7 @@ impl CaptureSession {
             }
         };
         let name = motion_file.file_stem().map_or_else(|| "capture".to_string(), |s| s.to_string_lossy().into_owned());
-        let h = doc.humanoids.get(humanoid).ok_or(SessionError::NoHumanoid)?;
+        let h = doc.humanoid(humanoid).ok_or(SessionError::NoHumanoid)?;
         let result = retarget::retarget(&capture.rig, &capture.clip, h, &mapping)?;
         let mut session = CaptureSession {
             capture,
@@ -252,7 +253,7 @@ impl CaptureSession {
 
     /// Retargets with `mapping`; on failure the session keeps its previous mapping and motion.
     pub fn set_mapping(&mut self, doc: &Document, mapping: Mapping, origin: MappingOrigin) -> Result<(), SessionError> {
-        let h = doc.humanoids.get(self.humanoid).ok_or(SessionError::HumanoidGone)?;
+        let h = doc.humanoid(self.humanoid).ok_or(SessionError::HumanoidGone)?;
         self.result = retarget::retarget(&self.capture.rig, &self.capture.clip, h, &mapping)?;
         self.mapping = mapping;
         self.origin = origin;

@@ -231,7 +231,13 @@ impl Offscreen {
         let mut lines = OverlayLines::default();
         let cross = views::usable_box(bounds).size().max_element() * 0.012;
         for (index, (h, pose)) in doc.humanoids.iter().zip(poses).enumerate() {
-            draw.scene.update_humanoid_placed(&ctx.queue, index, h, pose, pose.world_from_humanoid(h));
+            draw.scene.update_humanoid_placed(
+                &ctx.queue,
+                crate::hanim::HumanoidIndex(index),
+                h,
+                pose,
+                pose.world_from_humanoid(h),
+            );
             let drawn = draw.scene.humanoids.get(index).is_some_and(|d| d.has_geometry());
             let shown = display.only_humanoid.is_none_or(|only| only == index);
             if shown && (display.show_skeleton || !drawn) {

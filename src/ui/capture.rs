@@ -5,8 +5,9 @@
 //! [`crate::mocap::mapping`].
 
 use crate::hanim::Document;
+use crate::hanim::HumanoidIndex;
 use crate::mocap::mapping::{Mapping, MappingEntry};
-use crate::mocap::session::{CaptureSession, MappingOrigin, SourceStatus};
+use crate::mocap::session::{CaptureSession, MappingOrigin, SessionError, SourceStatus};
 use crate::ui::command::UiCommand;
 
 /// An applied capture with the window's rows and summary kept in step with its mapping.
@@ -25,14 +26,14 @@ impl CaptureEditor {
     }
 
     /// Retargets with `mapping`; on failure the previous mapping stays, and the rows show it again.
-    pub fn set_mapping(&mut self, doc: &Document, mapping: Mapping, origin: MappingOrigin) -> anyhow::Result<()> {
+    pub fn set_mapping(&mut self, doc: &Document, mapping: Mapping, origin: MappingOrigin) -> Result<(), SessionError> {
         let result = self.session.set_mapping(doc, mapping, origin);
         let open = self.panel.open;
         let fps = 1.0 / self.session.result.frame_time;
         self.panel =
             CapturePanel { open, ..CapturePanel::new(self.session.source_names(), &self.session.mapping, fps) };
         self.summary = CaptureSummary::new(&self.session, joint_names(doc, self.session.humanoid));
-        Ok(result?)
+        result
     }
 
     /// The window, when it is open.
@@ -41,8 +42,8 @@ impl CaptureEditor {
     }
 }
 
-fn joint_names(doc: &Document, humanoid: usize) -> Vec<String> {
-    doc.humanoids.get(humanoid).map_or_else(Vec::new, |h| h.joints.iter().map(|j| j.name.clone()).collect())
+fn joint_names(doc: &Document, humanoid: HumanoidIndex) -> Vec<String> {
+    doc.humanoid(humanoid).map_or_else(Vec::new, |h| h.joints.iter().map(|j| j.name.clone()).collect())
 }
 
 /// One capture joint and the targets typed for it.

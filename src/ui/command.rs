@@ -10,7 +10,7 @@ use glam::Vec3;
 pub enum UiCommand {
     SelectJoint(Option<usize>),
     /// Makes humanoid `n` of the file (from 0) the one the panels pose.
-    SelectHumanoid(usize),
+    SelectHumanoid(crate::hanim::HumanoidIndex),
     /// Sets the joint's effective rotation from its three limit-frame angles, in degrees (§8).
     SetJointAngles {
         joint: usize,
@@ -64,5 +64,7 @@ pub enum UiCommand {
     RemoveCapture,
     /// Opens the capture window again after it was closed.
     ShowCaptureWindow,
+    /// A change to motion playback (the transport panel and its keys).
+    Transport(super::transport::TransportCommand),
     Quit,
 }

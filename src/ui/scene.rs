@@ -3,7 +3,7 @@
 
 use glam::{Mat4, Quat};
 
-use crate::hanim::{DisplacerOwner, Document, Humanoid};
+use crate::hanim::{DisplacerOwner, Document, Humanoid, HumanoidIndex};
 use crate::pose::bounds::Aabb;
 
 /// One joint as the Joints panel shows it.
@@ -102,7 +102,7 @@ impl SceneSummary {
         Self {
             humanoid_name: h.name.clone(),
             humanoid_names,
-            humanoid_index: humanoid_index(doc, h),
+            humanoid_index: humanoid_index(doc, h).0,
             joints,
             roots,
             displacers,
@@ -118,14 +118,14 @@ impl SceneSummary {
 }
 
 /// The index of `h` in `doc` (the panels are handed the humanoid itself).
-fn humanoid_index(doc: &Document, h: &Humanoid) -> usize {
-    doc.humanoids.iter().position(|x| std::ptr::eq(x, h)).unwrap_or(0)
+fn humanoid_index(doc: &Document, h: &Humanoid) -> HumanoidIndex {
+    HumanoidIndex(doc.humanoids.iter().position(|x| std::ptr::eq(x, h)).unwrap_or(0))
 }
 
 /// The panel's list (§5 decision, [`crate::views::humanoid_views`]): site viewpoints, joint viewpoints,
 /// file Viewpoints, then the computed views.
 pub fn view_entries(doc: &Document, h: &Humanoid) -> Vec<ViewEntry> {
-    crate::views::humanoid_views(doc, humanoid_index(doc, h))
+    crate::views::humanoid_views(doc, humanoid_index(doc, h).0)
 }
 
 /// The distance from the box centre that frames `bounds` for a field of view `fov` (the bounding

@@ -1,24 +1,78 @@
 //! The transport panel: the clip list with enable toggles, play/pause (Space), stop, step frame (Left/Right arrows),
 //! speed, loop, the timeline scrubber (frame and seconds; draggable while playing) and the playback
-//! options. It only changes the [`Transport`]; the app samples it into the pose every frame.
+//! options. Like the other panels it reads the [`Transport`] and returns what the user asked for
+//! ([`TransportCommand`]); [`TransportCommand::apply`] carries that out, and the app then samples the
+//! transport into the pose every frame.
 
 use crate::animation::{ClipSource, EulerOrder, Interpolation, MAX_SPEED, MIN_SPEED, RootMode, Transport};
 
+/// A change to the transport asked for in the panel or by its keys.
+#[derive(Debug, Clone, PartialEq)]
+pub enum TransportCommand {
+    TogglePlay,
+    /// Stops and goes back to the start.
+    Stop,
+    /// One frame forward (+1) or back (-1).
+    Step(i32),
+    SetSpeed(f32),
+    /// Whether clip `n` loops.
+    SetLooping(usize, bool),
+    SetInterpolation(Interpolation),
+    SetRootMode(RootMode),
+    SetEulerOrder(EulerOrder),
+    SetFollowRoot(bool),
+    SeekFrame(usize),
+    SeekTime(f64),
+    /// Shows clip `n` in the scrubber.
+    Select(usize),
+    /// Turns clip `n` on or off (the transport drives the pose again).
+    SetEnabled(usize, bool),
+}
+
+impl TransportCommand {
+    pub fn apply(self, transport: &mut Transport) {
+        match self {
+            TransportCommand::TogglePlay => transport.toggle_play(),
+            TransportCommand::Stop => transport.stop(),
+            TransportCommand::Step(direction) => transport.step(direction),
+            TransportCommand::SetSpeed(speed) => transport.set_speed(speed),
+            TransportCommand::SetLooping(i, looping) => {
+                if let Some(clip) = transport.animations.clips.get_mut(i) {
+                    clip.looping = looping;
+                }
+            }
+            TransportCommand::SetInterpolation(mode) => transport.options.interpolation = mode,
+            TransportCommand::SetRootMode(mode) => transport.options.root_mode = mode,
+            TransportCommand::SetEulerOrder(order) => transport.options.euler_order = order,
+            TransportCommand::SetFollowRoot(follow) => transport.follow_root = follow,
+            TransportCommand::SeekFrame(frame) => transport.seek_frame(frame),
+            TransportCommand::SeekTime(seconds) => transport.seek_time(seconds),
+            TransportCommand::Select(i) => transport.selected = Some(i),
+            TransportCommand::SetEnabled(i, enabled) => {
+                if let Some(clip) = transport.animations.clips.get_mut(i) {
+                    clip.enabled = enabled;
+                    transport.engaged = true;
+                }
+            }
+        }
+    }
+}
+
 /// Space and the arrow keys, when no text field has the keyboard.
-pub fn transport_keys(ui: &mut egui::Ui, transport: &mut Transport) {
+pub fn transport_keys(ui: &mut egui::Ui, transport: &Transport, out: &mut Vec<TransportCommand>) {
     if ui.ctx().egui_wants_keyboard_input() || transport.animations.clips.is_empty() {
         return;
     }
     use egui::{Key, Modifiers};
     ui.input_mut(|i| {
         if i.consume_key(Modifiers::NONE, Key::Space) {
-            transport.toggle_play();
+            out.push(TransportCommand::TogglePlay);
         }
         if i.consume_key(Modifiers::NONE, Key::ArrowRight) {
-            transport.step(1);
+            out.push(TransportCommand::Step(1));
         }
         if i.consume_key(Modifiers::NONE, Key::ArrowLeft) {
-            transport.step(-1);
+            out.push(TransportCommand::Step(-1));
         }
     });
 }
@@ -32,31 +86,40 @@ fn seconds_text(seconds: f64) -> String {
     }
 }
 
-/// The transport as a bottom panel of the window; nothing when the file has no clips.
-pub fn transport_panel(ui: &mut egui::Ui, transport: &mut Transport) {
-    transport_keys(ui, transport);
-    if transport.animations.clips.is_empty() {
-        return;
+/// The transport as a bottom panel of the window (nothing when the file has no clips): what the user
+/// asked for this frame.
+pub fn transport_commands(ui: &mut egui::Ui, transport: &Transport) -> Vec<TransportCommand> {
+    let mut out = Vec::new();
+    transport_keys(ui, transport, &mut out);
+    if !transport.animations.clips.is_empty() {
+        egui::Panel::bottom("transport").resizable(false).show(ui, |ui| transport_ui(ui, transport, &mut out));
     }
-    egui::Panel::bottom("transport").resizable(false).show(ui, |ui| transport_ui(ui, transport));
+    out
+}
+
+/// The panel, with what it asks for applied at once (for callers that own the transport outright).
+pub fn transport_panel(ui: &mut egui::Ui, transport: &mut Transport) {
+    for command in transport_commands(ui, transport) {
+        command.apply(transport);
+    }
 }
 
 /// The panel's content.
-pub fn transport_ui(ui: &mut egui::Ui, transport: &mut Transport) {
+pub fn transport_ui(ui: &mut egui::Ui, transport: &Transport, out: &mut Vec<TransportCommand>) {
     // Wrapped, so a narrow window stacks the controls instead of widening the panel.
     ui.horizontal_wrapped(|ui| {
         let play = if transport.playing { "Pause" } else { "Play" };
         if ui.button(play).on_hover_text("Space").clicked() {
-            transport.toggle_play();
+            out.push(TransportCommand::TogglePlay);
         }
         if ui.button("Stop").on_hover_text("stop and go back to the start").clicked() {
-            transport.stop();
+            out.push(TransportCommand::Stop);
         }
         if ui.button("< Frame").on_hover_text("previous frame (Left arrow)").clicked() {
-            transport.step(-1);
+            out.push(TransportCommand::Step(-1));
         }
         if ui.button("Frame >").on_hover_text("next frame (Right arrow)").clicked() {
-            transport.step(1);
+            out.push(TransportCommand::Step(1));
         }
         ui.separator();
         let mut speed = transport.speed;
@@ -66,21 +129,30 @@ pub fn transport_ui(ui: &mut egui::Ui, transport: &mut Transport) {
             .suffix("×")
             .fixed_decimals(2);
         if ui.add(slider).changed() {
-            transport.set_speed(speed);
+            out.push(TransportCommand::SetSpeed(speed));
         }
         if let Some(i) = transport.selected
-            && let Some(clip) = transport.animations.clips.get_mut(i)
+            && let Some(clip) = transport.animations.clips.get(i)
         {
-            ui.checkbox(&mut clip.looping, "loop");
+            let mut looping = clip.looping;
+            if ui.checkbox(&mut looping, "loop").changed() {
+                out.push(TransportCommand::SetLooping(i, looping));
+            }
         }
         ui.separator();
         let mut stepped = transport.options.interpolation == Interpolation::Stepped;
         if ui.checkbox(&mut stepped, "raw frames").on_hover_text("show frames as stored, without slerp").changed() {
-            transport.options.interpolation = if stepped { Interpolation::Stepped } else { Interpolation::Smooth };
+            out.push(TransportCommand::SetInterpolation(if stepped {
+                Interpolation::Stepped
+            } else {
+                Interpolation::Smooth
+            }));
         }
         egui::ComboBox::from_label("root").selected_text(transport.options.root_mode.label()).show_ui(ui, |ui| {
             for mode in RootMode::ALL {
-                ui.selectable_value(&mut transport.options.root_mode, mode, mode.label());
+                if ui.selectable_label(transport.options.root_mode == mode, mode.label()).clicked() {
+                    out.push(TransportCommand::SetRootMode(mode));
+                }
             }
         });
         let mut xite = transport.options.euler_order == EulerOrder::Xyz;
@@ -89,29 +161,27 @@ pub fn transport_ui(ui: &mut egui::Ui, transport: &mut Transport) {
             .on_hover_text("multiply rotation channels as Rx·Ry·Rz, as X_ITE does, instead of in the listed order")
             .changed()
         {
-            transport.options.euler_order = if xite { EulerOrder::Xyz } else { EulerOrder::Listed };
+            out.push(TransportCommand::SetEulerOrder(if xite { EulerOrder::Xyz } else { EulerOrder::Listed }));
         }
-        ui.checkbox(&mut transport.follow_root, "camera follows root");
+        let mut follow = transport.follow_root;
+        if ui.checkbox(&mut follow, "camera follows root").changed() {
+            out.push(TransportCommand::SetFollowRoot(follow));
+        }
     });
-    timeline_ui(ui, transport);
+    timeline_ui(ui, transport, out);
     egui::CollapsingHeader::new(format!("Motions ({})", transport.animations.clips.len())).default_open(true).show(
         ui,
         |ui| {
             egui::ScrollArea::vertical()
                 .max_height(120.0)
                 .id_salt("motion_list")
-                .show(ui, |ui| clip_list_ui(ui, transport));
+                .show(ui, |ui| clip_list_ui(ui, transport, out));
         },
     );
 }
 
 /// The scrubber of the selected clip: frames for an HAnimMotion, seconds for an interpolator clip.
-fn timeline_ui(ui: &mut egui::Ui, transport: &mut Transport) {
-    /// What a drag asks for, applied once the clip is no longer borrowed.
-    enum Seek {
-        Frame(usize),
-        Time(f64),
-    }
+fn timeline_ui(ui: &mut egui::Ui, transport: &Transport, out: &mut Vec<TransportCommand>) {
     let mode = transport.options.interpolation;
     let time = transport.time;
     let Some(clip) = transport.selected_clip() else {
@@ -135,7 +205,7 @@ fn timeline_ui(ui: &mut egui::Ui, transport: &mut Transport) {
                     .text("frame")
                     .clamping(egui::SliderClamping::Always);
                 if ui.add(slider).changed() {
-                    seek = Some(Seek::Frame(frame));
+                    seek = Some(TransportCommand::SeekFrame(frame));
                 }
                 ui.label(format!("{u:.1} / {} · {}", motion.frame_count.saturating_sub(1), seconds_text(shown)));
             }
@@ -145,33 +215,30 @@ fn timeline_ui(ui: &mut egui::Ui, transport: &mut Transport) {
                     .text("s")
                     .clamping(egui::SliderClamping::Always);
                 if ui.add(slider).changed() {
-                    seek = Some(Seek::Time(seconds));
+                    seek = Some(TransportCommand::SeekTime(seconds));
                 }
                 ui.label(format!("{} / {}", seconds_text(shown), seconds_text(duration)));
             }
         }
     });
-    match seek {
-        Some(Seek::Frame(frame)) => transport.seek_frame(frame),
-        Some(Seek::Time(seconds)) => transport.seek_time(seconds),
-        None => {}
-    }
+    out.extend(seek);
 }
 
-fn clip_list_ui(ui: &mut egui::Ui, transport: &mut Transport) {
+fn clip_list_ui(ui: &mut egui::Ui, transport: &Transport, out: &mut Vec<TransportCommand>) {
     let mode = transport.options.interpolation;
-    let mut select = None;
-    let mut toggled = false;
     egui::Grid::new("clips").striped(true).show(ui, |ui| {
-        for (i, clip) in transport.animations.clips.iter_mut().enumerate() {
+        for (i, clip) in transport.animations.clips.iter().enumerate() {
             let unsupported = clip.unsupported().map(str::to_string);
-            let enabled = ui.add_enabled(unsupported.is_none(), egui::Checkbox::new(&mut clip.enabled, "enabled"));
-            toggled |= enabled.changed();
+            let mut on = clip.enabled;
+            let enabled = ui.add_enabled(unsupported.is_none(), egui::Checkbox::new(&mut on, "enabled"));
+            if enabled.changed() {
+                out.push(TransportCommand::SetEnabled(i, on));
+            }
             if let Some(reason) = &unsupported {
                 enabled.on_disabled_hover_text(reason);
             }
             if ui.selectable_label(transport.selected == Some(i), clip.name()).clicked() {
-                select = Some(i);
+                out.push(TransportCommand::Select(i));
             }
             let what = match clip.frame_count() {
                 Some(frames) => format!("HAnimMotion, {frames} frames, {}", seconds_text(clip.duration(mode))),
@@ -185,10 +252,4 @@ fn clip_list_ui(ui: &mut egui::Ui, transport: &mut Transport) {
             ui.end_row();
         }
     });
-    if let Some(i) = select {
-        transport.selected = Some(i);
-    }
-    if toggled {
-        transport.engaged = true;
-    }
 }

@@ -8,6 +8,7 @@ use super::{
     Camera, DEFAULT_FIELD_OF_VIEW, StandardView, ViewError, ViewSource, camera_around, framed_camera, head_joint,
     site_joint,
 };
+use crate::hanim::HumanoidIndex;
 use crate::hanim::{Document, HeldViewpoint, Viewpoint};
 use crate::pose::bounds::{Aabb, Parts, part_bounds};
 use crate::pose::{self, Pose};
@@ -68,7 +69,7 @@ fn held_matrix(held: &HeldViewpoint) -> Mat4 {
 #[derive(Debug, Clone, Copy)]
 pub struct PoseContext<'a> {
     pub doc: &'a Document,
-    pub humanoid: usize,
+    pub humanoid: HumanoidIndex,
     /// `G_j` at the pose ([`pose::humanoid_from_joint`]).
     pub humanoid_from_joint: &'a [Mat4],
     /// `H` at the pose ([`Pose::world_from_humanoid`]).
@@ -83,7 +84,7 @@ pub struct PoseContext<'a> {
 /// face view of a humanoid without a head joint.
 pub fn placement(ctx: &PoseContext, source: ViewSource) -> Option<ViewPlacement> {
     let doc = ctx.doc;
-    let h = doc.humanoids.get(ctx.humanoid)?;
+    let h = doc.humanoid(ctx.humanoid)?;
     let g = ctx.humanoid_from_joint;
     let world_from_humanoid = ctx.world_from_humanoid;
     let joint_matrix = |j: Option<usize>| j.and_then(|j| g.get(j)).copied().unwrap_or(Mat4::IDENTITY);
@@ -136,7 +137,7 @@ fn rotation_of(m: Mat4) -> Quat {
 /// (its subtree's skin, segments and sites). The direction follows the head: the humanoid's front
 /// turned by the head's rotation relative to its rest pose, so a turned head is still seen face on.
 fn face_placement(ctx: &PoseContext) -> Option<ViewPlacement> {
-    let h = ctx.doc.humanoids.get(ctx.humanoid)?;
+    let h = ctx.doc.humanoid(ctx.humanoid)?;
     let head = head_joint(h)?;
     let g = ctx.humanoid_from_joint;
     let mut subtree = vec![false; h.joints.len()];
@@ -174,8 +175,8 @@ fn face_placement(ctx: &PoseContext) -> Option<ViewPlacement> {
 
 /// The figure box (world space) of humanoid `h` at `pose`, displacers included: everything but the
 /// markers of camera sites in `viewpoints`, which often stand metres away.
-pub fn figure_bounds(doc: &Document, h: usize, pose: &Pose) -> Result<Aabb, ViewError> {
-    let humanoid = doc.humanoids.get(h).ok_or_else(|| ViewError::Unknown(format!("no humanoid {h}")))?;
+pub fn figure_bounds(doc: &Document, h: HumanoidIndex, pose: &Pose) -> Result<Aabb, ViewError> {
+    let humanoid = doc.humanoid(h).ok_or_else(|| ViewError::Unknown(format!("no humanoid {}", h.0)))?;
     let g = pose::humanoid_from_joint(humanoid, pose);
     let b = part_bounds(&doc.scene, humanoid, &g, pose.world_from_humanoid(humanoid), Some(pose), &Parts::FIGURE)?;
     Ok(b)

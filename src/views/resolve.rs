@@ -9,6 +9,7 @@ use super::{
     ViewSource, document_views, figure_bounds, framed_camera, head_joint, placement, x3d_rotation,
 };
 use crate::hanim::Document;
+use crate::hanim::HumanoidIndex;
 use crate::pose::bounds::Aabb;
 use crate::pose::{self, Pose};
 
@@ -25,11 +26,11 @@ pub fn named_camera(
 ) -> Result<Camera, ViewError> {
     let matrices: Vec<Vec<Mat4>> =
         doc.humanoids.iter().zip(poses).map(|(h, p)| pose::humanoid_from_joint(h, p)).collect();
-    let context = |humanoid: usize| PoseContext {
+    let context = |humanoid: HumanoidIndex| PoseContext {
         doc,
         humanoid,
-        humanoid_from_joint: matrices.get(humanoid).map_or(&[], Vec::as_slice),
-        world_from_humanoid: match (doc.humanoids.get(humanoid), poses.get(humanoid)) {
+        humanoid_from_joint: matrices.get(humanoid.0).map_or(&[], Vec::as_slice),
+        world_from_humanoid: match (doc.humanoid(humanoid), poses.get(humanoid.0)) {
             (Some(h), Some(p)) => p.world_from_humanoid(h),
             _ => Mat4::IDENTITY,
         },
@@ -41,7 +42,7 @@ pub fn named_camera(
             let Some(h) = doc.humanoids.iter().position(|h| head_joint(h).is_some()) else {
                 return Err(ViewError::Unknown("no face view: no humanoid has a skullbase (or head) joint".into()));
             };
-            let placed = placement(&context(h), ViewSource::Standard(StandardView::Face));
+            let placed = placement(&context(HumanoidIndex(h)), ViewSource::Standard(StandardView::Face));
             return placed
                 .map(|p| p.camera(bounds))
                 .ok_or_else(|| ViewError::Unknown(format!("no face view of humanoid {h}")));
@@ -56,7 +57,7 @@ pub fn named_camera(
     let found =
         listed.iter().find(|v| v.answers_to(name, true)).or_else(|| listed.iter().find(|v| v.answers_to(name, false)));
     if let Some(entry) = found
-        && let Some(p) = placement(&context(entry.humanoid.unwrap_or(0)), entry.source)
+        && let Some(p) = placement(&context(HumanoidIndex(entry.humanoid.unwrap_or(0))), entry.source)
     {
         return Ok(p.camera(bounds));
     }
@@ -102,7 +103,7 @@ pub fn resolve_document_views(doc: &Document, poses: &[Pose], aspect: f32) -> Re
         contexts.push((
             pose::humanoid_from_joint(h, &pose),
             pose.world_from_humanoid(h),
-            figure_bounds(doc, i, &pose)?,
+            figure_bounds(doc, HumanoidIndex(i), &pose)?,
         ));
     }
     let empty = (Vec::new(), Mat4::IDENTITY, Aabb::default());
@@ -112,7 +113,7 @@ pub fn resolve_document_views(doc: &Document, poses: &[Pose], aspect: f32) -> Re
         let (g, world_from_humanoid, figure) = contexts.get(index).unwrap_or(&empty);
         let ctx = PoseContext {
             doc,
-            humanoid: index,
+            humanoid: HumanoidIndex(index),
             humanoid_from_joint: g,
             world_from_humanoid: *world_from_humanoid,
             figure,

@@ -3,8 +3,9 @@
 
 use anyhow::{Result, anyhow};
 
-use super::{DrawResources, Viewer, egui_state_for, surface_format};
+use super::{Viewer, ViewportTarget};
 use crate::gpu::GpuContext;
+use crate::gpu::scene_renderer::SceneRenderer;
 
 impl Viewer {
     /// After the device was lost (a driver reset, a removed GPU, or `lose-device` in a script): a new device
@@ -30,23 +31,15 @@ impl Viewer {
         let gpu = pollster::block_on(GpuContext::with_instance(
             self.gpu.instance.clone(),
             self.adapter_filter.as_deref(),
-            Some(&self.surface),
+            Some(&self.surface.surface),
         ))?;
-        let (format, _) = surface_format(&self.surface, &gpu)?;
-        self.config.format = format;
-        self.surface.configure(&gpu.device, &self.config);
-        let DrawResources { egui_renderer, renderer } = DrawResources::new(&gpu, format)?;
+        self.surface.reconfigure_for(&gpu)?;
+        let renderer = SceneRenderer::new(&gpu, ViewportTarget::formats_for(&gpu.adapter_info))?;
         if let Some(scene) = &mut self.scene {
             let rest: Vec<crate::pose::Pose> = scene.doc.humanoids.iter().map(crate::pose::Pose::rest).collect();
             scene.draws = crate::gpu::scene_draw::SceneDraw::new(&gpu, renderer.mesh_pipelines(), &scene.doc, &rest)?;
         }
-        self.egui_renderer = egui_renderer;
-        // egui sends its font atlas once; a new context (with the old one's memory: window places,
-        // open headers) sends it again to the new renderer.
-        let memory = self.egui_ctx.memory(|m| m.clone());
-        self.egui_ctx = egui::Context::default();
-        self.egui_ctx.memory_mut(|m| *m = memory);
-        self.egui_state = egui_state_for(&self.egui_ctx, &self.window, &gpu.device);
+        self.egui = self.egui.rebuilt(&self.surface.window, &gpu.device, self.surface.format());
         self.viewport = None;
         self.renderer = renderer;
         self.gpu = gpu;

@@ -23,6 +23,7 @@ pub use sources::{CapturePose, MotionFrame, PoseSource, Posed, RestPose};
 use super::args::{CaptureArgs, parse_size};
 use crate::gpu::GpuContext;
 use crate::hanim::Document;
+use crate::hanim::HumanoidIndex;
 use crate::inspect::info::{self, HumanoidSummary};
 use crate::output::{write_atomically as write_file_atomically, write_png_atomically};
 use crate::pose::bounds::Aabb;
@@ -201,10 +202,10 @@ fn catalogue_humanoid(
     let aspect = width as f32 / height as f32;
     let pose = &poses[index];
     let g = pose::humanoid_from_joint(h, pose);
-    let figure = figure_bounds(doc, index, pose)?;
+    let figure = figure_bounds(doc, HumanoidIndex(index), pose)?;
     let ctx_pose = PoseContext {
         doc,
-        humanoid: index,
+        humanoid: HumanoidIndex(index),
         humanoid_from_joint: &g,
         world_from_humanoid: pose.world_from_humanoid(h),
         figure: &figure,

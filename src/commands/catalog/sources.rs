@@ -6,6 +6,7 @@ use anyhow::{Result, bail};
 use super::super::args::CaptureArgs;
 use crate::animation::{Animations, ClipSource, INTERPOLATOR_SEQUENCE_FPS, SampleOptions};
 use crate::hanim::Document;
+use crate::hanim::HumanoidIndex;
 use crate::mocap::mapping::{Mapping, default_mapping};
 use crate::mocap::retarget::retarget;
 use crate::mocap::{Capture, CaptureLoadOptions, load_capture};
@@ -75,8 +76,8 @@ impl PoseSource for MotionFrame {
         animations.solo(index);
         let driven: Vec<bool> = (0..doc.humanoids.len())
             .map(|h| match &animations.clips[index].source {
-                ClipSource::Motion { humanoid, .. } => *humanoid == h,
-                ClipSource::Interpolators(c) => c.tracks.iter().any(|t| t.humanoid == h),
+                ClipSource::Motion { humanoid, .. } => *humanoid == HumanoidIndex(h),
+                ClipSource::Interpolators(c) => c.tracks.iter().any(|t| t.humanoid == HumanoidIndex(h)),
             })
             .collect();
         let poses = animations.sample(doc, tau, &SampleOptions::default());

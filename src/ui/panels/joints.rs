@@ -29,7 +29,7 @@ pub fn joints_ui(ui: &mut egui::Ui, state: &mut UiState, scene: &SceneSummary, p
         egui::ComboBox::from_label("Humanoid").selected_text(label(scene.humanoid_index)).show_ui(ui, |ui| {
             for i in 0..scene.humanoid_names.len() {
                 if ui.selectable_label(i == scene.humanoid_index, label(i)).clicked() {
-                    commands.push(UiCommand::SelectHumanoid(i));
+                    commands.push(UiCommand::SelectHumanoid(crate::hanim::HumanoidIndex(i)));
                 }
             }
         });

@@ -1,0 +1,114 @@
+//! What the panels' commands do: pose and selection commands go to the pose editor; views, files,
+//! screenshots and captures are the window's.
+
+use super::Viewer;
+use super::loading::open_dialog_extensions;
+use crate::ui::UiCommand;
+use crate::ui::scene::view_placement;
+
+impl Viewer {
+    /// Carries out one command from a panel, a shortcut or the script.
+    pub(super) fn apply(&mut self, command: UiCommand) {
+        let rest = match &mut self.scene {
+            Some(scene) => {
+                let h = &scene.doc.humanoids[scene.humanoid];
+                scene.editor.apply(h, &mut self.ui, command)
+            }
+            None => Some(command),
+        };
+        let Some(command) = rest else { return };
+        match command {
+            UiCommand::SelectView(index) => {
+                let Some(scene) = &mut self.scene else { return };
+                let Some(view) = scene.summary.views.get(index) else {
+                    self.ui.active_view = None;
+                    return;
+                };
+                // Computed views frame the figure as it stands now (a raised arm stays in the picture).
+                scene.view_framing = scene.posed_figure_bounds();
+                let placement = view_placement(
+                    &scene.doc,
+                    scene.humanoid(),
+                    &scene.humanoid_from_joint(),
+                    scene.world_from_humanoid,
+                    &scene.view_framing,
+                    view.source,
+                );
+                if let Some(p) = placement {
+                    self.camera.set_view(index, p, true);
+                }
+            }
+            UiCommand::SelectHumanoid(index) => {
+                let Some(scene) = &mut self.scene else { return };
+                if scene.select_humanoid(index) {
+                    self.ui.forget_humanoid();
+                    let message = format!(
+                        "posing humanoid {} of {}: {}",
+                        index.0 + 1,
+                        scene.doc.humanoids.len(),
+                        scene.humanoid().name
+                    );
+                    self.toast(message);
+                }
+            }
+            UiCommand::FitView => {
+                if let Some(scene) = &self.scene {
+                    let bounds = scene.current_bounds();
+                    self.camera.fit(&bounds, true);
+                    self.ui.active_view = None;
+                }
+            }
+            UiCommand::FrameSelected => {
+                if let Some(scene) = &self.scene
+                    && let Some(c) = self.ui.selected_joint.and_then(|j| scene.joint_centres().get(j).copied())
+                {
+                    let size = scene.rest_bounds.size().max_element().max(0.05);
+                    self.camera.frame_point(c, size * 0.5);
+                    self.ui.active_view = None;
+                }
+            }
+            UiCommand::OpenDialog => {
+                let mut dialog = rfd::FileDialog::new()
+                    .set_title("Open an H-Anim humanoid")
+                    .add_filter("X3D, VRML and motion capture", &open_dialog_extensions())
+                    .add_filter("All files", &["*"]);
+                if let Some(folder) = &self.ui.last_folder {
+                    dialog = dialog.set_directory(folder);
+                }
+                if let Some(path) = dialog.pick_file() {
+                    self.start_loading(path);
+                }
+            }
+            UiCommand::Open(path) => self.start_loading(path),
+            UiCommand::Reload => self.reload(),
+            UiCommand::Screenshot(path) => self.pending_screenshots.push(path),
+            UiCommand::ChooseScreenshotFolder => {
+                let mut dialog = rfd::FileDialog::new().set_title("Folder for screenshots");
+                if let Some(folder) = self.ui.screenshot_folder.as_ref().or(self.ui.last_folder.as_ref()) {
+                    dialog = dialog.set_directory(folder);
+                }
+                if let Some(folder) = dialog.pick_folder() {
+                    self.ui.screenshot_folder = Some(folder);
+                }
+            }
+            UiCommand::DismissError => self.error = None,
+            command @ (UiCommand::ApplyCaptureDialog
+            | UiCommand::ApplyCapture(_)
+            | UiCommand::SetMapping(_)
+            | UiCommand::SetCaptureFps(_)
+            | UiCommand::LoadMappingDialog
+            | UiCommand::LoadMapping(_)
+            | UiCommand::SaveMappingDialog
+            | UiCommand::BuiltInMapping
+            | UiCommand::RemoveCapture
+            | UiCommand::ShowCaptureWindow) => self.capture_command(command),
+            UiCommand::Transport(command) => {
+                if let Some(scene) = &mut self.scene {
+                    command.apply(&mut scene.transport);
+                }
+            }
+            UiCommand::Quit => self.quit = true,
+            other => log::debug!("unhandled command {other:?}"),
+        }
+    }
+}

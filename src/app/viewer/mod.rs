@@ -1,0 +1,242 @@
+//! The viewer: the window's surface, the GPU context, the egui layer, the scene renderer, the loaded
+//! humanoid, UI state, camera and script runner. One frame = UI → commands → GPU skin update + encode →
+//! scene pass into the 3D view → egui pass into the surface, all in one command encoder, then present.
+//!
+//! Each job has its own file: `loading` (files in, on a thread), `apply` (what the panels' commands do),
+//! `script_runner` (one script step per frame), `view3d` (camera input, the 3D view's target, playback
+//! and drawing), `frame` (one frame, start to present), `screenshots`, `capture` (motion capture
+//! commands), `device` (recovering from a lost device), `egui_layer`.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, Result};
+use winit::event::WindowEvent;
+use winit::event_loop::{ActiveEventLoop, ControlFlow};
+use winit::window::Window;
+
+mod apply;
+mod capture;
+mod device;
+mod egui_layer;
+mod frame;
+mod loading;
+mod screenshots;
+mod script_runner;
+mod view3d;
+
+use super::Options;
+use super::camera::ViewerCamera;
+use super::scene::LoadedScene;
+use super::script::ScriptLine;
+use super::surface::WindowSurface;
+use super::viewport::ViewportTarget;
+use crate::gpu::GpuContext;
+use crate::gpu::scene_renderer::SceneRenderer;
+use crate::mocap::session::CaptureRequest;
+use crate::ui::{UiCommand, UiState};
+use crate::views::Camera;
+use egui_layer::EguiLayer;
+use frame::FrameStats;
+use loading::Loading;
+pub use loading::{DEFAULT_HUMANOID, DEFAULT_HUMANOID_NAME};
+use script_runner::ScriptRunner;
+
+/// How long a toast stays.
+const TOAST_SECONDS: f64 = 4.0;
+
+pub struct Viewer {
+    surface: WindowSurface,
+    gpu: GpuContext,
+    egui: EguiLayer,
+    /// The scene passes, shared with headless rendering.
+    renderer: SceneRenderer,
+    /// The 3D view's target and its egui texture.
+    viewport: Option<(ViewportTarget, egui::TextureId)>,
+    scene: Option<LoadedScene>,
+    ui: UiState,
+    camera: ViewerCamera,
+    loading: Option<Loading>,
+    /// The error window's text (a failed load: the humanoid before it stays).
+    error: Option<String>,
+    toasts: Vec<(String, Instant)>,
+    script: Option<ScriptRunner>,
+    stats: FrameStats,
+    /// Whether this run writes the remembered UI state (not in scripted runs).
+    persist: bool,
+    /// A script step failed: the program ends with this error.
+    exit_failure: Option<anyhow::Error>,
+    quit: bool,
+    /// Screenshots asked for this frame, taken after it was submitted (`None`: a new name).
+    pending_screenshots: Vec<Option<PathBuf>>,
+    /// When egui wants the next frame (animations, tooltips); `None`: only on input.
+    next_repaint: Option<Instant>,
+    /// The camera of the last frame drawn (screenshots at another size render with it).
+    last_camera: Option<Camera>,
+    /// How .asf and .bvh files open.
+    capture: crate::mocap::WindowCapture,
+    /// The motion capture retargeted onto the humanoid: applied again to each humanoid loaded (a reload,
+    /// another file), with its mapping.
+    retarget: Option<CaptureRequest>,
+    /// The `--adapter` choice, for a new device after a loss.
+    adapter_filter: Option<String>,
+}
+
+/// Where the panels' state is remembered between runs (`HANIM_VIEWER_CONFIG_DIR`, else the XDG config
+/// folder).
+fn config_path() -> Option<PathBuf> {
+    if let Some(dir) = std::env::var_os("HANIM_VIEWER_CONFIG_DIR") {
+        return Some(PathBuf::from(dir).join("ui.json"));
+    }
+    let base = std::env::var_os("XDG_CONFIG_HOME")
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".config")))?;
+    Some(base.join("hanim-viewer").join("ui.json"))
+}
+
+fn load_ui_state() -> UiState {
+    config_path()
+        .and_then(|p| std::fs::read_to_string(p).ok())
+        .and_then(|text| serde_json::from_str(&text).ok())
+        .unwrap_or_default()
+}
+
+impl Viewer {
+    pub fn new(event_loop: &ActiveEventLoop, options: &Options, script: Option<Vec<ScriptLine>>) -> Result<Self> {
+        let (w, h) = options.size.unwrap_or((1280, 800));
+        let attributes =
+            Window::default_attributes().with_title("hanim-viewer").with_inner_size(winit::dpi::LogicalSize::new(w, h));
+        let window = Arc::new(event_loop.create_window(attributes).context("creating the window")?);
+        let display = event_loop.owned_display_handle();
+        let instance =
+            wgpu::Instance::new(wgpu::InstanceDescriptor::new_with_display_handle_from_env(Box::new(display)));
+        let surface = instance.create_surface(Arc::clone(&window)).context("creating the window's GPU surface")?;
+        let gpu = pollster::block_on(GpuContext::with_instance(instance, options.adapter.as_deref(), Some(&surface)))?;
+        log::info!("window adapter: {}", gpu.summary);
+        let surface = WindowSurface::new(window, surface, &gpu)?;
+        let egui = EguiLayer::new(&surface.window, &gpu.device, surface.format());
+        let renderer = SceneRenderer::new(&gpu, ViewportTarget::formats_for(&gpu.adapter_info))?;
+        let persist = script.is_none();
+        let ui = if persist { load_ui_state() } else { UiState::default() };
+        let mut viewer = Self {
+            surface,
+            gpu,
+            egui,
+            renderer,
+            viewport: None,
+            scene: None,
+            ui,
+            camera: ViewerCamera::default(),
+            loading: None,
+            error: None,
+            toasts: Vec::new(),
+            script: script.map(ScriptRunner::new),
+            stats: FrameStats::default(),
+            persist,
+            exit_failure: None,
+            quit: false,
+            pending_screenshots: Vec::new(),
+            last_camera: None,
+            next_repaint: Some(Instant::now()),
+            capture: options.capture.clone(),
+            retarget: options.retarget.clone(),
+            adapter_filter: options.adapter.clone(),
+        };
+        match &options.file {
+            Some(file) => viewer.start_loading(file.clone()),
+            None => viewer.start_loading_default(),
+        }
+        Ok(viewer)
+    }
+
+    /// Asks for the next frame when something is moving (script, load, view transition, toasts, egui
+    /// animations); otherwise the loop sleeps until input or egui's next repaint time.
+    pub fn schedule_redraw(&self, event_loop: &ActiveEventLoop) {
+        let now = Instant::now();
+        let playing = self.scene.as_ref().is_some_and(|s| s.transport.playing);
+        let busy = self.script.is_some()
+            || self.loading.is_some()
+            || self.camera.in_transition()
+            || self.ui.continuous_redraw
+            || playing;
+        let toast_expiry = self.toasts.iter().map(|(_, t)| *t + Duration::from_secs_f64(TOAST_SECONDS)).min();
+        let next = [self.next_repaint, toast_expiry].into_iter().flatten().min();
+        if busy || next.is_some_and(|t| t <= now) {
+            event_loop.set_control_flow(ControlFlow::Poll);
+            self.surface.window.request_redraw();
+        } else if let Some(t) = next {
+            event_loop.set_control_flow(ControlFlow::WaitUntil(t));
+        } else {
+            event_loop.set_control_flow(ControlFlow::Wait);
+        }
+    }
+
+    pub fn save_ui_state(&self) {
+        if !self.persist {
+            return;
+        }
+        let Some(path) = config_path() else { return };
+        let result = serde_json::to_string_pretty(&self.ui)
+            .map_err(anyhow::Error::from)
+            .and_then(|text| crate::output::write_atomically(&path, text.as_bytes()).map_err(anyhow::Error::from));
+        if let Err(e) = result {
+            log::warn!("could not save the UI state to {}: {e:#}", path.display());
+        }
+    }
+
+    fn toast(&mut self, message: String) {
+        log::info!("{message}");
+        self.toasts.push((message, Instant::now()));
+    }
+
+    /// Shows `message` in the error window (the humanoid stays); a scripted run ends with it.
+    fn fail(&mut self, message: String) {
+        log::error!("{message}");
+        if self.script.is_some() {
+            self.script = None;
+            self.exit_failure = Some(anyhow::anyhow!("script failed: {message}"));
+        }
+        self.error = Some(message);
+    }
+
+    /// Handles one window event; an error ends the program (a failed script step).
+    pub fn window_event(&mut self, event_loop: &ActiveEventLoop, event: &WindowEvent) -> Result<()> {
+        let response = self.egui.state.on_window_event(&self.surface.window, event);
+        match event {
+            WindowEvent::CloseRequested => {
+                self.quit = true;
+            }
+            WindowEvent::Resized(size) => self.surface.resize(&self.gpu.device, *size),
+            // An .amc names a motion, not a skeleton: it is retargeted onto the humanoid shown (with its
+            // .asf beside it); anything else opens.
+            WindowEvent::DroppedFile(path)
+                if path.extension().is_some_and(|e| e.eq_ignore_ascii_case("amc")) && self.scene.is_some() =>
+            {
+                self.apply(UiCommand::ApplyCapture(path.clone()))
+            }
+            WindowEvent::DroppedFile(path) => self.start_loading(path.clone()),
+            WindowEvent::RedrawRequested => self.frame(),
+            _ => {}
+        }
+        if response.repaint {
+            self.surface.window.request_redraw();
+        }
+        if let Some(e) = self.exit_failure.take() {
+            return Err(e);
+        }
+        if self.quit {
+            let s = &self.stats;
+            log::info!(
+                "{} frames on {}: {:.1} ms CPU per frame on average, last {:.1} ms between frames ({:.1} fps)",
+                s.frames,
+                self.gpu.summary.name,
+                s.total_work.as_secs_f64() * 1000.0 / s.frames.max(1) as f64,
+                s.frame_ms,
+                s.fps
+            );
+            event_loop.exit();
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,121 @@
+//! The script runner: one step of a `--script` per frame, once the viewer is ready for it (nothing
+//! loading, no view transition, no screenshot pending). Steps that need the window (waits, resizes, a
+//! lost device, motions) are done here; the rest become the same [`UiCommand`]s the panels send.
+
+use std::collections::VecDeque;
+
+use anyhow::anyhow;
+
+use super::Viewer;
+use crate::app::script::{self, ScriptLine, ScriptStep};
+use crate::ui::{self, UiCommand};
+
+/// Runs a script one step per frame.
+pub(super) struct ScriptRunner {
+    steps: VecDeque<ScriptLine>,
+    wait_frames: u32,
+}
+
+impl ScriptRunner {
+    pub fn new(steps: Vec<ScriptLine>) -> Self {
+        Self { steps: steps.into(), wait_frames: 0 }
+    }
+}
+
+impl Viewer {
+    /// The next script step, if the viewer is ready for it (nothing loading, no transition running).
+    pub(super) fn script_commands(&mut self) -> Vec<UiCommand> {
+        let Some(runner) = &mut self.script else { return Vec::new() };
+        if self.loading.is_some() || self.camera.in_transition() || !self.pending_screenshots.is_empty() {
+            return Vec::new();
+        }
+        if runner.wait_frames > 0 {
+            runner.wait_frames -= 1;
+            return Vec::new();
+        }
+        let Some(ScriptLine { line, step }) = runner.steps.pop_front() else {
+            self.script = None;
+            return Vec::new();
+        };
+        log::info!("script line {line}: {step:?}");
+        match &step {
+            ScriptStep::Wait(n) => {
+                runner.wait_frames = *n;
+                return Vec::new();
+            }
+            ScriptStep::Limits(on) => {
+                self.ui.ignore_limits = !on;
+                return Vec::new();
+            }
+            ScriptStep::ScreenshotSize(size) => {
+                self.ui.screenshot_size = *size;
+                return Vec::new();
+            }
+            ScriptStep::Motion(name, seconds) => {
+                let shown = match self.scene.as_mut() {
+                    Some(scene) => scene.transport.show(name, *seconds),
+                    None => Err("no humanoid is loaded".to_string()),
+                };
+                if let Err(e) = shown {
+                    self.exit_failure = Some(anyhow!("script failed: line {line}: {e}"));
+                    self.script = None;
+                }
+                // The sampled pose reaches the GPU on the next frame.
+                if let Some(runner) = &mut self.script {
+                    runner.wait_frames = 1;
+                }
+                return Vec::new();
+            }
+            ScriptStep::LoseDevice => {
+                // As a driver reset would: the device goes, and the loss is noticed this frame.
+                self.gpu.device.destroy();
+                let _ = self.gpu.device.poll(wgpu::PollType::Poll);
+                runner.wait_frames = 2;
+                return Vec::new();
+            }
+            ScriptStep::Map(source, targets) => {
+                runner.wait_frames = 1;
+                let mapping = self
+                    .scene
+                    .as_mut()
+                    .and_then(|s| s.capture.as_mut())
+                    .map(|c| c.editor.panel.set_targets(source, targets));
+                return match mapping {
+                    Some(Some(mapping)) => vec![UiCommand::SetMapping(mapping)],
+                    Some(None) => {
+                        self.fail(format!("line {line}: the capture has no joint named '{source}'"));
+                        Vec::new()
+                    }
+                    None => {
+                        self.fail(format!("line {line}: no motion capture is applied"));
+                        Vec::new()
+                    }
+                };
+            }
+            ScriptStep::Resize(w, h) => {
+                // The new size arrives as a Resized event; give it a few frames.
+                let _ = self.surface.window.request_inner_size(winit::dpi::LogicalSize::new(*w, *h));
+                runner.wait_frames = 5;
+                return Vec::new();
+            }
+            _ => {}
+        }
+        // A new pose needs a frame to reach the GPU before a screenshot: steps run one per frame.
+        runner.wait_frames = 1;
+        let result = match (&step, &self.scene) {
+            (ScriptStep::Open(_) | ScriptStep::Quit | ScriptStep::Screenshot(_), _) => {
+                script::commands_for(&step, &ui::SceneSummary::default(), line)
+            }
+            (_, Some(scene)) => script::commands_for(&step, &scene.summary, line),
+            (_, None) => Err(anyhow!("line {line}: no humanoid is loaded")),
+        };
+        match result {
+            Ok(commands) => commands,
+            Err(e) => {
+                self.exit_failure = Some(e.context("script failed"));
+                self.script = None;
+                Vec::new()
+            }
+        }
+    }
+}

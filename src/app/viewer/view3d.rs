@@ -1,0 +1,149 @@
+//! The 3D view: camera input and joint picking, the view's target (sized to the central panel and shown
+//! by egui as a texture), clip playback into the poses, this frame's camera, and recording the scene
+//! passes for a camera.
+
+use super::Viewer;
+use super::ViewportTarget;
+use crate::app::scene::overlay_lines;
+use crate::gpu::scene_renderer::FrameInputs;
+use crate::ui::{UiCommand, ViewportInput};
+use crate::views::Camera;
+
+/// Pick radius around a joint centre, in points.
+const PICK_RADIUS: f32 = 14.0;
+/// The view's background when the file has none (sRGB), a neutral grey-blue.
+const BACKGROUND: [f32; 3] = [0.2348, 0.2478, 0.2828];
+
+impl Viewer {
+    pub(super) fn camera_input(&mut self, input: &ViewportInput, pixels_per_point: f32) {
+        self.camera.orbit_by(input.orbit.x, input.orbit.y);
+        self.camera.pan_by(input.pan.x, input.pan.y, input.rect.height());
+        self.camera.zoom_by(input.zoom);
+        let (Some(click), Some(scene), Some((target, _))) = (input.click, &self.scene, &self.viewport) else { return };
+        // Pick the joint whose centre is nearest the click, within PICK_RADIUS.
+        let camera = self.camera.update(None, 0.0);
+        let pixel = (click.x * pixels_per_point, click.y * pixels_per_point);
+        let nearest = scene
+            .joint_centres()
+            .iter()
+            .enumerate()
+            .filter_map(|(j, c)| {
+                let (x, y) = camera.project_to_pixel(*c, target.width(), target.height())?;
+                Some((j, ((x - pixel.0).powi(2) + (y - pixel.1).powi(2)).sqrt()))
+            })
+            .min_by(|a, b| a.1.total_cmp(&b.1));
+        if let Some((j, d)) = nearest
+            && d <= PICK_RADIUS * pixels_per_point
+        {
+            self.apply(UiCommand::SelectJoint(Some(j)));
+        }
+    }
+
+    /// Makes the 3D view `width × height` pixels (within the adapter's texture limit), registering it with
+    /// egui. Should the new target fail, the old one stays (and the error is logged).
+    pub(super) fn ensure_viewport(&mut self, width: u32, height: u32) {
+        let limit = self.gpu.device.limits().max_texture_dimension_2d;
+        let (width, height) = (width.clamp(1, limit), height.clamp(1, limit));
+        if self.viewport.as_ref().is_some_and(|(t, _)| t.width() == width && t.height() == height) {
+            return;
+        }
+        let target = match ViewportTarget::new(&self.gpu, self.renderer.formats(), width, height) {
+            Ok(target) => target,
+            Err(e) => {
+                log::error!("the 3D view could not be resized to {width}x{height}: {e}");
+                return;
+            }
+        };
+        match &mut self.viewport {
+            Some((old, id)) => {
+                *old = target;
+                self.egui.renderer.update_egui_texture_from_wgpu_texture(
+                    &self.gpu.device,
+                    old.egui_view(),
+                    wgpu::FilterMode::Linear,
+                    *id,
+                );
+            }
+            None => {
+                let id = self.egui.renderer.register_native_texture(
+                    &self.gpu.device,
+                    target.egui_view(),
+                    wgpu::FilterMode::Linear,
+                );
+                self.viewport = Some((target, id));
+            }
+        }
+    }
+
+    /// Advances the motion clock and samples the enabled clips into the pose (user offsets stay on top);
+    /// the skin pass then re-deforms it like any other pose change.
+    pub(super) fn play_motion(&mut self, dt: f64) {
+        let Some(scene) = self.scene.as_mut() else { return };
+        if !scene.transport.engaged {
+            return;
+        }
+        scene.transport.advance(dt);
+        // Clips may drive any humanoid of the file, not only the one in the panels.
+        let mut poses = scene.poses();
+        scene.transport.apply(&scene.doc, &mut poses);
+        for (i, (h, pose)) in scene.doc.humanoids.iter().zip(&poses).enumerate() {
+            scene.placements[i] = pose.world_from_humanoid(h);
+        }
+        scene.set_poses(poses);
+        let world_from_humanoid = scene.placements[scene.humanoid];
+        scene.world_from_humanoid = world_from_humanoid;
+        let target = self.camera.orbit.target;
+        if let Some(target) =
+            scene.transport.follow(&scene.doc, scene.humanoid, &scene.editor.pose, world_from_humanoid, target)
+        {
+            self.camera.orbit.target = target;
+        }
+    }
+
+    /// The camera for this frame after `dt` seconds: a locked view is re-evaluated at the current pose.
+    pub(super) fn frame_camera(&mut self, dt: f32) -> Camera {
+        let fixed = match (self.camera.fixed_view(), &self.scene) {
+            (Some(index), Some(scene)) => scene.summary.views.get(index).and_then(|v| {
+                crate::ui::scene::view_placement(
+                    &scene.doc,
+                    scene.humanoid(),
+                    &scene.humanoid_from_joint(),
+                    scene.world_from_humanoid,
+                    &scene.view_framing,
+                    v.source,
+                )
+            }),
+            _ => None,
+        };
+        self.camera.update(fixed, dt)
+    }
+
+    /// Records the skin/morph pass and draws the deformed humanoids and this frame's overlay into
+    /// `target` as `camera` sees it (the poses must already be written: [`LoadedScene::write_poses`]).
+    pub(super) fn encode_3d_view(
+        &mut self,
+        encoder: &mut wgpu::CommandEncoder,
+        target: &ViewportTarget,
+        camera: &Camera,
+    ) {
+        let lines = overlay_lines(
+            self.scene.as_ref(),
+            self.ui.show_grid,
+            self.ui.show_axes,
+            self.ui.show_skeleton,
+            self.ui.selected_joint,
+        );
+        let draws = self.scene.as_ref().map(|s| s.draws.draws()).unwrap_or_default();
+        let inputs = FrameInputs {
+            camera,
+            aspect: target.width() as f32 / target.height() as f32,
+            settings: self.scene.as_ref().map(|s| &s.doc.settings),
+            // The file's Background colour, else the viewer's own.
+            background: self.scene.as_ref().and_then(|s| s.doc.settings.background).unwrap_or(BACKGROUND),
+            draws: &draws,
+            lines: &lines,
+        };
+        let scene_draw = self.scene.as_ref().map(|s| &s.draws);
+        self.renderer.encode(&self.gpu, encoder, target.views(), scene_draw, &inputs);
+    }
+}
