@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use hanim_viewer::commands::catalog::{self, CatalogOptions, RestPose};
-use hanim_viewer::pose::bounds::{Parts, humanoid_bounds, part_bounds};
+use hanim_viewer::pose::bounds::{BoxParts, humanoid_bounds, part_bounds};
 use hanim_viewer::pose::{self, Pose};
 use hanim_viewer::render::ImageSize;
 use hanim_viewer::views::StandardView;
@@ -118,7 +118,7 @@ fn the_whole_corpus_is_catalogued_and_a_corrupt_file_is_skipped() {
             let rest = Pose::rest(h);
             let g = pose::humanoid_from_joint(h, &rest);
             let figure =
-                part_bounds(&doc.scene, h, &g, rest.world_from_humanoid(h), Some(&rest), &Parts::FIGURE).unwrap();
+                part_bounds(&doc.scene, h, &g, rest.world_from_humanoid(h), Some(&rest), &BoxParts::FIGURE).unwrap();
             let whole = humanoid_bounds(&doc.scene, h, &rest).unwrap();
             let markers_outside = figure != whole;
             if markers_outside {

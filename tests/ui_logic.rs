@@ -6,6 +6,7 @@ use std::path::Path;
 use glam::{Quat, Vec3};
 use hanim_viewer::app::camera::ViewerCamera;
 use hanim_viewer::app::script::{ScriptStep, commands_for, find_view, parse_script};
+use hanim_viewer::hanim::JointIndex;
 use hanim_viewer::hanim::{self, Document};
 use hanim_viewer::ui::panels::joint_degrees;
 use hanim_viewer::ui::scene::view_placement;
@@ -19,8 +20,8 @@ fn fixture() -> (Document, SceneSummary) {
     (doc, summary)
 }
 
-fn joint(summary: &SceneSummary, name: &str) -> usize {
-    summary.joints.iter().position(|j| j.name == name).expect(name)
+fn joint(summary: &SceneSummary, name: &str) -> JointIndex {
+    JointIndex(summary.joints.iter().position(|j| j.name == name).expect(name))
 }
 
 #[test]
@@ -47,9 +48,9 @@ fn selection_accepts_only_existing_joints() {
     let h = &doc.humanoids[0];
     let mut editor = PoseEditor::new(h);
     let mut state = UiState::default();
-    assert_eq!(editor.apply(h, &mut state, UiCommand::SelectJoint(Some(2))), None);
-    assert_eq!(state.selected_joint, Some(2));
-    let _ = editor.apply(h, &mut state, UiCommand::SelectJoint(Some(99)));
+    assert_eq!(editor.apply(h, &mut state, UiCommand::SelectJoint(Some(JointIndex(2)))), None);
+    assert_eq!(state.selected_joint, Some(JointIndex(2)));
+    let _ = editor.apply(h, &mut state, UiCommand::SelectJoint(Some(JointIndex(99))));
     assert_eq!(state.selected_joint, None);
     let _ = editor.apply(h, &mut state, UiCommand::SelectJoint(Some(joint(&s, "l_elbow"))));
     assert_eq!(state.selected_joint, Some(joint(&s, "l_elbow")));
@@ -101,8 +102,11 @@ fn undo_redo_restores_edits_and_a_drag_is_one_step() {
     let _ = editor.apply(h, &mut state, UiCommand::EndEdit);
     let after_drag = editor.pose.clone();
     let _ = editor.apply(h, &mut state, UiCommand::SetDisplacerWeight { displacer: 0, weight: 0.7 });
-    let _ =
-        editor.apply(h, &mut state, UiCommand::SetJointTranslation { joint: 0, translation: Vec3::new(0.1, 0.0, 0.0) });
+    let _ = editor.apply(
+        h,
+        &mut state,
+        UiCommand::SetJointTranslation { joint: JointIndex(0), translation: Vec3::new(0.1, 0.0, 0.0) },
+    );
     assert_eq!(editor.pose.translation_offsets[0], Vec3::new(0.1, 0.0, 0.0));
     let full = editor.pose.clone();
 
@@ -131,9 +135,10 @@ fn undo_redo_restores_edits_and_a_drag_is_one_step() {
     assert!(!editor.history.can_redo());
     // Out-of-range commands change nothing.
     let before = editor.pose.clone();
-    let _ = editor.apply(h, &mut state, UiCommand::SetJointAngles { joint: 42, degrees: [1.0, 2.0, 3.0] });
+    let _ = editor.apply(h, &mut state, UiCommand::SetJointAngles { joint: JointIndex(42), degrees: [1.0, 2.0, 3.0] });
     let _ = editor.apply(h, &mut state, UiCommand::SetDisplacerWeight { displacer: 9, weight: 1.0 });
-    let _ = editor.apply(h, &mut state, UiCommand::SetJointAngles { joint: 0, degrees: [f32::NAN, 0.0, 0.0] });
+    let _ =
+        editor.apply(h, &mut state, UiCommand::SetJointAngles { joint: JointIndex(0), degrees: [f32::NAN, 0.0, 0.0] });
     assert_eq!(editor.pose, before);
 }
 

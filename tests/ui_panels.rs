@@ -29,8 +29,8 @@ impl Panels {
         Self { doc, summary, editor, ui: UiState::default(), passed_on: Vec::new() }
     }
 
-    fn joint(&self, name: &str) -> usize {
-        self.summary.joints.iter().position(|j| j.name == name).expect(name)
+    fn joint(&self, name: &str) -> hanim_viewer::hanim::JointIndex {
+        hanim_viewer::hanim::JointIndex(self.summary.joints.iter().position(|j| j.name == name).expect(name))
     }
 
     fn apply(&mut self, commands: Vec<UiCommand>) {

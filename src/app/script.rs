@@ -23,6 +23,7 @@ use std::path::PathBuf;
 use anyhow::{Context, Result, bail};
 use glam::Vec3;
 
+use crate::hanim::JointIndex;
 use crate::ui::command::UiCommand;
 use crate::ui::scene::{SceneSummary, without_prefix};
 
@@ -183,11 +184,12 @@ pub fn parse_script(text: &str) -> Result<Vec<ScriptLine>> {
     Ok(steps)
 }
 
-fn joint(summary: &SceneSummary, name: &str, line: usize) -> Result<usize> {
+fn joint(summary: &SceneSummary, name: &str, line: usize) -> Result<JointIndex> {
     summary
         .joints
         .iter()
         .position(|j| j.name == name || without_prefix(&j.name, &summary.humanoid_name) == name)
+        .map(JointIndex)
         .with_context(|| format!("line {line}: no joint named '{name}'"))
 }
 

@@ -1,5 +1,8 @@
-//! GPU deformation: the context, the `Gpu*` data layout, the skin/morph compute pass and read-back.
-//! Nothing upstream (`x3d`, `hanim`, `pose`) depends on this module.
+//! Everything on the GPU: the device (`GpuContext`), the byte structs beside their WGSL (`layout`), the
+//! skin/morph compute pass and its read-back, mesh pipelines and draws, a document's draws
+//! (`scene_draw`), the one scene renderer both the window and headless rendering use
+//! (`scene_renderer`), overlay lines, render targets, texture upload and lighting. Nothing upstream
+//! (`x3d`, `hanim`, `pose`, `views`, `mesh`) depends on this module.
 
 pub mod agreement;
 pub mod context;

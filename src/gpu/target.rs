@@ -1,8 +1,8 @@
 //! Offscreen render target: a resolved colour texture (`Rgba8UnormSrgb`), its 4× multisampled twin and a
 //! multisampled depth buffer, plus the RGBA8 read-back that strips wgpu's row padding.
 //!
-//! The window renders through the same passes into its surface view; only this module knows about
-//! offscreen textures.
+//! Headless images render into one of these; the window's 3D view is one too (`app::viewport` wraps it
+//! with a view egui can sample), so both go through the same passes.
 
 use super::context::GpuContext;
 use super::error::{CreationScope, GpuError};

@@ -386,6 +386,25 @@ impl<T> std::ops::IndexMut<HumanoidIndex> for Vec<T> {
     }
 }
 
+/// Which joint of a humanoid: its place in [`Humanoid::joints`] (parents before children). The panels,
+/// scripts and the window pass joints as these.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub struct JointIndex(pub usize);
+
+/// Per-joint lists (the joints, their centres, pose rotations) index by it.
+impl<T> std::ops::Index<JointIndex> for Vec<T> {
+    type Output = T;
+    fn index(&self, index: JointIndex) -> &T {
+        &self[index.0]
+    }
+}
+
+impl<T> std::ops::IndexMut<JointIndex> for Vec<T> {
+    fn index_mut(&mut self, index: JointIndex) -> &mut T {
+        &mut self[index.0]
+    }
+}
+
 /// A loaded file: the scene, every humanoid in it and what surrounds them.
 #[derive(Debug, Clone)]
 pub struct Document {

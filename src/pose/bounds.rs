@@ -99,12 +99,12 @@ fn geometry_points(scene: &Scene, root: NodeId, out: &mut Vec<Vec3>) -> Result<(
 /// World-space bounds of the humanoid at `pose`.
 pub fn humanoid_bounds(scene: &Scene, h: &Humanoid, pose: &Pose) -> Result<Aabb, X3dError> {
     let g = pose::humanoid_from_joint(h, pose);
-    part_bounds(scene, h, &g, pose.world_from_humanoid(h), Some(pose), &Parts::WHOLE)
+    part_bounds(scene, h, &g, pose.world_from_humanoid(h), Some(pose), &BoxParts::WHOLE)
 }
 
 /// Which parts of a humanoid a box covers.
 #[derive(Debug, Clone, Copy)]
-pub struct Parts<'a> {
+pub struct BoxParts<'a> {
     /// Only what moves with these joints (indexed like `Humanoid::joints`): their centres, skin points
     /// whose strongest influence is one of them, and the segments, joint children and sites they hold.
     /// `None`: everything.
@@ -114,10 +114,10 @@ pub struct Parts<'a> {
     pub camera_sites: bool,
 }
 
-impl Parts<'_> {
-    pub const WHOLE: Parts<'static> = Parts { joints: None, camera_sites: true };
+impl BoxParts<'_> {
+    pub const WHOLE: BoxParts<'static> = BoxParts { joints: None, camera_sites: true };
     /// The body: everything but the camera-site markers.
-    pub const FIGURE: Parts<'static> = Parts { joints: None, camera_sites: false };
+    pub const FIGURE: BoxParts<'static> = BoxParts { joints: None, camera_sites: false };
 
     fn has(&self, joint: Option<usize>) -> bool {
         match (self.joints, joint) {
@@ -137,7 +137,7 @@ pub fn part_bounds(
     g: &[Mat4],
     world_from_humanoid: Mat4,
     pose: Option<&Pose>,
-    parts: &Parts,
+    parts: &BoxParts,
 ) -> Result<Aabb, X3dError> {
     let joint_matrix = |j: Option<usize>| j.and_then(|j| g.get(j)).copied().unwrap_or(Mat4::IDENTITY);
     let mut bounds = Aabb::default();

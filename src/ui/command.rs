@@ -5,23 +5,25 @@ use std::path::PathBuf;
 
 use glam::Vec3;
 
+use crate::hanim::JointIndex;
+
 #[derive(Debug, Clone, PartialEq)]
 #[must_use]
 pub enum UiCommand {
-    SelectJoint(Option<usize>),
+    SelectJoint(Option<JointIndex>),
     /// Makes humanoid `n` of the file (from 0) the one the panels pose.
     SelectHumanoid(crate::hanim::HumanoidIndex),
     /// Sets the joint's effective rotation from its three limit-frame angles, in degrees (§8).
     SetJointAngles {
-        joint: usize,
+        joint: JointIndex,
         degrees: [f32; 3],
     },
     /// Sets the effective translation of the root joint (`t_eff`, §1.4).
     SetJointTranslation {
-        joint: usize,
+        joint: JointIndex,
         translation: Vec3,
     },
-    ResetJoint(usize),
+    ResetJoint(JointIndex),
     ResetAllJoints,
     SetDisplacerWeight {
         displacer: usize,

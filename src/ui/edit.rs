@@ -7,6 +7,7 @@ use super::command::UiCommand;
 use super::limits;
 use super::state::UiState;
 use crate::hanim::Humanoid;
+use crate::hanim::JointIndex;
 use crate::pose::Pose;
 
 /// Undo steps kept.
@@ -102,10 +103,10 @@ impl PoseEditor {
     pub fn apply(&mut self, h: &Humanoid, state: &mut UiState, command: UiCommand) -> Option<UiCommand> {
         match command {
             UiCommand::SelectJoint(joint) => {
-                state.selected_joint = joint.filter(|&j| j < h.joints.len());
+                state.selected_joint = joint.filter(|j| j.0 < h.joints.len());
                 self.history.open = None;
             }
-            UiCommand::SetJointAngles { joint, degrees } => {
+            UiCommand::SetJointAngles { joint: JointIndex(joint), degrees } => {
                 let j = h.joints.get(joint)?;
                 if joint >= self.pose.rotation_offsets.len() || !degrees.iter().all(|d| d.is_finite()) {
                     return None;
@@ -120,7 +121,7 @@ impl PoseEditor {
                 self.pose.rotation_offsets[joint] = limits::offset_for_target(base, target);
                 self.revision += 1;
             }
-            UiCommand::SetJointTranslation { joint, translation } => {
+            UiCommand::SetJointTranslation { joint: JointIndex(joint), translation } => {
                 if joint >= self.pose.translation_offsets.len() || !translation.is_finite() {
                     return None;
                 }
@@ -129,7 +130,7 @@ impl PoseEditor {
                 self.pose.translation_offsets[joint] = translation - base;
                 self.revision += 1;
             }
-            UiCommand::ResetJoint(joint) => {
+            UiCommand::ResetJoint(JointIndex(joint)) => {
                 if joint >= self.pose.rotation_offsets.len() {
                     return None;
                 }

@@ -3,7 +3,7 @@
 
 use glam::{Mat4, Quat};
 
-use crate::hanim::{DisplacerOwner, Document, Humanoid, HumanoidIndex};
+use crate::hanim::{DisplacerOwner, Document, Humanoid, HumanoidIndex, JointIndex};
 use crate::pose::bounds::Aabb;
 
 /// One joint as the Joints panel shows it.
@@ -111,9 +111,9 @@ impl SceneSummary {
     }
 
     /// Joints whose name contains `query` (case-insensitive), in joint order.
-    pub fn search_joints(&self, query: &str) -> Vec<usize> {
+    pub fn search_joints(&self, query: &str) -> Vec<JointIndex> {
         let q = query.trim().to_lowercase();
-        (0..self.joints.len()).filter(|&j| self.joints[j].name.to_lowercase().contains(&q)).collect()
+        (0..self.joints.len()).filter(|&j| self.joints[j].name.to_lowercase().contains(&q)).map(JointIndex).collect()
     }
 }
 

@@ -9,7 +9,7 @@ pub const MAX_RECENT_FILES: usize = 10;
 #[serde(default)]
 pub struct UiState {
     #[serde(skip)]
-    pub selected_joint: Option<usize>,
+    pub selected_joint: Option<crate::hanim::JointIndex>,
     #[serde(skip)]
     pub joint_search: String,
     /// Sliders move freely instead of clamping to llimit/ulimit.

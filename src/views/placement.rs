@@ -10,7 +10,7 @@ use super::{
 };
 use crate::hanim::HumanoidIndex;
 use crate::hanim::{Document, HeldViewpoint, Viewpoint};
-use crate::pose::bounds::{Aabb, Parts, part_bounds};
+use crate::pose::bounds::{Aabb, BoxParts, part_bounds};
 use crate::pose::{self, Pose};
 
 /// A camera placement: rigid world matrix (looking down −Z, +Y up) and field of view.
@@ -151,7 +151,7 @@ fn face_placement(ctx: &PoseContext) -> Option<ViewPlacement> {
         g,
         ctx.world_from_humanoid,
         None,
-        &Parts { joints: Some(&subtree), camera_sites: false },
+        &BoxParts { joints: Some(&subtree), camera_sites: false },
     )
     .ok()?;
     let rest = pose::humanoid_from_joint(h, &Pose::rest(h));
@@ -178,7 +178,7 @@ fn face_placement(ctx: &PoseContext) -> Option<ViewPlacement> {
 pub fn figure_bounds(doc: &Document, h: HumanoidIndex, pose: &Pose) -> Result<Aabb, ViewError> {
     let humanoid = doc.humanoid(h).ok_or_else(|| ViewError::Unknown(format!("no humanoid {}", h.0)))?;
     let g = pose::humanoid_from_joint(humanoid, pose);
-    let b = part_bounds(&doc.scene, humanoid, &g, pose.world_from_humanoid(humanoid), Some(pose), &Parts::FIGURE)?;
+    let b = part_bounds(&doc.scene, humanoid, &g, pose.world_from_humanoid(humanoid), Some(pose), &BoxParts::FIGURE)?;
     Ok(b)
 }
 

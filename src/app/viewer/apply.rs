@@ -60,7 +60,7 @@ impl Viewer {
             }
             UiCommand::FrameSelected => {
                 if let Some(scene) = &self.scene
-                    && let Some(c) = self.ui.selected_joint.and_then(|j| scene.joint_centres().get(j).copied())
+                    && let Some(c) = self.ui.selected_joint.and_then(|j| scene.joint_centres().get(j.0).copied())
                 {
                     let size = scene.rest_bounds.size().max_element().max(0.05);
                     self.camera.frame_point(c, size * 0.5);

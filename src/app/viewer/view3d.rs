@@ -35,7 +35,7 @@ impl Viewer {
         if let Some((j, d)) = nearest
             && d <= PICK_RADIUS * pixels_per_point
         {
-            self.apply(UiCommand::SelectJoint(Some(j)));
+            self.apply(UiCommand::SelectJoint(Some(crate::hanim::JointIndex(j))));
         }
     }
 
@@ -131,7 +131,7 @@ impl Viewer {
             self.ui.show_grid,
             self.ui.show_axes,
             self.ui.show_skeleton,
-            self.ui.selected_joint,
+            self.ui.selected_joint.map(|j| j.0),
         );
         let draws = self.scene.as_ref().map(|s| s.draws.draws()).unwrap_or_default();
         let inputs = FrameInputs {

@@ -3,6 +3,7 @@
 
 use glam::Vec3;
 
+use crate::hanim::JointIndex;
 use crate::pose::Pose;
 use crate::ui::command::UiCommand;
 use crate::ui::limits;
@@ -13,7 +14,7 @@ use crate::ui::state::UiState;
 const OPEN_DEPTH: usize = 3;
 
 /// The limit-frame angles (degrees) of `joint`'s effective rotation `r_base·Δ` in `pose`.
-pub fn joint_degrees(scene: &SceneSummary, pose: &Pose, joint: usize) -> [f32; 3] {
+pub fn joint_degrees(scene: &SceneSummary, pose: &Pose, JointIndex(joint): JointIndex) -> [f32; 3] {
     let Some(j) = scene.joints.get(joint) else { return [0.0; 3] };
     let base = pose.rotations.get(joint).copied().unwrap_or_default();
     let offset = pose.rotation_offsets.get(joint).copied().unwrap_or_default();
@@ -60,8 +61,8 @@ pub fn joints_ui(ui: &mut egui::Ui, state: &mut UiState, scene: &SceneSummary, p
         }
     });
     ui.separator();
-    match state.selected_joint.filter(|&j| j < scene.joints.len()) {
-        Some(j) => commands.extend(selected_joint_ui(ui, state, scene, pose, j)),
+    match state.selected_joint.filter(|j| j.0 < scene.joints.len()) {
+        Some(JointIndex(j)) => commands.extend(selected_joint_ui(ui, state, scene, pose, j)),
         None => {
             ui.weak("Select a joint in the tree or click near one in the view.");
         }
@@ -76,12 +77,12 @@ pub fn joints_ui(ui: &mut egui::Ui, state: &mut UiState, scene: &SceneSummary, p
 
 fn joint_tree_ui(ui: &mut egui::Ui, state: &UiState, scene: &SceneSummary, joint: usize, out: &mut Vec<UiCommand>) {
     let Some(j) = scene.joints.get(joint) else { return };
-    let selected = state.selected_joint == Some(joint);
+    let selected = state.selected_joint == Some(JointIndex(joint));
     if j.children.is_empty() {
         ui.horizontal(|ui| {
             ui.add_space(ui.spacing().indent);
             if ui.selectable_label(selected, &j.name).clicked() {
-                out.push(UiCommand::SelectJoint(Some(joint)));
+                out.push(UiCommand::SelectJoint(Some(JointIndex(joint))));
             }
         });
         return;
@@ -90,7 +91,7 @@ fn joint_tree_ui(ui: &mut egui::Ui, state: &UiState, scene: &SceneSummary, joint
     egui::collapsing_header::CollapsingState::load_with_default_open(ui.ctx(), id, j.depth < OPEN_DEPTH)
         .show_header(ui, |ui| {
             if ui.selectable_label(selected, &j.name).clicked() {
-                out.push(UiCommand::SelectJoint(Some(joint)));
+                out.push(UiCommand::SelectJoint(Some(JointIndex(joint))));
             }
         })
         .body(|ui| {
@@ -111,7 +112,7 @@ fn selected_joint_ui(
     let j = &scene.joints[joint];
     ui.strong(&j.name);
     let intervals = limits::limit_intervals(&j.llimit, &j.ulimit);
-    let mut degrees = joint_degrees(scene, pose, joint);
+    let mut degrees = joint_degrees(scene, pose, JointIndex(joint));
     let mut changed = false;
     let mut ended = false;
     for (axis, name) in ["X rotation", "Y rotation", "Z rotation"].iter().enumerate() {
@@ -136,7 +137,7 @@ fn selected_joint_ui(
         ui.weak("no limits in the file");
     }
     if changed {
-        commands.push(UiCommand::SetJointAngles { joint, degrees });
+        commands.push(UiCommand::SetJointAngles { joint: JointIndex(joint), degrees });
     }
     if ended {
         commands.push(UiCommand::EndEdit);
@@ -156,7 +157,7 @@ fn selected_joint_ui(
             }
         });
         if moved {
-            commands.push(UiCommand::SetJointTranslation { joint, translation: t });
+            commands.push(UiCommand::SetJointTranslation { joint: JointIndex(joint), translation: t });
         }
         if stopped {
             commands.push(UiCommand::EndEdit);
@@ -164,7 +165,7 @@ fn selected_joint_ui(
     }
     ui.horizontal(|ui| {
         if ui.button("Reset joint").clicked() {
-            commands.push(UiCommand::ResetJoint(joint));
+            commands.push(UiCommand::ResetJoint(JointIndex(joint)));
         }
         if ui.button("Frame joint").clicked() {
             commands.push(UiCommand::FrameSelected);
