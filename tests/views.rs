@@ -366,6 +366,38 @@ fn render_finds_views_by_computed_name_description_or_def() {
 }
 
 #[test]
+fn a_file_viewpoint_named_like_a_computed_view_wins_and_the_prefix_reaches_the_computed_one() {
+    // Viewpoints described "Top" (looking down from 5 m) and DEF'd "front" (from the side): the file's
+    // own views answer to `top` and `front`; `computed:top` / `computed:front` frame the figure.
+    let text = r#"<X3D version='4.0'><Scene>
+      <Viewpoint description='Top' position='0 5 0' orientation='1 0 0 -1.5707963'/>
+      <Viewpoint DEF='front' description='From the side' position='4 1 0' orientation='0 1 0 1.5707963'/>
+      <HAnimHumanoid name='h'>
+        <HAnimJoint name='humanoid_root' center='0 1 0' containerField='skeleton'>
+          <HAnimSegment name='pelvis'><Shape><Box size='0.4 2 0.4'/></Shape></HAnimSegment>
+        </HAnimJoint>
+      </HAnimHumanoid></Scene></X3D>"#;
+    let doc = hanim::load_str(text, std::path::Path::new("named_views.x3d")).unwrap();
+    let poses: Vec<Pose> = doc.humanoids.iter().map(Pose::rest).collect();
+    let bounds = hanim_viewer::render::scene_bounds(&doc, &poses).unwrap();
+    let camera = |name: &str| views::named_camera(&doc, &poses, &bounds, name, 1.0).unwrap();
+    for name in ["top", "Top", "TOP"] {
+        assert!(camera(name).position().abs_diff_eq(Vec3::new(0.0, 5.0, 0.0), TOLERANCE), "{name}");
+    }
+    assert!(camera("front").position().abs_diff_eq(Vec3::new(4.0, 1.0, 0.0), TOLERANCE));
+    let computed_top = camera("computed:top");
+    assert!(computed_top.forward().abs_diff_eq(-Vec3::Y, 1e-3));
+    assert!(!computed_top.position().abs_diff_eq(Vec3::new(0.0, 5.0, 0.0), 0.1), "framed, not the file's");
+    let computed_front = camera("computed:front");
+    assert!(computed_front.forward().abs_diff_eq(-Vec3::Z, 1e-3), "{:?}", computed_front.forward());
+    // A keyword the file does not use still means the computed view.
+    assert!(camera("side").forward().abs_diff_eq(-Vec3::X, 1e-3));
+    assert_eq!(views::computed_view_named(&doc, "top"), None);
+    assert_eq!(views::computed_view_named(&doc, "computed:top"), Some(StandardView::Top));
+    assert_eq!(views::computed_view_named(&doc, "side"), Some(StandardView::Side));
+}
+
+#[test]
 fn grouping_transforms_in_the_viewpoints_field_place_sites_and_bare_viewpoints() {
     // A Transform (translation 0 0 1, turned π/2 about Y) in `viewpoints` around a site and a bare
     // Viewpoint; the humanoid itself is moved 1 m up. Camera = H·T·L(site)·T(position).

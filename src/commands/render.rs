@@ -26,8 +26,9 @@ pub struct RenderArgs {
     /// Image size, WIDTHxHEIGHT.
     #[arg(long, default_value = "1280x720", value_parser = parse_size)]
     pub size: ImageSize,
-    /// `front`, `side`, `top`, `inclined`, `face`, or the description or DEF name of a viewpoint in the
-    /// file (see the `views` command). Default: front, framing the whole humanoid.
+    /// The description or DEF name of a viewpoint in the file (see the `views` command), or a computed
+    /// view: `front`, `side`, `top`, `inclined`, `face` (a file viewpoint called so wins; `computed:front`
+    /// etc. always means the computed one). Default: the computed front view, framing the whole humanoid.
     #[arg(long, value_name = "NAME")]
     pub view: Option<String>,
     /// Joint rotation offsets, each JOINT=AXIS_X,AXIS_Y,AXIS_Z,ANGLE (radians), applied in the joint's

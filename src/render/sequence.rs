@@ -9,7 +9,7 @@ use crate::gpu::GpuContext;
 use crate::hanim::Document;
 use crate::pose::bounds::Aabb;
 use crate::pose::{Pose, poses_for};
-use crate::views::{DEFAULT_FIELD_OF_VIEW, StandardView, framed_camera};
+use crate::views::{self, DEFAULT_FIELD_OF_VIEW, framed_camera};
 
 /// Renders the clip `args` names at each of `times`, with one camera framing all of them; calls
 /// `each(i, image)` with each image; `each`'s error stops the run.
@@ -48,7 +48,7 @@ pub fn render_times<E: From<RenderError>>(
     let aspect = request.size.width as f32 / request.size.height as f32;
     let view = match &request.view {
         ViewRequest::Auto => ViewRequest::Camera(framed_camera(&bounds, Quat::IDENTITY, DEFAULT_FIELD_OF_VIEW, aspect)),
-        ViewRequest::Named(name) => match StandardView::from_name(name) {
+        ViewRequest::Named(name) => match views::computed_view_named(doc, name) {
             Some(v) => ViewRequest::Camera(framed_camera(&bounds, v.orientation(), DEFAULT_FIELD_OF_VIEW, aspect)),
             None => request.view.clone(),
         },

@@ -13,10 +13,27 @@ use crate::hanim::HumanoidIndex;
 use crate::pose::bounds::Aabb;
 use crate::pose::{self, Pose};
 
+/// The prefix that always names a computed view (`computed:front`), even where the file has a viewpoint
+/// called `front`.
+pub const COMPUTED_PREFIX: &str = "computed:";
+
+/// The computed view `name` asks for, if it asks for one: `computed:KEYWORD` always; a bare keyword
+/// (`front`, `side`, `top`, `inclined`, `face`, any case) only when no viewpoint of the file answers to
+/// it by label, description or DEF — the file's own viewpoint wins (an author's "Front" view is what a
+/// user typing `--view front` means, and the computed one stays reachable with the prefix).
+pub fn computed_view_named(doc: &Document, name: &str) -> Option<StandardView> {
+    if let Some(keyword) = name.trim().strip_prefix(COMPUTED_PREFIX) {
+        return StandardView::from_name(keyword);
+    }
+    let standard = StandardView::from_name(name)?;
+    let file_view = document_views(doc).iter().any(|v| v.kind != ViewKind::Computed && v.answers_to(name, false));
+    (!file_view).then_some(standard)
+}
+
 /// The camera of the view called `name` for `doc` at `poses`: a computed view (front, side, top,
-/// inclined framing the whole `bounds`; face framing the first humanoid with a head joint), else any
-/// listed view by label, description or DEF (exact match first, then ignoring case). An unknown name is
-/// an error listing the names and the close ones.
+/// inclined framing the whole `bounds`; face framing the first humanoid with a head joint) when
+/// [`computed_view_named`] says so, else any listed view by label, description or DEF (exact match
+/// first, then ignoring case). An unknown name is an error listing the names and the close ones.
 pub fn named_camera(
     doc: &Document,
     poses: &[Pose],
@@ -37,7 +54,7 @@ pub fn named_camera(
         figure: bounds,
         aspect,
     };
-    match StandardView::from_name(name) {
+    match computed_view_named(doc, name) {
         Some(StandardView::Face) => {
             let Some(h) = doc.humanoids.iter().position(|h| head_joint(h).is_some()) else {
                 return Err(ViewError::Unknown("no face view: no humanoid has a skullbase (or head) joint".into()));
