@@ -1,6 +1,6 @@
 //! Field readers shared by every part of the build: a Transform-like node's fields with the quirks of real
-//! files fixed (and warned about), rotations, warnings at a field's own position, and the grouping walk
-//! helpers.
+//! files fixed (and warned about), rotations, warnings at a field's own position, and a grouping node's
+//! matrix.
 
 use glam::{Mat4, Quat, Vec3};
 
@@ -64,34 +64,9 @@ pub(super) fn warn_at(scene: &Scene, warnings: &mut Vec<Warning>, loc: Loc, mess
     warnings.push(Warning { pos: scene.pos(loc), message });
 }
 
-pub(super) fn is_grouping(type_name: &str) -> bool {
-    matches!(
-        type_name,
-        "Group" | "Transform" | "Switch" | "LOD" | "Billboard" | "Collision" | "Anchor" | "StaticGroup" | "Inline"
-    )
-}
-
-/// The children a grouping node shows: Switch shows its `whichChoice`, LOD its first level.
-pub(super) fn shown_children(scene: &Scene, id: NodeId) -> Result<Vec<NodeId>, X3dError> {
-    let node = scene.node(id);
-    let kids: Vec<NodeId> = node
-        .children
-        .iter()
-        .filter(|c| matches!(c.field.as_str(), "children" | "choice" | "level"))
-        .map(|c| c.node)
-        .collect();
-    Ok(match node.type_name.as_str() {
-        "Switch" => {
-            let which = scene.sf_int32(id, "whichChoice", -1)?;
-            usize::try_from(which).ok().and_then(|i| kids.get(i).copied()).into_iter().collect()
-        }
-        "LOD" => kids.into_iter().take(1).collect(),
-        _ => kids,
-    })
-}
-
-/// `L` of a grouping node (identity for all but Transform).
-pub(super) fn grouping_matrix(scene: &Scene, id: NodeId, warnings: &mut Vec<Warning>) -> Result<Mat4, X3dError> {
+/// `L` of a grouping node (identity for all but Transform), the matrix every walk through grouping nodes
+/// applies; which children it shows is `x3d::grouping::shown_children`.
+pub(crate) fn grouping_matrix(scene: &Scene, id: NodeId, warnings: &mut Vec<Warning>) -> Result<Mat4, X3dError> {
     if scene.node(id).type_name == "Transform" {
         Ok(transform_fields(scene, id, warnings)?.matrix())
     } else {

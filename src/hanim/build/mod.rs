@@ -14,6 +14,7 @@ use std::path::Path;
 
 use glam::Mat4;
 
+use crate::x3d::grouping::{is_grouping, shown_children};
 use crate::x3d::{self, LoadOptions, NodeId, Scene, SourcePos, X3dError};
 
 use super::model::*;
@@ -26,8 +27,7 @@ mod sites;
 mod skeleton;
 mod skin;
 
-pub(crate) use fields::transform_fields;
-use fields::{grouping_matrix, is_grouping, shown_children};
+pub(crate) use fields::grouping_matrix;
 use humanoid::HumanoidBuilder;
 pub use motions::count_channels;
 use sites::{read_light, read_viewpoint};

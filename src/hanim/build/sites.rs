@@ -7,9 +7,10 @@ use std::collections::HashSet;
 use glam::{Mat4, Vec3};
 
 use super::HanimError;
-use super::fields::{grouping_matrix, is_grouping, shown_children, transform_fields};
+use super::fields::{grouping_matrix, transform_fields};
 use super::humanoid::HumanoidBuilder;
 use crate::hanim::model::*;
+use crate::x3d::grouping::{is_grouping, shown_children};
 use crate::x3d::{NodeId, Scene, Warning, X3dError};
 
 pub(super) fn is_viewpoint(type_name: &str) -> bool {

@@ -7,11 +7,12 @@ use std::collections::HashSet;
 use glam::{Mat4, Vec3};
 
 use super::HanimError;
-use super::fields::{grouping_matrix, is_grouping, rotation_field, shown_children, transform_fields};
+use super::fields::{grouping_matrix, rotation_field, transform_fields};
 use super::humanoid::{Holder, HumanoidBuilder};
 use super::sites::{is_viewpoint, read_viewpoint};
 use crate::hanim::model::*;
 use crate::x3d::NodeId;
+use crate::x3d::grouping::{is_grouping, shown_children};
 
 impl HumanoidBuilder<'_> {
     /// Depth-first, parent before child, with an explicit stack.

@@ -6,10 +6,10 @@ use std::collections::HashSet;
 use glam::Vec3;
 
 use super::HanimError;
-use super::fields::{is_grouping, shown_children};
 use super::humanoid::HumanoidBuilder;
 use crate::hanim::model::*;
 use crate::x3d::NodeId;
+use crate::x3d::grouping::{is_grouping, shown_children};
 
 impl HumanoidBuilder<'_> {
     pub(super) fn read_skin(&mut self, skin_joints: &[usize]) -> Result<Option<Skin>, HanimError> {
