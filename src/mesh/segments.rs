@@ -1,7 +1,7 @@
 //! Rigid geometry of a humanoid: the Shapes under its segments, under joints (`extra_children`) and under
 //! sites, each drawn with its joint's matrix `H · G_j` (semantics note §6). Grouping nodes between the
-//! holder and a Shape (Transform, Group, Switch, LOD, Billboard, Collision, Anchor) are flattened once
-//! into a static offset; nothing here changes per frame.
+//! holder and a Shape are flattened once into a static offset, showing what `x3d::grouping` says they
+//! show (Switch: its choice; LOD: the most detailed level with a Shape); nothing here changes per frame.
 
 use glam::{Mat4, Vec3};
 
@@ -9,7 +9,7 @@ use super::{
     RenderMesh, ShapeAppearance, Topology, appearance_of, line_mesh, primitive_of, render_mesh_from_skin_shape,
 };
 use crate::hanim::{Humanoid, Influences, Skin, SkinShape};
-use crate::x3d::{NodeId, Scene, X3dError};
+use crate::x3d::{NodeId, Scene, X3dError, grouping};
 
 /// One Shape reached from a segment, joint or site.
 #[derive(Debug, Clone, PartialEq)]
@@ -75,56 +75,18 @@ fn collect(
     if depth > MAX_DEPTH {
         return Ok(());
     }
-    let n = scene.node(node);
-    let children = |field: &'static str| -> Vec<NodeId> { n.children_in(field).collect() };
-    match n.type_name.as_str() {
+    match scene.node(node).type_name.as_str() {
         "Shape" => out.push(RigidShape { shape: node, joint, morph_segment: None, offset }),
-        "Transform" => {
+        t if grouping::is_grouping(t) => {
             let mut warnings = Vec::new();
-            let local = crate::hanim::build::transform_fields(scene, node, &mut warnings)?.matrix();
-            for child in children("children") {
-                collect(scene, child, offset * local, joint, out, depth + 1)?;
-            }
-        }
-        "Group" | "StaticGroup" | "Billboard" | "Collision" | "Anchor" => {
-            for child in children("children") {
-                collect(scene, child, offset, joint, out, depth + 1)?;
-            }
-        }
-        "Switch" => {
-            let which = scene.sf_int32(node, "whichChoice", -1)?;
-            let mut list = children("children");
-            list.extend(n.children_in("choice"));
-            if let Some(&child) = usize::try_from(which).ok().and_then(|w| list.get(w)) {
-                collect(scene, child, offset, joint, out, depth + 1)?;
-            }
-        }
-        "LOD" => {
-            // The most detailed level that draws anything: files put an empty level first to hide a
-            // marker when the viewer is very close (HAnim2SpecificationLOA3Illustrated's viewpoint
-            // diamonds), which is never the case at a normal viewing distance.
-            let mut list = children("children");
-            list.extend(n.children_in("level"));
-            if let Some(&child) = list.iter().find(|&&c| contains_shape(scene, c, depth + 1)) {
+            let offset = offset * crate::hanim::build::grouping_matrix(scene, node, &mut warnings)?;
+            for child in grouping::shown_children(scene, node)? {
                 collect(scene, child, offset, joint, out, depth + 1)?;
             }
         }
         _ => {}
     }
     Ok(())
-}
-
-/// Whether a Shape lies somewhere under `node` (through any grouping field).
-fn contains_shape(scene: &Scene, node: NodeId, depth: usize) -> bool {
-    if depth > MAX_DEPTH {
-        return false;
-    }
-    let n = scene.node(node);
-    n.type_name == "Shape"
-        || n.children
-            .iter()
-            .filter(|c| matches!(c.field.as_str(), "children" | "choice" | "level"))
-            .any(|c| contains_shape(scene, c.node, depth + 1))
 }
 
 /// The points of a geometry's `coord` Coordinate node.

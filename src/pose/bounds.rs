@@ -5,7 +5,7 @@ use glam::{Mat4, Vec3};
 
 use crate::hanim::{Humanoid, SiteParent};
 use crate::pose::{self, Pose};
-use crate::x3d::{NodeId, Scene, X3dError};
+use crate::x3d::{NodeId, Scene, X3dError, grouping};
 
 /// An axis-aligned box; empty until a point is added.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -41,7 +41,10 @@ impl Aabb {
     }
 }
 
-/// Local-space points that bound the geometry under `root` (grouping transforms applied), iteratively.
+/// Local-space points that bound the geometry drawn under `root`, iteratively: through grouping nodes as
+/// `x3d::grouping` says they show (so a Switch's hidden choices and an LOD's other levels are not framed)
+/// with their matrices applied, to each Shape's geometry. H-Anim nodes met on the way are placed by the
+/// skeleton (a site by its own entry), as in `mesh::segments`.
 fn geometry_points(scene: &Scene, root: NodeId, out: &mut Vec<Vec3>) -> Result<(), X3dError> {
     let mut stack = vec![(root, Mat4::IDENTITY)];
     let mut visits = 0usize;
@@ -52,43 +55,49 @@ fn geometry_points(scene: &Scene, root: NodeId, out: &mut Vec<Vec3>) -> Result<(
         }
         let node = scene.node(id);
         match node.type_name.as_str() {
-            "Transform" | "HAnimSite" => {
-                let mut ignored = Vec::new();
-                let local = crate::hanim::build::transform_fields(scene, id, &mut ignored)?.matrix();
-                let m = m * local;
-                stack.extend(node.children.iter().filter(|c| c.field == "children").map(|c| (c.node, m)));
-            }
-            "Shape" => stack.extend(node.children.iter().filter(|c| c.field == "geometry").map(|c| (c.node, m))),
-            "Box" => {
-                let half = Vec3::from(scene.sf_length3(id, "size", [2.0; 3])?) * 0.5;
-                for corner in [-1.0f32, 1.0] {
-                    out.push(m.transform_point3(half * corner));
+            "Shape" => {
+                for geometry in node.children_in("geometry") {
+                    shape_geometry_points(scene, geometry, m, out)?;
                 }
             }
-            "Sphere" => {
-                let r = scene.sf_float(id, "radius", 1.0)? * scene.units_of(id).length as f32;
-                out.push(m.transform_point3(Vec3::splat(-r)));
-                out.push(m.transform_point3(Vec3::splat(r)));
+            t if grouping::is_grouping(t) => {
+                let mut ignored = Vec::new();
+                let m = m * crate::hanim::build::grouping_matrix(scene, id, &mut ignored)?;
+                stack.extend(grouping::shown_children(scene, id)?.into_iter().map(|c| (c, m)));
             }
-            "Cylinder" | "Cone" => {
-                let k = scene.units_of(id).length as f32;
-                let default_r = if node.type_name == "Cone" { "bottomRadius" } else { "radius" };
-                let r = scene.sf_float(id, default_r, 1.0)? * k;
-                let h = scene.sf_float(id, "height", 2.0)? * k * 0.5;
-                out.push(m.transform_point3(Vec3::new(-r, -h, -r)));
-                out.push(m.transform_point3(Vec3::new(r, h, r)));
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
+/// Points that bound one geometry node placed by `m`: a primitive's extent, or its Coordinate points.
+fn shape_geometry_points(scene: &Scene, id: NodeId, m: Mat4, out: &mut Vec<Vec3>) -> Result<(), X3dError> {
+    let node = scene.node(id);
+    match node.type_name.as_str() {
+        "Box" => {
+            let half = Vec3::from(scene.sf_length3(id, "size", [2.0; 3])?) * 0.5;
+            for corner in [-1.0f32, 1.0] {
+                out.push(m.transform_point3(half * corner));
             }
-            t if t.starts_with("HAnim") => {}
-            _ => {
-                for child in &node.children {
-                    let child_node = scene.node(child.node);
-                    if child.field == "coord" && child_node.type_name.starts_with("Coordinate") {
-                        out.extend(
-                            scene.mf_length3(child.node, "point")?.into_iter().map(|p| m.transform_point3(p.into())),
-                        );
-                    } else if matches!(child.field.as_str(), "children" | "choice" | "level") {
-                        stack.push((child.node, m));
-                    }
+        }
+        "Sphere" => {
+            let r = scene.sf_float(id, "radius", 1.0)? * scene.units_of(id).length as f32;
+            out.push(m.transform_point3(Vec3::splat(-r)));
+            out.push(m.transform_point3(Vec3::splat(r)));
+        }
+        "Cylinder" | "Cone" => {
+            let k = scene.units_of(id).length as f32;
+            let default_r = if node.type_name == "Cone" { "bottomRadius" } else { "radius" };
+            let r = scene.sf_float(id, default_r, 1.0)? * k;
+            let h = scene.sf_float(id, "height", 2.0)? * k * 0.5;
+            out.push(m.transform_point3(Vec3::new(-r, -h, -r)));
+            out.push(m.transform_point3(Vec3::new(r, h, r)));
+        }
+        _ => {
+            for coord in node.children_in("coord") {
+                if scene.node(coord).type_name.starts_with("Coordinate") {
+                    out.extend(scene.mf_length3(coord, "point")?.into_iter().map(|p| m.transform_point3(p.into())));
                 }
             }
         }

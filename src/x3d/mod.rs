@@ -9,11 +9,13 @@
 //! VRML-style syntax); the parsers read the files a document refers to through `external`, which is
 //! handed the parser to use rather than importing it; all of them build on `scene` (the arena and its
 //! typed field access), `source` (bytes to text), `proto`, `options`, [`error`] and [`fields`].
+//! [`grouping`] says which children a grouping node shows, for every layer above that walks the tree.
 
 mod classic;
 pub mod error;
 mod external;
 pub mod fields;
+pub mod grouping;
 mod load;
 mod options;
 mod proto;

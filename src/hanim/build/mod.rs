@@ -1,0 +1,132 @@
+//! Builds the H-Anim model from an X3D scene.
+//!
+//! Every walk here is iterative (explicit stacks), so a 10,000-deep joint chain neither overflows the
+//! stack nor takes quadratic time. The quirks of real files are handled as the semantics note decides and
+//! each one is recorded as a warning with the file position of the node that has it.
+//!
+//! This module reads the file and walks the scene outside humanoids ([`build_document`]); each humanoid is
+//! built by a `HumanoidBuilder` (`humanoid`), whose walks live beside it by job: `skeleton` (joints,
+//! segments, nested H-Anim nodes), `sites` (sites, viewpoints, lights), `displacers`, `skin`, `motions`
+//! (motions and `info`), all reading fields through `fields` (transform fields, rotations, warnings at a
+//! field's position).
+
+use std::path::Path;
+
+use glam::Mat4;
+
+use crate::x3d::grouping::{is_grouping, shown_children};
+use crate::x3d::{self, LoadOptions, NodeId, Scene, SourcePos, X3dError};
+
+use super::model::*;
+
+mod displacers;
+mod fields;
+mod humanoid;
+mod motions;
+mod sites;
+mod skeleton;
+mod skin;
+
+pub(crate) use fields::grouping_matrix;
+use humanoid::HumanoidBuilder;
+pub use motions::count_channels;
+use sites::{read_light, read_viewpoint};
+
+/// Errors that stop building a humanoid model.
+#[derive(Debug, Clone, thiserror::Error)]
+pub enum HanimError {
+    #[error(transparent)]
+    X3d(#[from] X3dError),
+    #[error("{pos}: {message}")]
+    Model { pos: SourcePos, message: String },
+}
+
+/// Upper bound on node instances visited while walking the scene graph. DEF/USE sharing can make a small
+/// file describe an exponentially large tree; past this the file is rejected instead of hanging. Every
+/// visited Shape is kept with its matrix, so the bound also caps memory (2M × ~70 bytes); a humanoid scene
+/// has thousands of node instances, a large instanced scene a few hundred thousand.
+const MAX_NODE_VISITS: usize = 2_000_000;
+
+/// Loads a scene file (X3D XML, ClassicVRML or VRML97, gzip-compressed or not) and builds its humanoids.
+pub fn load(path: &Path) -> Result<Document, HanimError> {
+    let scene = x3d::load_file(path, &LoadOptions::default())?;
+    build_document(scene)
+}
+
+/// As [`load`], reporting how far it has come to `progress` (parsing the main file, then building).
+pub fn load_with_progress(path: &Path, progress: std::sync::Arc<x3d::LoadProgress>) -> Result<Document, HanimError> {
+    progress.set_stage(x3d::LoadStage::Reading);
+    let options = LoadOptions { progress: Some(progress.clone()), ..LoadOptions::default() };
+    let scene = x3d::load_file(path, &options)?;
+    progress.set_stage(x3d::LoadStage::Building);
+    build_document(scene)
+}
+
+/// Loads scene text, XML or classic (told apart by the `#VRML` / `#X3D` header); `path` names it in
+/// messages and resolves relative URLs.
+pub fn load_str(text: &str, path: &Path) -> Result<Document, HanimError> {
+    let scene = x3d::load_str(text, path, &LoadOptions::default())?;
+    build_document(scene)
+}
+
+/// Walks the scene outside humanoids: finds humanoids with their parent transform, viewpoints, shapes and
+/// scene settings.
+pub fn build_document(scene: Scene) -> Result<Document, HanimError> {
+    let mut warnings = Vec::new();
+    let mut humanoid_nodes: Vec<(NodeId, Mat4)> = Vec::new();
+    let mut viewpoints = Vec::new();
+    let mut other_shapes = Vec::new();
+    let mut settings =
+        SceneSettings { background: None, headlight: true, navigation_types: Vec::new(), lights: Vec::new() };
+    let mut settings_seen = (false, false);
+    let mut stack: Vec<(NodeId, Mat4)> = scene.roots.iter().rev().map(|&r| (r, Mat4::IDENTITY)).collect();
+    let mut visits = 0usize;
+    while let Some((id, world_from_parent)) = stack.pop() {
+        visits += 1;
+        if visits > MAX_NODE_VISITS {
+            return Err(HanimError::Model {
+                pos: scene.pos(scene.node(id).loc),
+                message: format!("the scene graph expands to more than {MAX_NODE_VISITS} node instances through USE"),
+            });
+        }
+        let type_name = scene.node(id).type_name.as_str();
+        match type_name {
+            "HAnimHumanoid" => humanoid_nodes.push((id, world_from_parent)),
+            "Viewpoint" | "OrthoViewpoint" => viewpoints.push((read_viewpoint(&scene, id)?, world_from_parent)),
+            "Shape" => other_shapes.push((id, world_from_parent)),
+            "Background" if !settings_seen.0 => {
+                settings_seen.0 = true;
+                let sky = scene.parse_field(id, "skyColor", x3d::fields::parse_mf_color)?.unwrap_or_default();
+                settings.background = Some(sky.first().copied().unwrap_or([0.0; 3]));
+            }
+            "DirectionalLight" | "PointLight" | "SpotLight" => {
+                if let Some(light) = read_light(&scene, id, world_from_parent, &mut warnings)? {
+                    settings.lights.push(light);
+                }
+            }
+            "NavigationInfo" if !settings_seen.1 => {
+                settings_seen.1 = true;
+                settings.headlight = scene.sf_bool(id, "headlight", true)?;
+                settings.navigation_types = scene.mf_string(id, "type")?;
+            }
+            t if is_grouping(t) => {
+                let m = world_from_parent * grouping_matrix(&scene, id, &mut warnings)?;
+                for child in shown_children(&scene, id)?.into_iter().rev() {
+                    stack.push((child, m));
+                }
+            }
+            // H-Anim 1.0 layout: joints outside the humanoid are reached through its `joints` list.
+            _ => {}
+        }
+    }
+    let mut humanoids = Vec::new();
+    for (id, world_from_parent) in humanoid_nodes {
+        humanoids.push(HumanoidBuilder::new(&scene, id, world_from_parent).build()?);
+    }
+    let mut all_warnings = scene.warnings.clone();
+    all_warnings.extend(warnings);
+    for h in &humanoids {
+        all_warnings.extend(h.warnings.iter().cloned());
+    }
+    Ok(Document { scene, humanoids, viewpoints, other_shapes, settings, warnings: all_warnings })
+}

@@ -1,0 +1,184 @@
+//! What a grouping node shows: the one rule shared by model building (`hanim::build`: humanoids, viewpoints,
+//! lights, sites and skin shapes found under grouping nodes), meshing (`mesh::segments`) and bounds
+//! (`pose::bounds`). Before it, each walker had its own rule, so a box could frame geometry that was never
+//! drawn, or a viewpoint could be found in a level that was not.
+//!
+//! - A Switch shows the one child its `whichChoice` selects, counted over `children` then `choice` (the
+//!   VRML97 name of the field); -1 or an index past the end shows nothing (X3D Grouping component, Switch).
+//! - An LOD shows one of its levels (`children`, or `level` in VRML97), chosen by the viewer's distance,
+//!   which a static model does not know. The most detailed level that draws anything is taken: files put
+//!   an empty level first to hide a marker when the viewer is very close (HAnim2SpecificationLOA3Illustrated's
+//!   viewpoint diamonds), which is never the case at a normal viewing distance. When no level draws
+//!   anything the first (most detailed) one is shown, so viewpoints and H-Anim nodes in it are still found.
+//! - Every other node shows all of its `children`: Group, Transform, StaticGroup, Billboard, Collision,
+//!   Anchor, an Inline (the file it loaded) and the H-Anim nodes alike.
+//!
+//! Transforms are not applied here: a Transform's matrix is `hanim::build::grouping_matrix`, which reads
+//! the fields with the H-Anim layer's fixes and warnings.
+
+use std::collections::{HashSet, VecDeque};
+
+use super::error::X3dError;
+use super::scene::{NodeId, Scene};
+
+/// How deep a search for a Shape below an LOD level goes: deeper than any real file nests, and it stops
+/// USE cycles the loader let through.
+const MAX_SHAPE_DEPTH: usize = 64;
+
+/// Whether nodes of `type_name` are X3D grouping nodes that the walkers descend into. The H-Anim nodes are
+/// not listed: the humanoid builder walks them itself, as joints, segments and sites.
+pub fn is_grouping(type_name: &str) -> bool {
+    matches!(
+        type_name,
+        "Group" | "Transform" | "Switch" | "LOD" | "Billboard" | "Collision" | "Anchor" | "StaticGroup" | "Inline"
+    )
+}
+
+/// The children the node `id` shows, in document order (see the module comment for the rule).
+pub fn shown_children(scene: &Scene, id: NodeId) -> Result<Vec<NodeId>, X3dError> {
+    let node = scene.node(id);
+    Ok(match node.type_name.as_str() {
+        "Switch" => {
+            let which = scene.sf_int32(id, "whichChoice", -1)?;
+            let choices: Vec<NodeId> = node.children_in("children").chain(node.children_in("choice")).collect();
+            usize::try_from(which).ok().and_then(|i| choices.get(i).copied()).into_iter().collect()
+        }
+        "LOD" => {
+            let levels: Vec<NodeId> = node.children_in("children").chain(node.children_in("level")).collect();
+            levels
+                .iter()
+                .copied()
+                .find(|&level| contains_shape(scene, level))
+                .or(levels.first().copied())
+                .into_iter()
+                .collect()
+        }
+        _ => node.children_in("children").collect(),
+    })
+}
+
+/// Whether a Shape lies at or under `root` through any grouping field (`children`, `choice`, `level`),
+/// at most [`MAX_SHAPE_DEPTH`] levels down. Breadth first, each node once: a node is first met at its
+/// shallowest depth, and DEF/USE sharing cannot make the search exponential.
+fn contains_shape(scene: &Scene, root: NodeId) -> bool {
+    let mut queue = VecDeque::from([(root, 0usize)]);
+    let mut seen = HashSet::from([root]);
+    while let Some((id, depth)) = queue.pop_front() {
+        let node = scene.node(id);
+        if node.type_name == "Shape" {
+            return true;
+        }
+        if depth >= MAX_SHAPE_DEPTH {
+            continue;
+        }
+        for child in &node.children {
+            if matches!(child.field.as_str(), "children" | "choice" | "level") && seen.insert(child.node) {
+                queue.push_back((child.node, depth + 1));
+            }
+        }
+    }
+    false
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+
+    use super::*;
+    use crate::x3d::{LoadOptions, load_str};
+
+    fn scene(body: &str) -> Scene {
+        let text = format!(
+            "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<X3D profile=\"Immersive\" version=\"4.0\"><Scene>{body}</Scene></X3D>"
+        );
+        load_str(&text, Path::new("grouping.x3d"), &LoadOptions::default()).expect("test scene loads")
+    }
+
+    fn shown(scene: &Scene, def: &str) -> Vec<String> {
+        shown_children(scene, scene.defs[def])
+            .expect("fields read")
+            .into_iter()
+            .map(|id| scene.node(id).def_name().to_string())
+            .collect()
+    }
+
+    const THREE: &str = "<Group DEF='A'/><Group DEF='B'/><Group DEF='C'/>";
+
+    #[test]
+    fn switch_shows_its_choice() {
+        let s = scene(&format!("<Switch DEF='S' whichChoice='1'>{THREE}</Switch>"));
+        assert_eq!(shown(&s, "S"), ["B"]);
+    }
+
+    #[test]
+    fn switch_without_a_valid_choice_shows_nothing() {
+        for which in ["-1", "3", "-2"] {
+            let s = scene(&format!("<Switch DEF='S' whichChoice='{which}'>{THREE}</Switch>"));
+            assert!(shown(&s, "S").is_empty(), "whichChoice {which}");
+        }
+        // The default whichChoice is -1.
+        let s = scene(&format!("<Switch DEF='S'>{THREE}</Switch>"));
+        assert!(shown(&s, "S").is_empty());
+    }
+
+    #[test]
+    fn switch_counts_vrml97_choice_after_children() {
+        let s =
+            scene("<Switch DEF='S' whichChoice='1'><Group DEF='A'/><Group DEF='B' containerField='choice'/></Switch>");
+        assert_eq!(shown(&s, "S"), ["B"]);
+    }
+
+    #[test]
+    fn lod_skips_an_empty_first_level() {
+        let s = scene(
+            "<LOD DEF='L' range='1 10'>
+               <Group DEF='EMPTY'/>
+               <Transform DEF='NEAR'><Group><Shape><Box/></Shape></Group></Transform>
+               <Shape DEF='FAR'><Sphere/></Shape>
+             </LOD>",
+        );
+        assert_eq!(shown(&s, "L"), ["NEAR"]);
+    }
+
+    #[test]
+    fn lod_with_a_shape_first_shows_the_first_level() {
+        let s = scene("<LOD DEF='L'><Shape DEF='NEAR'><Box/></Shape><Shape DEF='FAR'><Sphere/></Shape></LOD>");
+        assert_eq!(shown(&s, "L"), ["NEAR"]);
+    }
+
+    #[test]
+    fn lod_without_shapes_shows_its_first_level() {
+        let s = scene("<LOD DEF='L'><Group DEF='A'><Viewpoint/></Group><Group DEF='B'/></LOD>");
+        assert_eq!(shown(&s, "L"), ["A"]);
+        let s = scene("<LOD DEF='L'/>");
+        assert!(shown(&s, "L").is_empty());
+    }
+
+    #[test]
+    fn group_and_transform_show_all_children() {
+        let s = scene(&format!("<Group DEF='G'>{THREE}</Group>"));
+        assert_eq!(shown(&s, "G"), ["A", "B", "C"]);
+        let s = scene(&format!("<Transform DEF='T' translation='1 0 0'>{THREE}</Transform>"));
+        assert_eq!(shown(&s, "T"), ["A", "B", "C"]);
+        assert!(is_grouping("Group") && is_grouping("Switch") && is_grouping("LOD") && is_grouping("Inline"));
+        assert!(!is_grouping("Shape") && !is_grouping("HAnimJoint"));
+    }
+
+    #[test]
+    fn shape_search_is_bounded_and_shared_nodes_are_visited_once() {
+        // A chain deeper than the bound hides its Shape; USE of one group many times is one visit.
+        let deep = format!(
+            "{}<Shape><Box/></Shape>{}",
+            "<Group>".repeat(MAX_SHAPE_DEPTH + 2),
+            "</Group>".repeat(MAX_SHAPE_DEPTH + 2)
+        );
+        let s = scene(&format!("<LOD DEF='L'><Group DEF='DEEP'>{deep}</Group><Shape DEF='FAR'><Box/></Shape></LOD>"));
+        assert_eq!(shown(&s, "L"), ["FAR"]);
+        let mut shared = "<Group DEF='G0'/>".to_string();
+        for i in 1..40 {
+            shared = format!("<Group DEF='G{i}'>{shared}<Group USE='G{}'/></Group>", i - 1);
+        }
+        let s = scene(&format!("<LOD DEF='L'>{shared}<Shape DEF='FAR'><Box/></Shape></LOD>"));
+        assert_eq!(shown(&s, "L"), ["FAR"]);
+    }
+}
