@@ -121,12 +121,21 @@ pub struct BoxParts<'a> {
     /// Include the geometry of sites declared in the `viewpoints` field: markers of camera positions,
     /// often metres away from the body.
     pub camera_sites: bool,
+    /// Include site geometry that lies far from the body (joint centres, skin, segments and joint
+    /// children): beyond [`FAR_SITE_MARGIN`] of the body box's diagonal. Files put labels, markers and
+    /// demonstration props on sites metres away (HAnim2SpecificationLOA3Illustrated); framing them
+    /// leaves the figure a speck.
+    pub far_sites: bool,
 }
 
+/// How far outside the body's box a site's geometry may reach and still count for framing, as a fraction
+/// of the box's diagonal (a hand-held prop or a hat stays, a label a metre away does not).
+pub const FAR_SITE_MARGIN: f32 = 0.25;
+
 impl BoxParts<'_> {
-    pub const WHOLE: BoxParts<'static> = BoxParts { joints: None, camera_sites: true };
-    /// The body: everything but the camera-site markers.
-    pub const FIGURE: BoxParts<'static> = BoxParts { joints: None, camera_sites: false };
+    pub const WHOLE: BoxParts<'static> = BoxParts { joints: None, camera_sites: true, far_sites: true };
+    /// The body for framing: everything but the camera-site markers and far-away site geometry.
+    pub const FIGURE: BoxParts<'static> = BoxParts { joints: None, camera_sites: false, far_sites: false };
 
     fn has(&self, joint: Option<usize>) -> bool {
         match (self.joints, joint) {
@@ -212,6 +221,14 @@ pub fn part_bounds(
             add_rigid(joint_matrix(Some(j)), &joint.extra_children, &mut bounds)?;
         }
     }
+    // Sites last: far-away site geometry is measured against the body box built so far.
+    let body = bounds;
+    let reach = body.size().length() * FAR_SITE_MARGIN;
+    let near_body = |p: Vec3| {
+        parts.far_sites
+            || body.is_empty()
+            || (p.cmpge(body.min - Vec3::splat(reach)).all() && p.cmple(body.max + Vec3::splat(reach)).all())
+    };
     for site in &h.sites {
         let joint = match site.parent {
             SiteParent::Segment(s) => h.segments.get(s).and_then(|s| s.joint),
@@ -222,7 +239,13 @@ pub fn part_bounds(
         if !parts.has(joint) || (camera_marker && !parts.camera_sites) {
             continue;
         }
-        add_rigid(joint_matrix(joint) * site.offset * site.transform.matrix(), &site.geometry, &mut bounds)?;
+        let mut site_box = Aabb::default();
+        add_rigid(joint_matrix(joint) * site.offset * site.transform.matrix(), &site.geometry, &mut site_box)?;
+        for corner in [site_box.min, site_box.max] {
+            if !site_box.is_empty() && near_body(corner) {
+                bounds.add(corner);
+            }
+        }
     }
     Ok(bounds)
 }

@@ -297,13 +297,24 @@ impl DocumentDraw {
         Ok(Self { scene, background: doc.settings.background.unwrap_or(NEUTRAL_GREY) })
     }
 
-    /// What the automatic and standard views frame at `poses`: the humanoids, and the scene's other
-    /// Shapes when they are drawn.
+    /// What the automatic and standard views frame at `poses`: the figures (each humanoid's body,
+    /// without camera-site markers or far-away site geometry, [`views::figure_bounds`]). The scene's
+    /// other Shapes — floors, props, HUD panels — are drawn but not framed, so the figure fills the
+    /// picture; only a file whose humanoids draw nothing frames those instead.
     pub fn framing_bounds(&self, doc: &Document, poses: &[Pose], show_scene: bool) -> Result<Aabb, RenderError> {
-        let mut bounds = scene_bounds(doc, poses)?;
-        if show_scene && !self.scene.scene_bounds.is_empty() {
-            bounds.add(self.scene.scene_bounds.min);
-            bounds.add(self.scene.scene_bounds.max);
+        let mut bounds = Aabb::default();
+        for ((index, _), pose) in doc.indexed_humanoids().zip(poses) {
+            let b = views::figure_bounds(doc, index, pose)?;
+            if !b.is_empty() {
+                bounds.add(b.min);
+                bounds.add(b.max);
+            }
+        }
+        if bounds.is_empty() {
+            bounds = scene_bounds(doc, poses)?;
+        }
+        if bounds.is_empty() && show_scene && !self.scene.scene_bounds.is_empty() {
+            bounds = self.scene.scene_bounds;
         }
         Ok(bounds)
     }

@@ -151,7 +151,7 @@ fn face_placement(ctx: &PoseContext) -> Option<ViewPlacement> {
         g,
         ctx.world_from_humanoid,
         None,
-        &BoxParts { joints: Some(&subtree), camera_sites: false },
+        &BoxParts { joints: Some(&subtree), camera_sites: false, far_sites: false },
     )
     .ok()?;
     let rest = pose::humanoid_from_joint(h, &Pose::rest(h));
