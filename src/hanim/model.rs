@@ -361,6 +361,24 @@ pub struct SceneLight {
     pub ambient_intensity: f32,
 }
 
+/// `Vec<T>` indexed by an index newtype directly (`poses[humanoid]`, `rotations[joint]`).
+macro_rules! vec_index {
+    ($index:ty) => {
+        impl<T> std::ops::Index<$index> for Vec<T> {
+            type Output = T;
+            fn index(&self, index: $index) -> &T {
+                &self[index.0]
+            }
+        }
+
+        impl<T> std::ops::IndexMut<$index> for Vec<T> {
+            fn index_mut(&mut self, index: $index) -> &mut T {
+                &mut self[index.0]
+            }
+        }
+    };
+}
+
 /// Which humanoid of a document: its place in [`Document::humanoids`] (file order, from 0). Passed
 /// between layers (clips, views, captures, the window) instead of a bare `usize`, so a joint or clip
 /// index cannot stand in for it.
@@ -372,38 +390,16 @@ impl HumanoidIndex {
     pub const FIRST: HumanoidIndex = HumanoidIndex(0);
 }
 
-/// Per-humanoid lists (the humanoids themselves, their poses, placements, editors) index by it.
-impl<T> std::ops::Index<HumanoidIndex> for Vec<T> {
-    type Output = T;
-    fn index(&self, index: HumanoidIndex) -> &T {
-        &self[index.0]
-    }
-}
-
-impl<T> std::ops::IndexMut<HumanoidIndex> for Vec<T> {
-    fn index_mut(&mut self, index: HumanoidIndex) -> &mut T {
-        &mut self[index.0]
-    }
-}
+// Per-humanoid lists (the humanoids themselves, their poses, placements, editors) index by it.
+vec_index!(HumanoidIndex);
 
 /// Which joint of a humanoid: its place in [`Humanoid::joints`] (parents before children). The panels,
 /// scripts and the window pass joints as these.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 pub struct JointIndex(pub usize);
 
-/// Per-joint lists (the joints, their centres, pose rotations) index by it.
-impl<T> std::ops::Index<JointIndex> for Vec<T> {
-    type Output = T;
-    fn index(&self, index: JointIndex) -> &T {
-        &self[index.0]
-    }
-}
-
-impl<T> std::ops::IndexMut<JointIndex> for Vec<T> {
-    fn index_mut(&mut self, index: JointIndex) -> &mut T {
-        &mut self[index.0]
-    }
-}
+// Per-joint lists (the joints, their centres, pose rotations) index by it.
+vec_index!(JointIndex);
 
 /// A loaded file: the scene, every humanoid in it and what surrounds them.
 #[derive(Debug, Clone)]

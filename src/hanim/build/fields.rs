@@ -73,3 +73,31 @@ pub(crate) fn grouping_matrix(scene: &Scene, id: NodeId, warnings: &mut Vec<Warn
         Ok(Mat4::IDENTITY)
     }
 }
+
+/// The non-grouping nodes at or under `root`, in document order, each with the grouping transforms from
+/// `root`'s parent down to it. Grouping nodes are followed as `x3d::grouping` says; each node is visited
+/// once, because DEF/USE can give a node exponentially many paths and only its first place counts.
+pub(super) fn leaves_below(
+    scene: &Scene,
+    root: NodeId,
+    warnings: &mut Vec<Warning>,
+) -> Result<Vec<(NodeId, Mat4)>, X3dError> {
+    let mut leaves = Vec::new();
+    let mut stack = vec![(root, Mat4::IDENTITY)];
+    let mut seen = std::collections::HashSet::new();
+    while let Some((node, parent_matrix)) = stack.pop() {
+        if !seen.insert(node) {
+            continue;
+        }
+        if crate::x3d::grouping::is_grouping(&scene.node(node).type_name) {
+            let m = parent_matrix * grouping_matrix(scene, node, warnings)?;
+            // Reversed onto the stack, so they come off in document order.
+            for child in crate::x3d::grouping::shown_children(scene, node)?.into_iter().rev() {
+                stack.push((child, m));
+            }
+        } else {
+            leaves.push((node, parent_matrix));
+        }
+    }
+    Ok(leaves)
+}

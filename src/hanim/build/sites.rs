@@ -7,7 +7,7 @@ use std::collections::HashSet;
 use glam::{Mat4, Vec3};
 
 use super::HanimError;
-use super::fields::{grouping_matrix, transform_fields};
+use super::fields::{grouping_matrix, leaves_below, transform_fields};
 use super::humanoid::HumanoidBuilder;
 use crate::hanim::model::*;
 use crate::x3d::grouping::{is_grouping, shown_children};
@@ -124,20 +124,9 @@ impl HumanoidBuilder<'_> {
     /// `group`'s parent down to each; each node once.
     pub(super) fn viewpoints_below(&mut self, group: NodeId, out: &mut Vec<HeldViewpoint>) -> Result<(), HanimError> {
         let scene = self.scene;
-        let mut stack = vec![(group, Mat4::IDENTITY)];
-        let mut seen = HashSet::new();
-        while let Some((node, parent_matrix)) = stack.pop() {
-            if !seen.insert(node) {
-                continue;
-            }
-            let t = scene.node(node).type_name.as_str();
-            if is_viewpoint(t) {
-                out.push(HeldViewpoint { viewpoint: read_viewpoint(scene, node)?, offset: parent_matrix });
-            } else if is_grouping(t) {
-                let m = parent_matrix * grouping_matrix(scene, node, &mut self.warnings)?;
-                for child in shown_children(scene, node)?.into_iter().rev() {
-                    stack.push((child, m));
-                }
+        for (node, offset) in leaves_below(scene, group, &mut self.warnings)? {
+            if is_viewpoint(&scene.node(node).type_name) {
+                out.push(HeldViewpoint { viewpoint: read_viewpoint(scene, node)?, offset });
             }
         }
         Ok(())

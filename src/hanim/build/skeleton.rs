@@ -7,12 +7,12 @@ use std::collections::HashSet;
 use glam::{Mat4, Vec3};
 
 use super::HanimError;
-use super::fields::{grouping_matrix, rotation_field, transform_fields};
+use super::fields::{leaves_below, rotation_field, transform_fields};
 use super::humanoid::{Holder, HumanoidBuilder};
 use super::sites::{is_viewpoint, read_viewpoint};
 use crate::hanim::model::*;
 use crate::x3d::NodeId;
-use crate::x3d::grouping::{is_grouping, shown_children};
+use crate::x3d::grouping::is_grouping;
 
 impl HumanoidBuilder<'_> {
     /// Depth-first, parent before child, with an explicit stack.
@@ -153,14 +153,7 @@ impl HumanoidBuilder<'_> {
             return Ok(());
         }
         let mut found = Vec::new();
-        let mut stack = vec![(group, Mat4::IDENTITY)];
-        // DEF/USE can give a node exponentially many paths; only its first place counts in the skeleton
-        // anyway, so each node is visited once.
-        let mut seen = HashSet::new();
-        while let Some((node, parent_matrix)) = stack.pop() {
-            if !seen.insert(node) {
-                continue;
-            }
+        for (node, parent_matrix) in leaves_below(scene, group, &mut self.warnings)? {
             let t = scene.node(node).type_name.as_str();
             if t.starts_with("HAnim") {
                 found.push((node, holder, parent_matrix));
@@ -174,11 +167,6 @@ impl HumanoidBuilder<'_> {
                 let viewpoint = read_viewpoint(scene, node)?;
                 self.joint_viewpoints
                     .push(JointViewpoint { joint, held: HeldViewpoint { viewpoint, offset: parent_matrix } });
-            } else if is_grouping(t) {
-                let m = parent_matrix * grouping_matrix(scene, node, &mut self.warnings)?;
-                for child in shown_children(scene, node)?.into_iter().rev() {
-                    stack.push((child, m));
-                }
             }
         }
         // The caller pops from the end; keep document order.
