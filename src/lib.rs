@@ -8,6 +8,7 @@ pub mod animation;
 pub mod app;
 pub mod cli;
 pub mod commands;
+pub mod font;
 pub mod gpu;
 pub mod hanim;
 pub mod inspect;

@@ -18,6 +18,7 @@ mod lines;
 mod normals;
 mod primitives;
 mod segments;
+mod text;
 pub mod texture_image;
 mod triangulate;
 
@@ -31,6 +32,7 @@ pub use lines::line_mesh;
 pub use normals::{crease_normals, face_normals};
 pub use primitives::{PrimitiveMesh, box_mesh, cone_mesh, cylinder_mesh, primitive_of, sphere_mesh};
 pub use segments::{RigidShape, render_mesh_from_rigid_shape, render_mesh_from_shape, rigid_shapes};
+pub use text::{text_mesh, text_of};
 pub use triangulate::{newell_normal, triangulate_polygon};
 
 use crate::hanim::{Humanoid, Skin, SkinShape};

@@ -6,7 +6,7 @@
 use glam::{Mat4, Vec3};
 
 use super::{
-    RenderMesh, ShapeAppearance, Topology, appearance_of, line_mesh, primitive_of, render_mesh_from_skin_shape,
+    RenderMesh, ShapeAppearance, Topology, appearance_of, line_mesh, primitive_of, render_mesh_from_skin_shape, text_of,
 };
 use crate::hanim::{Humanoid, Influences, Skin, SkinShape};
 use crate::x3d::{NodeId, Scene, X3dError, grouping};
@@ -109,7 +109,7 @@ pub fn render_mesh_from_rigid_shape(
 }
 
 /// The render mesh of any Shape (face and triangle sets, line and point sets, Box, Sphere, Cylinder,
-/// Cone) and the points its corners index, with `offset` applied to points and normals; `points`
+/// Cone, Text) and the points its corners index, with `offset` applied to points and normals; `points`
 /// replaces the geometry's own `coord` points when given. `None` (with a note) for geometry that cannot
 /// be drawn.
 pub fn render_mesh_from_shape(
@@ -121,10 +121,15 @@ pub fn render_mesh_from_shape(
 ) -> Result<Option<(RenderMesh, Vec<Vec3>)>, X3dError> {
     let Some(geometry) = scene.node(shape_node).children_in("geometry").next() else { return Ok(None) };
     let geometry_type = scene.node(geometry).type_name.clone();
-    let (mut mesh, points) = if let Some(primitive) = primitive_of(scene, geometry)? {
+    // Primitives are solid by default; Text is not (ISO/IEC 19775-1, 15.4.2: `solid FALSE`).
+    let generated = match primitive_of(scene, geometry)? {
+        Some(primitive) => Some((primitive, true)),
+        None => text_of(scene, geometry)?.map(|text| (text, false)),
+    };
+    let (mut mesh, points) = if let Some((primitive, solid_default)) = generated {
         let appearance = appearance_of(scene, shape_node)?;
         note_unsupported(scene, shape_node, &appearance, notes);
-        let solid = scene.sf_bool(geometry, "solid", true)?;
+        let solid = scene.sf_bool(geometry, "solid", solid_default)?;
         let count = primitive.points.len();
         let mesh = RenderMesh {
             shape: shape_node,

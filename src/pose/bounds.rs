@@ -1,5 +1,6 @@
 //! Bounding boxes of a humanoid at a pose: joint centres, deformed skin points, and the rigid geometry of
-//! segments, sites and joints (Coordinate points and primitive extents) placed by their joint.
+//! segments, sites and joints (Coordinate points, primitive extents and Text glyph boxes) placed by their
+//! joint.
 
 use glam::{Mat4, Vec3};
 
@@ -93,6 +94,15 @@ fn shape_geometry_points(scene: &Scene, id: NodeId, m: Mat4, out: &mut Vec<Vec3>
             let h = scene.sf_float(id, "height", 2.0)? * k * 0.5;
             out.push(m.transform_point3(Vec3::new(-r, -h, -r)));
             out.push(m.transform_point3(Vec3::new(r, h, r)));
+        }
+        "Text" => {
+            // The glyph boxes in the node's XY plane (15.4.2); the text itself is flat (z = 0).
+            if let Some((lo, hi)) = crate::font::text_bounds(scene, id)? {
+                out.push(m.transform_point3(lo.extend(0.0)));
+                out.push(m.transform_point3(Vec3::new(hi.x, lo.y, 0.0)));
+                out.push(m.transform_point3(Vec3::new(lo.x, hi.y, 0.0)));
+                out.push(m.transform_point3(hi.extend(0.0)));
+            }
         }
         _ => {
             for coord in node.children_in("coord") {
