@@ -82,6 +82,7 @@ fn the_whole_corpus_is_catalogued_and_a_corrupt_file_is_skipped() {
         views: StandardView::ALL.to_vec(),
         size: ImageSize { width: SIZE, height: SIZE },
         pose: "rest pose".to_string(),
+        lighting: Default::default(),
     };
     let started = std::time::Instant::now();
     let report = catalog::catalogue(&ctx, &[corpus.clone(), corrupt.clone()], &options, &RestPose).unwrap();
@@ -309,6 +310,7 @@ fn catalogue_with(
         views: vec![StandardView::Front, StandardView::Side],
         size: ImageSize { width: SIZE, height: SIZE },
         pose: source.describe(),
+        lighting: Default::default(),
     };
     catalog::catalogue(ctx, files, &options, source).unwrap()
 }

@@ -2,6 +2,7 @@
 //! Nothing upstream (`x3d`, `hanim`, `pose`) depends on this module.
 
 pub mod agreement;
+pub mod background;
 pub mod context;
 pub mod error;
 pub mod layout;
