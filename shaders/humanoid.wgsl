@@ -6,12 +6,15 @@
 // attribute straight from the skin pass's per-corner normal buffer. `Placement` moves both to world
 // space (H = W_parent·L(humanoid), semantics note §1.2).
 //
-// Lighting is X3D's Phong model in linear RGB (colours are converted from the file's sRGB values on the
-// CPU; the target is an sRGB format, so the output is encoded back by the hardware): emissive, plus an
-// ambient term, plus a headlight along the view direction and a soft key light from the upper left.
+// Lighting (`src/gpu/lighting.rs`): the standard model is the X3D lighting equations (X3D 4.0, 17.2.2.4)
+// on the file's colour values: emissive, plus each light's ambient (its ambientIntensity), diffuse and
+// specular terms, the NavigationInfo headlight being a white DirectionalLight along the view. The studio
+// look lights in linear RGB and adds a soft key light and a white ambient term. Colours reach the shader
+// in linear light (converted on the CPU; textures sampled from sRGB formats) and the target is an sRGB
+// format, so the hardware encodes the output.
 //
 // `Light`, `Frame` and group 0 come from `frame.wgsl`, which `src/gpu/shaders.rs` puts before this file.
-// Structs are mirrored by `GpuPlacement`, `GpuMaterial` in `src/gpu/render_pass.rs` (sizes and offsets
+// Structs are mirrored by `GpuPlacement`, `GpuMaterial` in `src/gpu/layout/humanoid.rs` (sizes and offsets
 // checked by a test there).
 
 struct Placement {
@@ -28,7 +31,8 @@ struct Material {
     // rgb: linear emissive colour; w: ambientIntensity.
     emissive: vec4<f32>,
     // x: lit (1) or unlit (0); y: vertex colours replace the diffuse/emissive colour; z: two-sided lighting;
-    // w: texture (0 none, 1 its colour replaces the material/vertex colour, 2 intensity modulates it).
+    // w: texture (0 none, 1 RGB(A): multiplies or replaces the material/vertex colour as `frame.model.y`
+    // says, 2 intensity: modulates it).
     flags: vec4<u32>,
 }
 
@@ -72,20 +76,42 @@ fn vs_main(corner: CornerIn) -> VertexOut {
     return out;
 }
 
-// Diffuse + Blinn-Phong specular of one directional light (X3D lighting equation, no attenuation).
-fn light(n: vec3<f32>, v: vec3<f32>, l: vec3<f32>, intensity: f32, base: vec3<f32>) -> vec3<f32> {
+// An sRGB-encoded value of a linear colour (the inverse of the CPU's `linear_from_srgb`).
+fn srgb_from_linear(c: vec3<f32>) -> vec3<f32> {
+    let x = clamp(c, vec3<f32>(0.0), vec3<f32>(1.0));
+    return select(1.055 * pow(x, vec3<f32>(1.0 / 2.4)) - 0.055, x * 12.92, x <= vec3<f32>(0.0031308));
+}
+
+fn linear_from_srgb(c: vec3<f32>) -> vec3<f32> {
+    let x = clamp(c, vec3<f32>(0.0), vec3<f32>(1.0));
+    return select(pow((x + 0.055) / 1.055, vec3<f32>(2.4)), x / 12.92, x <= vec3<f32>(0.04045));
+}
+
+// Colours arrive in linear light (converted on the CPU, textures sampled from sRGB formats). The standard
+// model evaluates the X3D equations on the values as the file writes them, so it encodes them back.
+fn model_color(c: vec3<f32>) -> vec3<f32> {
+    if frame.model.x != 0u {
+        return srgb_from_linear(c);
+    }
+    return c;
+}
+
+// Diffuse + Blinn-Phong specular of one directional light (X3D 17.2.2.4: Iᵢ × (OD × N·L + OS × (N·H)^128s),
+// colour applied by the caller; no attenuation).
+fn light(n: vec3<f32>, v: vec3<f32>, l: vec3<f32>, intensity: f32, base: vec3<f32>, specular: vec3<f32>) -> vec3<f32> {
     let n_dot_l = dot(n, l);
     if n_dot_l <= 0.0 {
         return vec3<f32>(0.0);
     }
     let h = normalize(l + v);
     let spec = pow(max(dot(n, h), 0.0), max(material.specular.w, 1.0));
-    return intensity * (base * n_dot_l + material.specular.rgb * spec);
+    return intensity * (base * n_dot_l + specular * spec);
 }
 
-// One X3D light node's contribution (ambient + diffuse + specular), with its attenuation, radius and
-// spot cone (full inside beamWidth, fading linearly to zero at cutOffAngle).
-fn scene_light(l: Light, p: vec3<f32>, n: vec3<f32>, v: vec3<f32>, base: vec3<f32>) -> vec3<f32> {
+// One X3D light node's contribution, 17.2.2.4: onᵢ × attenuationᵢ × spotᵢ × ILrgb × (ambientᵢ + diffuseᵢ +
+// specularᵢ), with ambientᵢ = Iaᵢ × OD × Oa (the light's ambientIntensity, not its intensity), the
+// radius, and the spot cone (full inside beamWidth, fading linearly to zero at cutOffAngle).
+fn scene_light(l: Light, p: vec3<f32>, n: vec3<f32>, v: vec3<f32>, base: vec3<f32>, specular: vec3<f32>) -> vec3<f32> {
     var to_light = -l.position.xyz;
     var factor = 1.0;
     if l.position.w > 0.5 {
@@ -109,30 +135,32 @@ fn scene_light(l: Light, p: vec3<f32>, n: vec3<f32>, v: vec3<f32>, base: vec3<f3
             }
         }
     }
-    let ambient = l.color.w * material.emissive.w * l.color.rgb * base;
-    let lit = light(n, v, normalize(to_light), 1.0, base) * l.color.rgb;
-    return factor * (ambient + lit);
+    let ambient = l.color.w * material.emissive.w * base;
+    let lit = light(n, v, normalize(to_light), l.direction.w, base, specular);
+    return factor * model_color(l.color.rgb) * (ambient + lit);
 }
 
 @fragment
 fn fs_main(in: VertexOut, @builtin(front_facing) front_facing: bool) -> @location(0) vec4<f32> {
     // Sampled before any branch: implicit derivatives need uniform control flow.
     let texel = textureSample(image, image_sampler, vec2<f32>(in.uv.x, 1.0 - in.uv.y));
+    let texel_rgb = model_color(texel.rgb);
     let vertex_colors = material.flags.y != 0u;
     let texture_mode = material.flags.w;
+    let standard = frame.model.x != 0u;
     var alpha = material.diffuse.a * in.color.a;
     if texture_mode != 0u {
         alpha *= texel.a;
     }
     if material.flags.x == 0u {
         // Unlit (no Material, UnlitMaterial, lines and points): the colour as given.
-        var unlit = select(material.emissive.rgb, in.color.rgb, vertex_colors);
+        var unlit = model_color(select(material.emissive.rgb, in.color.rgb, vertex_colors));
         if texture_mode == 1u {
-            unlit = texel.rgb;
+            unlit = select(texel_rgb, unlit * texel_rgb, frame.model.y != 0u);
         } else if texture_mode == 2u {
-            unlit *= texel.r;
+            unlit *= texel_rgb.r;
         }
-        return vec4<f32>(unlit, alpha);
+        return vec4<f32>(output(unlit, standard), alpha);
     }
     var n = in.world_normal;
     let length_n = length(n);
@@ -146,18 +174,30 @@ fn fs_main(in: VertexOut, @builtin(front_facing) front_facing: bool) -> @locatio
     if !front_facing && material.flags.z != 0u {
         n = -n;
     }
-    var base = select(material.diffuse.rgb, in.color.rgb, vertex_colors);
+    // The diffuse factor OD (Table 17.3): the Color node's colour, else diffuseColor; an RGB texture
+    // multiplies it in X3D 4 and replaces it in X3D 3.x / VRML97; an intensity texture modulates it.
+    var base = model_color(select(material.diffuse.rgb, in.color.rgb, vertex_colors));
     if texture_mode == 1u {
-        // X3D: an RGB(A) texture's colour replaces the diffuse and colour-node colour.
-        base = texel.rgb;
+        base = select(texel_rgb, base * texel_rgb, frame.model.y != 0u);
     } else if texture_mode == 2u {
-        base *= texel.r;
+        base *= texel_rgb.r;
     }
-    var color = material.emissive.rgb + frame.ambient.rgb * material.emissive.w * base;
-    color += light(n, v, frame.headlight.xyz, frame.headlight.w, base);
-    color += light(n, v, frame.key_light.xyz, frame.key_light.w, base);
+    let specular = model_color(material.specular.rgb);
+    var color = model_color(material.emissive.rgb) + frame.ambient.rgb * material.emissive.w * base;
+    color += light(n, v, frame.headlight.xyz, frame.headlight.w, base, specular);
+    color += light(n, v, frame.key_light.xyz, frame.key_light.w, base, specular);
     for (var i = 0u; i < min(frame.light_count.x, 8u); i++) {
-        color += scene_light(frame.lights[i], in.world_position, n, v, base);
+        color += scene_light(frame.lights[i], in.world_position, n, v, base, specular);
     }
-    return vec4<f32>(min(color, vec3<f32>(1.0)), alpha);
+    return vec4<f32>(output(color, standard), alpha);
+}
+
+// The fragment's value for the sRGB target, which encodes what it is given: the standard model's result is
+// already the pixel's (sRGB) value, so it is decoded first; the studio look's is linear light.
+fn output(color: vec3<f32>, standard: bool) -> vec3<f32> {
+    let c = min(color, vec3<f32>(1.0));
+    if standard {
+        return linear_from_srgb(c);
+    }
+    return c;
 }

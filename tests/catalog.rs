@@ -82,6 +82,7 @@ fn the_whole_corpus_is_catalogued_and_a_corrupt_file_is_skipped() {
         views: StandardView::ALL.to_vec(),
         size: ImageSize { width: SIZE, height: SIZE },
         pose: "rest pose".to_string(),
+        lighting: Default::default(),
     };
     let started = std::time::Instant::now();
     let report = catalog::catalogue(&ctx, &[corpus.clone(), corrupt.clone()], &options, &RestPose).unwrap();
@@ -130,10 +131,19 @@ fn the_whole_corpus_is_catalogued_and_a_corrupt_file_is_skipped() {
                 if entry.empty {
                     continue;
                 }
-                let background = pixel(&rgba, w, 0, 0);
+                // The background is the corner's colour, or any colour of the file's Background dome
+                // (JoeSkeletonSkinSiteSaluteWalk: a dark sky over a dark green ground, each one colour).
+                let mut backgrounds = vec![pixel(&rgba, w, 0, 0)];
+                if let Some(dome) = &doc.settings.background {
+                    let byte = |c: f32| (c.clamp(0.0, 1.0) * 255.0).round() as i32;
+                    for c in dome.sky_colors.iter().chain(&dome.ground_colors) {
+                        backgrounds.push([byte(c[0]), byte(c[1]), byte(c[2]), 255]);
+                    }
+                }
+                let is_background = |p: [i32; 4]| backgrounds.iter().any(|&b| !differs(p, b));
                 let foreground: Vec<(u32, u32)> = (0..hgt)
                     .flat_map(|y| (0..w).map(move |x| (x, y)))
-                    .filter(|&(x, y)| differs(pixel(&rgba, w, x, y), background))
+                    .filter(|&(x, y)| !is_background(pixel(&rgba, w, x, y)))
                     .collect();
                 assert!(!foreground.is_empty(), "{}: {} view is blank", file.display(), image.view.name());
                 // The figure (or face) fills the frame: what is drawn spans at least 40 % of the image
@@ -152,7 +162,7 @@ fn the_whole_corpus_is_catalogued_and_a_corrupt_file_is_skipped() {
                     for i in 0..SIZE {
                         for (x, y) in [(i, 0), (i, SIZE - 1), (0, i), (SIZE - 1, i)] {
                             assert!(
-                                !differs(pixel(&rgba, w, x, y), background),
+                                is_background(pixel(&rgba, w, x, y)),
                                 "{} humanoid {index}: {} view touches the border at ({x}, {y})",
                                 file.display(),
                                 image.view.name()
@@ -309,6 +319,7 @@ fn catalogue_with(
         views: vec![StandardView::Front, StandardView::Side],
         size: ImageSize { width: SIZE, height: SIZE },
         pose: source.describe(),
+        lighting: Default::default(),
     };
     catalog::catalogue(ctx, files, &options, source).unwrap()
 }

@@ -511,6 +511,7 @@ fn check_sequence(file: &str, clip: &str, every: u32, expected_frames: usize) {
         displacers: Vec::new(),
         skeleton: false,
         grid: false,
+        lighting: Default::default(),
         adapter: None,
         motion: MotionRenderArgs {
             motion: Some(clip.into()),
@@ -527,10 +528,12 @@ fn check_sequence(file: &str, clip: &str, every: u32, expected_frames: usize) {
     assert_eq!(names, want, "{file}: numbered frames and no temporary files");
 
     let doc = load(file);
+    // The standard lighting model's background: the file's Background (one colour here), else black.
     let background = doc
         .settings
         .background
-        .unwrap_or(hanim_viewer::render::NEUTRAL_GREY)
+        .as_ref()
+        .map_or([0.0; 3], |b| b.zenith())
         .map(|c| (c.clamp(0.0, 1.0) * 255.0).round() as u8);
     let mut images = Vec::new();
     for name in &names {

@@ -10,6 +10,7 @@ use std::path::Path;
 use glam::Vec3;
 use hanim_viewer::commands::render::{self as render_command, RenderArgs};
 use hanim_viewer::gpu::GpuContext;
+use hanim_viewer::gpu::lighting::Lighting;
 use hanim_viewer::hanim::{self, Document};
 use hanim_viewer::pose::{JointRotation, poses_for};
 use hanim_viewer::render::{self as headless, ImageSize, RenderedImage, SceneRequest, ViewRequest};
@@ -95,14 +96,16 @@ fn assert_inside_projected_box(image: &RenderedImage, what: &str) -> usize {
 #[test]
 fn skinned_humanoids_are_drawn_inside_their_bounding_box() {
     let Some(ctx) = common::gpu_or_skip() else { return };
-    for (name, background) in [("BvhSeamless3dExport1.x3d", [0.4, 0.4, 0.4]), ("JoeKick.x3d", [0.0, 0.0, 0.0])] {
+    // BvhSeamless3dExport1 has no Background: black, X3D's default skyColor (the standard lighting model;
+    // the studio look's grey is `--lighting studio`).
+    for (name, background) in [("BvhSeamless3dExport1.x3d", [0.0, 0.0, 0.0]), ("JoeKick.x3d", [0.0, 0.0, 0.0])] {
         let mut doc = load(name);
         // JoeKick's ball and floor circles widen the framed box; this test is about the skin alone
         // (scene shapes: `scene_shapes_are_drawn_and_the_headlight_setting_is_respected`).
         doc.other_shapes.clear();
         let image = render(&ctx, &doc, &SceneRequest::new(SIZE, SIZE));
         save(&image, &format!("{name}.front.png"));
-        assert_eq!(image.background, background, "{name}: the file's Background, else grey");
+        assert_eq!(image.background, background, "{name}: the file's Background, else black");
         let count = assert_inside_projected_box(&image, name);
         eprintln!("{name}: {count} foreground pixels");
         // The figure is lit: its brightest pixel is well above its darkest lit value, i.e. shading varies.
@@ -198,6 +201,7 @@ fn the_render_command_writes_the_png_atomically() {
         displacers: Vec::new(),
         skeleton: true,
         grid: true,
+        lighting: Default::default(),
         adapter: None,
         motion: Default::default(),
     };
@@ -323,8 +327,11 @@ fn a_textured_corpus_file_shows_its_texture_and_a_missing_one_warns() {
     let blue = |p: [u8; 4]| p[2] > 120 && p[2] > p[0] + 60 && p[2] > p[1] + 60;
     let green = |p: [u8; 4]| p[1] > 120 && p[1] > p[0] + 25 && p[1] > p[2] + 25;
 
+    // The studio look, where a colour texture replaces the diffuse colour whatever the version, shows the
+    // atlas's own colours; the standard model's texture × diffuseColor rule is tests/lighting.rs's.
+    let studio = |size: u32| SceneRequest { lighting: Lighting::Studio, ..SceneRequest::new(size, size) };
     let doc = load("JinLOA1.x3d");
-    let image = render(&ctx, &doc, &SceneRequest::new(SIZE, SIZE));
+    let image = render(&ctx, &doc, &studio(SIZE));
     save(&image, "JinLOA1.textured.png");
     assert!(image.notes.iter().all(|n| !n.contains("ImageTexture")), "{:?}", image.notes);
     let (hair, top) = (saturated(&image, blue), saturated(&image, green));
@@ -332,7 +339,7 @@ fn a_textured_corpus_file_shows_its_texture_and_a_missing_one_warns() {
     assert!(hair > 60 && top > 150, "texture colours missing: {hair} blue, {top} green pixels");
 
     let doc = load("KoreanCharacterMotionAnnexD01Jin.x3d");
-    let image = render(&ctx, &doc, &SceneRequest::new(SIZE, SIZE));
+    let image = render(&ctx, &doc, &studio(SIZE));
     save(&image, "KoreanCharacterMotionAnnexD01Jin.untextured.png");
     let warnings: Vec<&String> = image.notes.iter().filter(|n| n.contains("Jin.png")).collect();
     assert_eq!(warnings.len(), 1, "one warning for the one missing image: {:?}", image.notes);
@@ -352,8 +359,11 @@ fn a_textured_corpus_file_shows_its_texture_and_a_missing_one_warns() {
 #[test]
 fn scene_shapes_are_drawn_and_the_headlight_setting_is_respected() {
     let Some(ctx) = common::gpu_or_skip() else { return };
+    // Whether the floor is drawn is told by its pixels against the background: in the standard model the
+    // headlight travels parallel to the floor (N·L = 0), which X3D draws black on the black default
+    // background, so this part looks in the studio look (key light from above, grey background).
     let doc = load("NancyNativeTags.x3d");
-    let image = render(&ctx, &doc, &SceneRequest::new(SIZE, SIZE));
+    let image = render(&ctx, &doc, &SceneRequest { lighting: Lighting::Studio, ..SceneRequest::new(SIZE, SIZE) });
     save(&image, "NancyNativeTags.scene.png");
     let humanoid_only = headless::scene_bounds(&doc, &poses_for(&doc, &[], &[]).unwrap()).unwrap();
     assert!(!doc.other_shapes.is_empty(), "the floor is a scene Shape");
@@ -429,6 +439,10 @@ fn scene_lights_light_what_they_reach() {
     let base = render(&ctx, &doc, &request);
     request.view = ViewRequest::Camera(base.camera);
     let box_front = |image: &RenderedImage| mean_around(image, Vec3::new(-1.5, 1.0, 0.4), 2)[0];
+    // X3D has no light the file does not have: headlight off and no light node leave the Box black
+    // (17.2.2.4). The studio look keeps its key light then, so that figures stay visible.
+    assert_eq!(box_front(&base), 0.0, "standard model, no light at all: black");
+    let studio = render(&ctx, &doc, &SceneRequest { lighting: Lighting::Studio, ..request.clone() });
     let light = |kind| SceneLight {
         node: hanim_viewer::x3d::NodeId(0),
         kind,
@@ -449,9 +463,12 @@ fn scene_lights_light_what_they_reach() {
         doc.settings.lights = vec![light(kind)];
         brightness.push(box_front(&render(&ctx, &doc, &request)));
     }
-    eprintln!("Box red channel: key light only {}, ambient only {ambient}, lights {brightness:?}", box_front(&base));
+    eprintln!(
+        "Box red channel: studio key light only {}, ambient only {ambient}, lights {brightness:?}",
+        box_front(&studio)
+    );
     let [front, behind, out_of_reach] = brightness[..] else { unreachable!() };
-    assert!(box_front(&base) > ambient + 20.0, "without file lights the key light stays");
+    assert!(box_front(&studio) > 20.0, "studio look: without file lights the key light stays");
     assert!(front > ambient + 60.0, "a light from the front lights the Box: {front} (ambient {ambient})");
     for (what, value) in [("from behind", behind), ("out of reach", out_of_reach)] {
         assert!((value - ambient).abs() <= 2.0, "{what}: {value}, ambient only {ambient}");

@@ -5,11 +5,12 @@
 use std::path::Path;
 
 use hanim_viewer::gpu::GpuContext;
+use hanim_viewer::gpu::lighting::Lighting;
 use hanim_viewer::gpu::overlay::OverlayLines;
 use hanim_viewer::gpu::scene_draw::SceneDraw;
 use hanim_viewer::gpu::scene_renderer::{FrameInputs, SceneRenderer};
 use hanim_viewer::gpu::target::{RenderTarget, TargetFormats};
-use hanim_viewer::hanim::{self, Document, Humanoid};
+use hanim_viewer::hanim::{self, Background, Document, Humanoid};
 use hanim_viewer::pose::Pose;
 use hanim_viewer::views::Camera;
 
@@ -58,7 +59,8 @@ impl JoeKickFrame {
             camera: &self.camera,
             aspect: 1280.0 / 720.0,
             settings: None,
-            background: [0.0; 3],
+            lighting: Lighting::Standard,
+            background: &Background::uniform([0.0; 3]),
             draws: &draws,
             lines: &lines,
         };

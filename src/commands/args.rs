@@ -1,6 +1,6 @@
 //! Argument types more than one command takes, each parsed in one place: image and window sizes,
-//! `--pose` joint rotations and `--displacer` weights, how clips are sampled, and a motion capture to
-//! retarget.
+//! `--pose` joint rotations and `--displacer` weights, the lighting model, how clips are sampled, and a
+//! motion capture to retarget.
 
 use std::path::PathBuf;
 
@@ -8,6 +8,7 @@ use anyhow::Result;
 use glam::Vec3;
 
 use crate::animation::{EulerOrder, Interpolation, RootMode, SampleOptions};
+use crate::gpu::lighting::Lighting;
 use crate::mocap::session::CaptureRequest;
 use crate::pose::{DisplacerWeight, JointRotation};
 use crate::render::ImageSize;
@@ -73,6 +74,11 @@ pub fn parse_fps(text: &str) -> Result<f64, String> {
         Ok(v) if v.is_finite() && v > 0.0 => Ok(v),
         _ => Err(format!("'{text}' is not a positive number of frames per second (CMU captures: 120)")),
     }
+}
+
+/// `--lighting standard|studio` (`render`, `catalog`).
+pub fn parse_lighting(text: &str) -> Result<Lighting, String> {
+    Lighting::from_name(text).ok_or_else(|| format!("'{text}' is not standard or studio"))
 }
 
 pub fn parse_root_mode(text: &str) -> Result<RootMode, String> {

@@ -6,9 +6,12 @@ use std::path::PathBuf;
 
 use anyhow::{Context, Result, anyhow, bail};
 
-use super::args::{CaptureArgs, PlaybackArgs, parse_displacer_weight, parse_joint_rotation, parse_size};
+use super::args::{
+    CaptureArgs, PlaybackArgs, parse_displacer_weight, parse_joint_rotation, parse_lighting, parse_size,
+};
 use crate::animation::Animations;
 use crate::gpu::GpuContext;
+use crate::gpu::lighting::Lighting;
 use crate::hanim::Document;
 use crate::mocap::session::CaptureSession;
 use crate::output::write_png_atomically;
@@ -44,6 +47,10 @@ pub struct RenderArgs {
     /// Draw a ground grid on y = 0.
     #[arg(long)]
     pub grid: bool,
+    /// `standard`: X3D's lighting equations, black without a Background; `studio`: the viewer's
+    /// brighter look (key and ambient light, grey background).
+    #[arg(long, default_value = "standard", value_parser = parse_lighting)]
+    pub lighting: Lighting,
     /// Use the GPU adapter whose name contains NAME (e.g. `llvmpipe`).
     #[arg(long, value_name = "NAME")]
     pub adapter: Option<String>,
@@ -87,6 +94,7 @@ impl RenderArgs {
         request.displacer_weights = self.displacers.clone();
         request.show_skeleton = self.skeleton;
         request.show_grid = self.grid;
+        request.lighting = self.lighting;
         request
     }
 }

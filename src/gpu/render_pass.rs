@@ -77,7 +77,7 @@ pub struct HumanoidRenderer {
     pipelines: Vec<(Variant, wgpu::RenderPipeline)>,
 }
 
-fn uniform_entry(binding: u32, visibility: wgpu::ShaderStages, size: usize) -> wgpu::BindGroupLayoutEntry {
+pub(crate) fn uniform_entry(binding: u32, visibility: wgpu::ShaderStages, size: usize) -> wgpu::BindGroupLayoutEntry {
     wgpu::BindGroupLayoutEntry {
         binding,
         visibility,

@@ -7,13 +7,15 @@
 //! [`SceneRenderer::encode`].
 
 use super::GpuContext;
+use super::background::DomeRenderer;
 use super::error::GpuError;
 use super::layout::humanoid::{GpuFrame, linear_from_srgb};
+use super::lighting::Lighting;
 use super::overlay::{OverlayBuffers, OverlayLines, OverlayRenderer};
 use super::render_pass::{FrameUniform, HumanoidRenderer, MeshDraw, begin_scene_pass};
 use super::scene_draw::SceneDraw;
 use super::target::{FrameViews, TargetFormats};
-use crate::hanim::SceneSettings;
+use crate::hanim::{Background, SceneSettings};
 use crate::views::Camera;
 
 /// What one frame draws, as the caller decided it this frame.
@@ -21,10 +23,13 @@ pub struct FrameInputs<'a> {
     pub camera: &'a Camera,
     /// Width / height of the target.
     pub aspect: f32,
-    /// The file's lights and headlight choice; `None`: the viewer's own lights only.
+    /// The file's lights, headlight choice and version; `None`: the viewer's own lights only.
     pub settings: Option<&'a SceneSettings>,
-    /// Clear colour, sRGB (as files write colours).
-    pub background: [f32; 3],
+    /// Which lighting model ([`Lighting::Standard`] unless the user chose the studio look).
+    pub lighting: Lighting,
+    /// The dome drawn behind the scene: the file's Background, else one colour
+    /// ([`Lighting::default_background`]).
+    pub background: &'a Background,
     /// The meshes to draw ([`SceneDraw::draws`] or a selection of them).
     pub draws: &'a [&'a MeshDraw],
     pub lines: &'a OverlayLines,
@@ -34,6 +39,7 @@ pub struct FrameInputs<'a> {
 pub struct SceneRenderer {
     meshes: HumanoidRenderer,
     overlay: OverlayRenderer,
+    dome: DomeRenderer,
     frame: FrameUniform,
     overlay_buffers: OverlayBuffers,
 }
@@ -43,6 +49,7 @@ impl SceneRenderer {
         let meshes = HumanoidRenderer::new(&ctx.device, formats)?;
         let overlay = OverlayRenderer::new(&ctx.device, formats, meshes.frame_layout())?;
         Ok(Self {
+            dome: DomeRenderer::new(&ctx.device, formats)?,
             frame: meshes.create_frame(&ctx.device),
             overlay_buffers: OverlayBuffers::new(&ctx.device),
             meshes,
@@ -61,7 +68,7 @@ impl SceneRenderer {
     }
 
     /// Records `scene`'s skin/morph passes (its poses must already be written), then the scene pass into
-    /// `views`: cleared to the background, the draws, the overlay lines.
+    /// `views`: the background dome, the draws, the overlay lines.
     pub fn encode(
         &mut self,
         ctx: &GpuContext,
@@ -71,16 +78,18 @@ impl SceneRenderer {
         frame: &FrameInputs<'_>,
     ) {
         let uniform = match frame.settings {
-            Some(settings) => GpuFrame::lit(frame.camera, frame.aspect, settings),
-            None => GpuFrame::from_camera(frame.camera, frame.aspect),
+            Some(settings) => GpuFrame::lit(frame.camera, frame.aspect, settings, frame.lighting),
+            None => GpuFrame::from_camera(frame.camera, frame.aspect, frame.lighting),
         };
         self.frame.write(&ctx.queue, &uniform);
+        self.dome.write(&ctx.queue, frame.background, frame.camera, frame.aspect);
         self.overlay_buffers.update(&ctx.device, &ctx.queue, frame.lines);
         if let Some(scene) = scene {
             scene.encode(encoder);
         }
-        let [r, g, b] = frame.background.map(|c| f64::from(linear_from_srgb(c)));
+        let [r, g, b] = frame.background.zenith().map(|c| f64::from(linear_from_srgb(c)));
         let mut pass = begin_scene_pass(encoder, views, wgpu::Color { r, g, b, a: 1.0 });
+        self.dome.draw(&mut pass);
         self.meshes.draw(&mut pass, &self.frame, frame.draws, frame.camera.position());
         self.overlay.draw(&mut pass, &self.frame, &self.overlay_buffers);
     }

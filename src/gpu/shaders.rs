@@ -8,11 +8,16 @@ pub const SHADER_FILES: &[(&str, &str)] = &[
     ("skin_morph.wgsl", include_str!("../../shaders/skin_morph.wgsl")),
     ("humanoid.wgsl", include_str!("../../shaders/humanoid.wgsl")),
     ("lines.wgsl", include_str!("../../shaders/lines.wgsl")),
+    ("background.wgsl", include_str!("../../shaders/background.wgsl")),
 ];
 
 /// `(name, complete source)` of every shader module the program creates.
-pub const SHADERS: &[(&str, &str)] =
-    &[("skin_morph.wgsl", SKIN_MORPH), ("humanoid.wgsl", HUMANOID), ("lines.wgsl", LINES)];
+pub const SHADERS: &[(&str, &str)] = &[
+    ("skin_morph.wgsl", SKIN_MORPH),
+    ("humanoid.wgsl", HUMANOID),
+    ("lines.wgsl", LINES),
+    ("background.wgsl", BACKGROUND),
+];
 
 pub const SKIN_MORPH: &str = include_str!("../../shaders/skin_morph.wgsl");
 /// The humanoid render pass (`render_pass.rs`).
@@ -20,6 +25,9 @@ pub const HUMANOID: &str =
     concat!(include_str!("../../shaders/frame.wgsl"), include_str!("../../shaders/humanoid.wgsl"));
 /// The overlay lines (`overlay.rs`).
 pub const LINES: &str = concat!(include_str!("../../shaders/frame.wgsl"), include_str!("../../shaders/lines.wgsl"));
+
+/// The Background dome, drawn first in the scene pass (`background.rs`).
+pub const BACKGROUND: &str = include_str!("../../shaders/background.wgsl");
 
 /// Creates a shader module inside a validation error scope, so a broken shader is an error, not a panic.
 pub fn create_module(device: &wgpu::Device, label: &str, source: &str) -> Result<wgpu::ShaderModule, super::GpuError> {

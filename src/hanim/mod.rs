@@ -1,9 +1,11 @@
 //! H-Anim model: a validated humanoid built from an X3D scene.
 
+pub mod background;
 mod binding;
 pub mod build;
 pub mod influences;
 pub mod model;
 
+pub use background::Background;
 pub use build::{HanimError, build_document, count_channels, load, load_str, load_with_progress};
 pub use model::*;

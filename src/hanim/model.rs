@@ -4,6 +4,7 @@
 
 use glam::{Mat4, Quat, Vec3};
 
+use super::background::Background;
 use crate::x3d::{NodeId, Warning};
 
 /// The transform fields shared by HAnimHumanoid, HAnimJoint and HAnimSite (X3D Transform semantics).
@@ -319,7 +320,11 @@ impl Humanoid {
 /// Background colour and other scene settings around the humanoid.
 #[derive(Debug, Clone, Default)]
 pub struct SceneSettings {
-    pub background: Option<[f32; 3]>,
+    /// The first Background or TextureBackground (its colours; textures are not drawn).
+    pub background: Option<Background>,
+    /// X3D 4.0 or later: an RGB ImageTexture multiplies Material.diffuseColor (X3D 4.0, 17.2.2.4);
+    /// older files (X3D 3.x, VRML97) let it replace the diffuse colour.
+    pub texture_times_diffuse: bool,
     /// NavigationInfo headlight (X3D default: on).
     pub headlight: bool,
     pub navigation_types: Vec<String>,

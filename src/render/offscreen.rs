@@ -3,17 +3,19 @@
 //! `catalog` and `motion` commands, tests and benches).
 //!
 //! Camera: a file Viewpoint (by description or DEF) or a standard view (semantics note §5) framing the
-//! humanoids' bounding box at the rendered pose. Background: the file's Background colour, else grey.
+//! humanoids' bounding box at the rendered pose. Background: the file's Background dome, else black
+//! (X3D's default sky) in the standard lighting model and grey in the studio look.
 
 use glam::Quat;
 
 use super::RenderError;
 use crate::gpu::GpuContext;
+use crate::gpu::lighting::Lighting;
 use crate::gpu::overlay::{self, OverlayLines};
 use crate::gpu::scene_draw::SceneDraw;
 use crate::gpu::scene_renderer::{FrameInputs, SceneRenderer};
 use crate::gpu::target::{RenderTarget, TargetFormats};
-use crate::hanim::Document;
+use crate::hanim::{Background, Document};
 use crate::pose::bounds::{Aabb, humanoid_bounds};
 use crate::pose::{DisplacerWeight, JointRotation, Pose, poses_for};
 use crate::views;
@@ -26,7 +28,7 @@ pub struct ImageSize {
     pub height: u32,
 }
 
-/// Background when the file has none (sRGB).
+/// The studio look's background when the file has none (sRGB).
 pub const NEUTRAL_GREY: [f32; 3] = [0.4, 0.4, 0.4];
 
 /// Which camera to use.
@@ -56,6 +58,8 @@ pub struct SceneRequest {
     pub show_scene: bool,
     /// Draw this humanoid alone (the catalogue's images of one humanoid of a file with several).
     pub only_humanoid: Option<usize>,
+    /// X3D's lighting equations (the default) or the studio look.
+    pub lighting: Lighting,
 }
 
 impl SceneRequest {
@@ -70,6 +74,7 @@ impl SceneRequest {
             poses: None,
             show_scene: true,
             only_humanoid: None,
+            lighting: Lighting::Standard,
         }
     }
 }
@@ -84,7 +89,8 @@ pub struct RenderedImage {
     pub camera: Camera,
     /// World bounds of every humanoid at the rendered pose.
     pub bounds: Aabb,
-    /// The background colour (sRGB, as in the file).
+    /// The background's zenith colour (sRGB, as in the file): the whole background unless the file's
+    /// Background has several sky colours or a ground.
     pub background: [f32; 3],
     /// What was skipped or approximated (missing textures, unsupported nodes), one line each.
     pub notes: Vec<String>,
@@ -179,6 +185,7 @@ pub struct DisplayOptions {
     pub show_grid: bool,
     pub show_scene: bool,
     pub only_humanoid: Option<usize>,
+    pub lighting: Lighting,
 }
 
 impl SceneRequest {
@@ -188,6 +195,7 @@ impl SceneRequest {
             show_grid: self.show_grid,
             show_scene: self.show_scene,
             only_humanoid: self.only_humanoid,
+            lighting: self.lighting,
         }
     }
 }
@@ -252,11 +260,16 @@ impl Offscreen {
             (None, true) => draw.scene.draws(),
             (None, false) => draw.scene.humanoid_draws(),
         };
+        let background = draw
+            .background
+            .clone()
+            .unwrap_or_else(|| Background::uniform(display.lighting.default_background(NEUTRAL_GREY)));
         let inputs = FrameInputs {
             camera,
             aspect: width as f32 / height as f32,
             settings: Some(&doc.settings),
-            background: draw.background,
+            lighting: display.lighting,
+            background: &background,
             draws: &draws,
             lines: &lines,
         };
@@ -272,7 +285,7 @@ impl Offscreen {
             rgba,
             camera: *camera,
             bounds: *bounds,
-            background: draw.background,
+            background: background.zenith(),
             notes: draw.scene.notes.clone(),
         })
     }
@@ -282,7 +295,7 @@ impl Offscreen {
 /// its background: built once per document, then re-posed for each image.
 pub struct DocumentDraw {
     scene: SceneDraw,
-    background: [f32; 3],
+    background: Option<Background>,
 }
 
 impl DocumentDraw {
@@ -294,7 +307,7 @@ impl DocumentDraw {
         }
         let scene = SceneDraw::new(ctx, offscreen.renderer.mesh_pipelines(), doc, poses)?;
         log::info!("{} triangles", scene.triangles);
-        Ok(Self { scene, background: doc.settings.background.unwrap_or(NEUTRAL_GREY) })
+        Ok(Self { scene, background: doc.settings.background.clone() })
     }
 
     /// What the automatic and standard views frame at `poses`: the figures (each humanoid's body,

@@ -193,6 +193,8 @@ fn menu_ui(ui: &mut egui::Ui, state: &mut UiState, info: &FrameInfo) -> Vec<UiCo
             ui.checkbox(&mut state.show_grid, "Ground grid  (G)");
             ui.checkbox(&mut state.show_axes, "Axes");
             ui.checkbox(&mut state.show_skeleton, "Skeleton  (K)");
+            ui.checkbox(&mut state.studio_lighting, "Studio lighting")
+                .on_hover_text("a key light and ambient light the file does not have; off: X3D's lighting equations");
             ui.checkbox(&mut state.show_joints_panel, "Joints panel");
             ui.checkbox(&mut state.show_side_panel, "Displacers and viewpoints panel");
             ui.checkbox(&mut state.continuous_redraw, "Redraw continuously (measure fps)");

@@ -17,6 +17,9 @@ pub struct UiState {
     pub show_grid: bool,
     pub show_axes: bool,
     pub show_skeleton: bool,
+    /// Draw with the viewer's studio look (key and ambient light, linear light) instead of the X3D
+    /// lighting equations (`gpu::lighting::Lighting`).
+    pub studio_lighting: bool,
     pub show_joints_panel: bool,
     pub show_side_panel: bool,
     #[serde(skip)]
@@ -47,6 +50,7 @@ impl Default for UiState {
             show_grid: true,
             show_axes: true,
             show_skeleton: true,
+            studio_lighting: false,
             show_joints_panel: true,
             show_side_panel: true,
             show_help: false,

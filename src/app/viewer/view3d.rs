@@ -5,14 +5,17 @@
 use super::Viewer;
 use super::ViewportTarget;
 use crate::app::scene::overlay_lines;
+use crate::gpu::lighting::Lighting;
 use crate::gpu::scene_renderer::FrameInputs;
+use crate::hanim::Background;
 use crate::ui::{UiCommand, ViewportInput};
 use crate::views::Camera;
 
 /// Pick radius around a joint centre, in points.
 const PICK_RADIUS: f32 = 14.0;
-/// The view's background when the file has none (sRGB), a neutral grey-blue.
-const BACKGROUND: [f32; 3] = [0.2348, 0.2478, 0.2828];
+/// The studio look's background when the file has none (sRGB), a neutral grey-blue; the standard model's
+/// is black (X3D's default skyColor).
+const STUDIO_BACKGROUND: [f32; 3] = [0.2348, 0.2478, 0.2828];
 
 impl Viewer {
     pub(super) fn camera_input(&mut self, input: &ViewportInput, pixels_per_point: f32) {
@@ -134,12 +137,19 @@ impl Viewer {
             self.ui.selected_joint.map(|j| j.0),
         );
         let draws = self.scene.as_ref().map(|s| s.draws.draws()).unwrap_or_default();
+        let lighting = if self.ui.studio_lighting { Lighting::Studio } else { Lighting::Standard };
+        // The file's Background, else the model's own colour.
+        let background = self
+            .scene
+            .as_ref()
+            .and_then(|s| s.doc.settings.background.clone())
+            .unwrap_or_else(|| Background::uniform(lighting.default_background(STUDIO_BACKGROUND)));
         let inputs = FrameInputs {
             camera,
             aspect: target.width() as f32 / target.height() as f32,
             settings: self.scene.as_ref().map(|s| &s.doc.settings),
-            // The file's Background colour, else the viewer's own.
-            background: self.scene.as_ref().and_then(|s| s.doc.settings.background).unwrap_or(BACKGROUND),
+            lighting,
+            background: &background,
             draws: &draws,
             lines: &lines,
         };

@@ -20,8 +20,9 @@ pub use inputs::{INPUT_EXTENSIONS, InputFile, find_inputs};
 pub use page::{contact_sheet, index_html};
 pub use sources::{CapturePose, MotionFrame, PoseSource, Posed, RestPose};
 
-use super::args::{CaptureArgs, parse_size};
+use super::args::{CaptureArgs, parse_lighting, parse_size};
 use crate::gpu::GpuContext;
+use crate::gpu::lighting::Lighting;
 use crate::hanim::Document;
 use crate::hanim::HumanoidIndex;
 use crate::inspect::info::{self, HumanoidSummary};
@@ -65,6 +66,10 @@ pub struct CatalogArgs {
     /// Pose the humanoids with a frame of a motion capture (`--amc`/`--asf` or `--bvh`, with `--frame N`).
     #[command(flatten)]
     pub capture: CaptureArgs,
+    /// `standard`: X3D's lighting equations, black without a Background; `studio`: the viewer's
+    /// brighter look (key and ambient light, grey background), for files that are dark as written.
+    #[arg(long, default_value = "standard", value_parser = parse_lighting)]
+    pub lighting: Lighting,
 }
 
 fn parse_view(text: &str) -> Result<StandardView, String> {
@@ -82,6 +87,7 @@ pub struct CatalogOptions {
     pub size: ImageSize,
     /// What the page says of the pose ([`PoseSource::describe`]).
     pub pose: String,
+    pub lighting: Lighting,
 }
 
 /// One rendered view image.
@@ -226,7 +232,13 @@ fn catalogue_humanoid(
         };
         // A catalogue shows the body it is about: floors, props and the file's other humanoids would crowd
         // the frame the figure was framed for.
-        let display = DisplayOptions { show_skeleton, show_grid: false, show_scene: false, only_humanoid: Some(index) };
+        let display = DisplayOptions {
+            show_skeleton,
+            show_grid: false,
+            show_scene: false,
+            only_humanoid: Some(index),
+            lighting: options.lighting,
+        };
         let image = offscreen
             .render(ctx, &mut file.draw, doc, poses, &placed.camera(&figure), &file.bounds, display)
             .with_context(|| format!("humanoid '{}', {} view", h.name, view.name()))?;
@@ -352,7 +364,13 @@ pub fn run(args: &CatalogArgs) -> Result<std::process::ExitCode> {
     if args.time.is_some_and(|t| !t.is_finite()) {
         bail!("--time must be a finite number of seconds");
     }
-    let options = CatalogOptions { out: args.out.clone(), views, size: args.size, pose: source.describe() };
+    let options = CatalogOptions {
+        out: args.out.clone(),
+        views,
+        size: args.size,
+        pose: source.describe(),
+        lighting: args.lighting,
+    };
     let report = catalogue(&ctx, &args.inputs, &options, source.as_ref())?;
     let images: usize = report.entries.iter().map(|e| e.images.len()).sum();
     eprintln!(

@@ -17,14 +17,19 @@ pub struct GpuFrame {
     pub headlight: [f32; 4],
     /// xyz: unit direction towards the key light; w: its intensity.
     pub key_light: [f32; 4],
-    /// rgb: ambient light (scaled by each material's ambientIntensity); w unused.
+    /// rgb: ambient light (scaled by each material's ambientIntensity); w unused. Zero in the standard
+    /// model, which has no ambient light besides the lights' own ambientIntensity.
     pub ambient: [f32; 4],
     /// x: how many of `lights` are used.
     pub light_count: [u32; 4],
+    /// x: 1 = the X3D lighting equations on the file's colour values (the standard model), 0 = lighting in
+    /// linear light (the studio look); y: 1 = an RGB texture multiplies the diffuse colour (X3D 4),
+    /// 0 = it replaces it (X3D 3, VRML97); zw unused. See [`crate::gpu::lighting::Lighting`].
+    pub model: [u32; 4],
     /// The file's light nodes (DirectionalLight, PointLight, SpotLight), world space.
     pub lights: [GpuLight; MAX_SCENE_LIGHTS],
 }
-const _: () = assert!(size_of::<GpuFrame>() == 144 + 80 * MAX_SCENE_LIGHTS);
+const _: () = assert!(size_of::<GpuFrame>() == 160 + 80 * MAX_SCENE_LIGHTS);
 
 /// How many scene light nodes are drawn (the first ones in the file).
 pub const MAX_SCENE_LIGHTS: usize = 8;
@@ -36,9 +41,10 @@ pub struct GpuLight {
     /// xyz: position (point, spot) or the direction the light travels (directional); w: 0 directional,
     /// 1 point, 2 spot.
     pub position: [f32; 4],
-    /// rgb: linear colour × intensity; w: ambientIntensity.
+    /// rgb: linear colour; w: ambientIntensity.
     pub color: [f32; 4],
-    /// xyz: unit direction of a spot light; w unused.
+    /// xyz: unit direction of a spot light; w: intensity (it scales the diffuse and specular terms only:
+    /// the ambient term is `ambientIntensity × colour`, 17.2.2.4).
     pub direction: [f32; 4],
     /// xyz: attenuation (constant, linear, quadratic); w: radius.
     pub attenuation: [f32; 4],
@@ -50,11 +56,11 @@ const _: () = assert!(size_of::<GpuLight>() == 80);
 impl GpuLight {
     pub fn from_scene(light: &crate::hanim::SceneLight) -> Self {
         use crate::hanim::LightKind;
-        let [r, g, b] = linear_from_srgb3(light.color).map(|c| c * light.intensity);
+        let [r, g, b] = linear_from_srgb3(light.color);
         let mut out = GpuLight {
             position: [0.0; 4],
             color: [r, g, b, light.ambient_intensity],
-            direction: [0.0; 4],
+            direction: [0.0, 0.0, 0.0, light.intensity],
             attenuation: [1.0, 0.0, 0.0, f32::MAX],
             cone: [0.0; 4],
         };
@@ -66,7 +72,7 @@ impl GpuLight {
             }
             LightKind::Spot { location, direction, radius, attenuation, beam_width, cut_off_angle } => {
                 out.position = location.extend(2.0).to_array();
-                out.direction = direction.extend(0.0).to_array();
+                out.direction = direction.extend(light.intensity).to_array();
                 out.attenuation = attenuation.extend(radius).to_array();
                 out.cone = [beam_width, cut_off_angle, 0.0, 0.0];
             }
@@ -186,6 +192,7 @@ mod tests {
             ("key_light", offset_of!(GpuFrame, key_light)),
             ("ambient", offset_of!(GpuFrame, ambient)),
             ("light_count", offset_of!(GpuFrame, light_count)),
+            ("model", offset_of!(GpuFrame, model)),
             ("lights", offset_of!(GpuFrame, lights)),
         ];
         let humanoid = validate("humanoid.wgsl", shaders::HUMANOID);

@@ -69,6 +69,13 @@ pub fn load_str(text: &str, path: &Path) -> Result<Document, HanimError> {
     build_document(scene)
 }
 
+/// Whether a file's version (`4.0`, `3.3`, `VRML97`, …) is X3D 4 or later, where an RGB texture
+/// multiplies the diffuse colour instead of replacing it (X3D 4.0, 17.2.2.4 and Table 17.3).
+fn is_x3d4_or_later(version: &str) -> bool {
+    let major = version.trim().split('.').next().and_then(|m| m.parse::<u32>().ok());
+    major.is_some_and(|m| (4..100).contains(&m))
+}
+
 /// Walks the scene outside humanoids: finds humanoids with their parent transform, viewpoints, shapes and
 /// scene settings.
 pub fn build_document(scene: Scene) -> Result<Document, HanimError> {
@@ -76,8 +83,13 @@ pub fn build_document(scene: Scene) -> Result<Document, HanimError> {
     let mut humanoid_nodes: Vec<(NodeId, Mat4)> = Vec::new();
     let mut viewpoints = Vec::new();
     let mut other_shapes = Vec::new();
-    let mut settings =
-        SceneSettings { background: None, headlight: true, navigation_types: Vec::new(), lights: Vec::new() };
+    let mut settings = SceneSettings {
+        background: None,
+        texture_times_diffuse: is_x3d4_or_later(&scene.version),
+        headlight: true,
+        navigation_types: Vec::new(),
+        lights: Vec::new(),
+    };
     let mut settings_seen = (false, false);
     let mut stack: Vec<(NodeId, Mat4)> = scene.roots.iter().rev().map(|&r| (r, Mat4::IDENTITY)).collect();
     let mut visits = 0usize;
@@ -94,10 +106,9 @@ pub fn build_document(scene: Scene) -> Result<Document, HanimError> {
             "HAnimHumanoid" => humanoid_nodes.push((id, world_from_parent)),
             "Viewpoint" | "OrthoViewpoint" => viewpoints.push((read_viewpoint(&scene, id)?, world_from_parent)),
             "Shape" => other_shapes.push((id, world_from_parent)),
-            "Background" if !settings_seen.0 => {
+            "Background" | "TextureBackground" if !settings_seen.0 => {
                 settings_seen.0 = true;
-                let sky = scene.parse_field(id, "skyColor", x3d::fields::parse_mf_color)?.unwrap_or_default();
-                settings.background = Some(sky.first().copied().unwrap_or([0.0; 3]));
+                settings.background = Some(crate::hanim::Background::read(&scene, id)?);
             }
             "DirectionalLight" | "PointLight" | "SpotLight" => {
                 if let Some(light) = read_light(&scene, id, world_from_parent, &mut warnings)? {
