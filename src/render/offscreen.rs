@@ -297,6 +297,11 @@ impl DocumentDraw {
         Ok(Self { scene, background: doc.settings.background.unwrap_or(NEUTRAL_GREY) })
     }
 
+    /// Places the scene's other Shapes for the next image (see [`SceneDraw::place_scene_shapes`]).
+    pub fn place_scene_shapes(&mut self, ctx: &GpuContext, placements: &[Option<glam::Mat4>]) {
+        self.scene.place_scene_shapes(&ctx.queue, placements);
+    }
+
     /// What the automatic and standard views frame at `poses`: the humanoids, and the scene's other
     /// Shapes when they are drawn.
     pub fn framing_bounds(&self, doc: &Document, poses: &[Pose], show_scene: bool) -> Result<Aabb, RenderError> {
@@ -324,6 +329,11 @@ impl PosedRenderer {
         let offscreen = Offscreen::new(ctx, request.size)?;
         let draw = DocumentDraw::new(ctx, &offscreen, doc, poses)?;
         Ok(Self { offscreen, draw, display: request.display() })
+    }
+
+    /// Places the scene's other Shapes for the next image: per-frame input, passed each frame.
+    pub fn place_scene_shapes(&mut self, ctx: &GpuContext, placements: &[Option<glam::Mat4>]) {
+        self.draw.place_scene_shapes(ctx, placements);
     }
 
     /// What the automatic and standard views frame at `poses`.

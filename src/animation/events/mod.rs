@@ -17,6 +17,7 @@
 mod apply;
 mod nodes;
 pub mod placement;
+mod playback;
 mod sensor;
 mod value;
 
@@ -25,6 +26,7 @@ use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
 pub use apply::apply_to_poses;
 pub use nodes::{KeyValues, Processor};
 pub use placement::{ScenePlacements, place_scene};
+pub use playback::FilePlayback;
 pub use sensor::{SensorState, TimeSensor};
 pub use value::{FieldValue, canonical_field};
 
