@@ -281,6 +281,7 @@ fn pose_args(motion: Option<&str>, frame: Option<usize>, time: Option<f64>) -> p
         frame,
         time,
         playback: PlaybackArgs { stepped: false, root_mode: RootMode::AsGiven, xite_euler: false },
+        as_file: Default::default(),
         json: true,
         list: false,
     }

@@ -22,7 +22,7 @@ pub enum Curve {
 
 /// Where `fraction` falls among `keys`: the two keys around it and the blend between them (X3D §19.2.2:
 /// clamped to the first and last key values outside the keys).
-fn bracket(keys: &[f32], fraction: f32) -> (usize, usize, f32) {
+pub(crate) fn bracket(keys: &[f32], fraction: f32) -> (usize, usize, f32) {
     let n = keys.len();
     if n == 0 || fraction <= keys[0] || fraction.is_nan() {
         return (0, 0, 0.0);

@@ -14,6 +14,7 @@
 //! Translations written to a skeleton root joint (the `humanoid_root` of every file in the corpus)
 //! follow [`RootMode`].
 
+pub mod events;
 pub mod interpolator;
 mod lookup;
 pub mod motion;

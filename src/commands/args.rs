@@ -110,6 +110,18 @@ impl PlaybackArgs {
     }
 }
 
+/// `--play-as-file` (`render`, `pose`): the whole scene "as the file says" at `--time`, every enabled
+/// TimeSensor and HAnimMotion running at once on the scene clock (X3D's time model), where `--motion`
+/// plays one clip alone. It is in the group `clip`, so it excludes `--motion` and the captures.
+#[derive(Debug, Clone, Default, clap::Args)]
+pub struct PlayAsFileArgs {
+    /// Play the whole scene as the file says at --time (seconds of scene time): every enabled
+    /// TimeSensor and HAnimMotion at once, with scene Transforms, Viewpoints and other fields moved by
+    /// their ROUTEs (Scripts are not run).
+    #[arg(long, group = "clip")]
+    pub play_as_file: bool,
+}
+
 /// A motion capture to retarget onto a humanoid (`render`, `catalog` and the window): `--amc` with
 /// `--asf`, or `--bvh`, with `--map` and `--fps`. The capture options are in the group `clip`, so they
 /// exclude one another and, in `render`, `--motion`.

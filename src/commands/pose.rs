@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use anyhow::Result;
 use glam::Quat;
 
-use super::args::PlaybackArgs;
+use super::args::{PlayAsFileArgs, PlaybackArgs};
 use crate::animation::{Animations, ClipSource, Interpolation, MotionError};
 use crate::hanim::Document;
 use crate::pose::{self, Pose};
@@ -19,21 +19,23 @@ pub struct PoseArgs {
     pub file: PathBuf,
     /// An HAnimMotion (name or DEF) or an interpolator clip (its TimeSensor's DEF) to sample; it plays
     /// alone. Without it: the file's rest pose.
-    #[arg(long, value_name = "NAME")]
+    #[arg(long, value_name = "NAME", group = "clip")]
     pub motion: Option<String>,
     /// Frame number of the HAnimMotion.
     #[arg(long, requires = "motion", conflicts_with = "time")]
     pub frame: Option<usize>,
-    /// Playback time in seconds from the clip's start.
-    #[arg(long, requires = "motion")]
+    /// Playback time in seconds from the clip's start (with --play-as-file: of scene time).
+    #[arg(long, requires = "clip")]
     pub time: Option<f64>,
     #[command(flatten)]
     pub playback: PlaybackArgs,
+    #[command(flatten)]
+    pub as_file: PlayAsFileArgs,
     /// Print JSON instead of text.
     #[arg(long)]
     pub json: bool,
     /// List the file's clips (HAnimMotions and interpolator clips) instead of a pose.
-    #[arg(long, conflicts_with_all = ["motion", "frame", "time"])]
+    #[arg(long, conflicts_with_all = ["motion", "frame", "time", "play_as_file"])]
     pub list: bool,
 }
 
@@ -130,6 +132,8 @@ pub struct HumanoidReport {
 pub struct PoseReport {
     pub file: String,
     pub motion: Option<String>,
+    /// True for the whole scene as the file plays (`--play-as-file`).
+    pub as_file: bool,
     /// Playback time in seconds.
     pub time: f64,
     /// Frame position of an HAnimMotion (fractional between frames).
@@ -185,6 +189,9 @@ pub fn render_text(r: &PoseReport) -> String {
         (Some(m), None) => {
             let _ = writeln!(out, "clip '{m}' at {:.4} s", r.time);
         }
+        _ if r.as_file => {
+            let _ = writeln!(out, "as the file plays at {:.4} s", r.time);
+        }
         _ => {
             let _ = writeln!(out, "rest pose");
         }
@@ -212,7 +219,18 @@ pub fn render_text(r: &PoseReport) -> String {
 pub fn build_report(doc: &Document, args: &PoseArgs) -> Result<PoseReport> {
     let options = args.playback.options();
     let mut animations = Animations::from_document(doc);
+    let as_file = args.as_file.play_as_file;
     let (poses, tau, frame) = match &args.motion {
+        None if as_file => {
+            let t = args.time.unwrap_or(0.0);
+            let mut poses: Vec<Pose> = doc.humanoids.iter().map(Pose::rest).collect();
+            let playback = crate::animation::events::FilePlayback::new(doc);
+            for w in playback.warnings() {
+                log::info!("{w}");
+            }
+            playback.apply(doc, t, &options, &mut poses);
+            (poses, t, None)
+        }
         None => (doc.humanoids.iter().map(Pose::rest).collect(), 0.0, None),
         Some(name) => {
             let (index, tau) = animations.resolve(name, args.frame, args.time)?;
@@ -224,6 +242,7 @@ pub fn build_report(doc: &Document, args: &PoseArgs) -> Result<PoseReport> {
     Ok(PoseReport {
         file: args.file.display().to_string(),
         motion: args.motion.clone(),
+        as_file,
         time: tau,
         frame,
         humanoids: report(doc, &poses),

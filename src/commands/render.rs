@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use anyhow::{Context, Result, anyhow, bail};
 
 use super::args::{
-    CaptureArgs, PlaybackArgs, parse_displacer_weight, parse_joint_rotation, parse_lighting, parse_size,
+    CaptureArgs, PlayAsFileArgs, PlaybackArgs, parse_displacer_weight, parse_joint_rotation, parse_lighting, parse_size,
 };
 use crate::animation::Animations;
 use crate::gpu::GpuContext;
@@ -16,7 +16,7 @@ use crate::hanim::Document;
 use crate::mocap::session::CaptureSession;
 use crate::output::write_png_atomically;
 use crate::pose::{DisplacerWeight, JointRotation};
-use crate::render::{ImageSize, SceneRequest, ViewRequest, render_document, render_times};
+use crate::render::{ImageSize, SceneRequest, ViewRequest, render_as_file, render_document, render_times};
 
 /// `hanim-viewer render` arguments.
 #[derive(Debug, Clone, clap::Args)]
@@ -69,7 +69,8 @@ pub struct MotionRenderArgs {
     /// The HAnimMotion frame to render.
     #[arg(long, requires = "clip", conflicts_with_all = ["time", "every"])]
     pub frame: Option<usize>,
-    /// The playback time to render, in seconds from the clip's start.
+    /// The playback time to render, in seconds from the clip's start (with --play-as-file: of scene
+    /// time).
     #[arg(long, requires = "clip", conflicts_with = "every")]
     pub time: Option<f64>,
     /// Render every K-th frame of the motion (an interpolator clip: every K/30 s) into --out-dir.
@@ -80,6 +81,8 @@ pub struct MotionRenderArgs {
     pub out_dir: Option<PathBuf>,
     #[command(flatten)]
     pub playback: PlaybackArgs,
+    #[command(flatten)]
+    pub as_file: PlayAsFileArgs,
     /// A motion capture to retarget onto the file's first humanoid and render instead of --motion.
     #[command(flatten)]
     pub capture: CaptureArgs,
@@ -118,6 +121,9 @@ pub fn run(args: &RenderArgs) -> Result<()> {
         let animations = Animations { clips: vec![clip], ..Animations::default() };
         return render_clip(&ctx, &doc, animations, &name, args);
     }
+    if args.motion.as_file.play_as_file {
+        return render_whole_scene(&ctx, &doc, args);
+    }
     if let Some(name) = &args.motion.motion {
         let animations = Animations::from_document(&doc);
         for w in &animations.warnings {
@@ -129,6 +135,22 @@ pub fn run(args: &RenderArgs) -> Result<()> {
     let image = render_document(&ctx, &doc, &args.scene_request())?;
     write_png_atomically(out, image.width, image.height, &image.rgba)?;
     log::info!("wrote {}", out.display());
+    Ok(())
+}
+
+/// `render --play-as-file --time T`: the whole scene as the file plays at scene time T (0 without
+/// `--time`) into `--out`.
+fn render_whole_scene(ctx: &GpuContext, doc: &Document, args: &RenderArgs) -> Result<()> {
+    let m = &args.motion;
+    if m.frame.is_some() || m.every.is_some() {
+        bail!("--play-as-file renders one scene time: use --time SECONDS (not --frame or --every)");
+    }
+    let out = args.out.as_deref().ok_or_else(|| anyhow!("--play-as-file needs --out"))?;
+    let t = m.time.unwrap_or(0.0);
+    render_as_file(ctx, doc, &args.scene_request(), &m.playback.options(), &[t], |_, image| {
+        write_png_atomically(out, image.width, image.height, &image.rgba).map_err(anyhow::Error::from)
+    })?;
+    log::info!("wrote {} (the scene as the file plays at {t} s)", out.display());
     Ok(())
 }
 

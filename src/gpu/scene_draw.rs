@@ -54,11 +54,18 @@ impl HumanoidDraws {
     }
 }
 
+/// One of the scene's other Shapes: its entry in `Document::other_shapes` and whether it is shown now.
+struct SceneShapeDraw {
+    index: usize,
+    draw: MeshDraw,
+    shown: bool,
+}
+
 /// The draws of a whole document.
 pub struct SceneDraw {
     /// One per humanoid of the document, in order.
     pub humanoids: Vec<HumanoidDraws>,
-    scene_shapes: Vec<MeshDraw>,
+    scene_shapes: Vec<SceneShapeDraw>,
     pub textures: TextureCache,
     /// World bounds of the scene's other Shapes (empty without any).
     pub scene_bounds: Aabb,
@@ -98,7 +105,7 @@ impl SceneDraw {
             out.update_humanoid(&ctx.queue, index, h, pose);
         }
         let mut notes = Vec::new();
-        for &(shape, world) in &doc.other_shapes {
+        for (index, &(shape, world)) in doc.other_shapes.iter().enumerate() {
             let Some((mesh, points)) = render_mesh_from_shape(&doc.scene, shape, None, Mat4::IDENTITY, &mut notes)
                 .map_err(SceneDrawError::geometry("scene"))?
             else {
@@ -119,7 +126,7 @@ impl SceneDraw {
                 .map_err(SceneDrawError::gpu("scene"))?;
             draw.set_world_from_humanoid(&ctx.queue, world);
             out.triangles += draw.triangle_count();
-            out.scene_shapes.push(draw);
+            out.scene_shapes.push(SceneShapeDraw { index, draw, shown: true });
         }
         out.note_all("scene", notes);
         let texture_warnings = out.textures.warnings.clone();
@@ -253,6 +260,21 @@ impl SceneDraw {
         }
     }
 
+    /// Places the scene's other Shapes for this frame: `placements[i]` is the world matrix of
+    /// `Document::other_shapes[i]` (`None`: not shown now, e.g. a Switch chose another child). Only the
+    /// placements that changed are written to the GPU; shapes past the end of `placements` keep theirs.
+    pub fn place_scene_shapes(&mut self, queue: &wgpu::Queue, placements: &[Option<Mat4>]) {
+        for shape in &mut self.scene_shapes {
+            let Some(placement) = placements.get(shape.index) else { continue };
+            shape.shown = placement.is_some();
+            if let Some(world) = *placement
+                && world != shape.draw.world_from_humanoid()
+            {
+                shape.draw.set_world_from_humanoid(queue, world);
+            }
+        }
+    }
+
     /// Records every humanoid's skin/morph compute pass.
     pub fn encode(&self, encoder: &mut wgpu::CommandEncoder) {
         for skin in self.humanoids.iter().filter_map(|h| h.skin.as_ref()) {
@@ -263,7 +285,7 @@ impl SceneDraw {
     /// Every draw, for [`HumanoidRenderer::draw`].
     pub fn draws(&self) -> Vec<&MeshDraw> {
         let mut all = self.humanoid_draws();
-        all.extend(self.scene_shapes.iter());
+        all.extend(self.scene_shapes.iter().filter(|s| s.shown).map(|s| &s.draw));
         all
     }
 

@@ -5,9 +5,11 @@
 //! Below: `gpu` (passes, draws, targets), `views` (cameras and framing), `pose`, `animation`. Above: the
 //! window (`app`) and `commands`.
 
+mod as_file;
 mod offscreen;
 mod sequence;
 
+pub use as_file::render_as_file;
 pub use offscreen::{
     DisplayOptions, DocumentDraw, ImageSize, NEUTRAL_GREY, Offscreen, PosedRenderer, RenderedImage, SceneRequest,
     ViewRequest, camera_for, render_document, render_posed, scene_bounds,
@@ -31,6 +33,9 @@ pub enum RenderError {
     View(#[from] ViewError),
     #[error(transparent)]
     Name(#[from] NotFound),
+    /// The scene's Shapes could not be placed at a time (a Transform field the events leave unreadable).
+    #[error("placing the scene: {0}")]
+    Placement(X3dError),
     #[error("bounds of humanoid '{humanoid}': {error}")]
     Bounds { humanoid: String, error: X3dError },
     /// A request that cannot be rendered (no humanoid, no frames).

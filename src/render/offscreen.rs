@@ -310,6 +310,11 @@ impl DocumentDraw {
         Ok(Self { scene, background: doc.settings.background.clone() })
     }
 
+    /// Places the scene's other Shapes for the next image (see [`SceneDraw::place_scene_shapes`]).
+    pub fn place_scene_shapes(&mut self, ctx: &GpuContext, placements: &[Option<glam::Mat4>]) {
+        self.scene.place_scene_shapes(&ctx.queue, placements);
+    }
+
     /// What the automatic and standard views frame at `poses`: the figures (each humanoid's body,
     /// without camera-site markers or far-away site geometry, [`views::figure_bounds`]). The scene's
     /// other Shapes — floors, props, HUD panels — are drawn but not framed, so the figure fills the
@@ -348,6 +353,11 @@ impl PosedRenderer {
         let offscreen = Offscreen::new(ctx, request.size)?;
         let draw = DocumentDraw::new(ctx, &offscreen, doc, poses)?;
         Ok(Self { offscreen, draw, display: request.display() })
+    }
+
+    /// Places the scene's other Shapes for the next image: per-frame input, passed each frame.
+    pub fn place_scene_shapes(&mut self, ctx: &GpuContext, placements: &[Option<glam::Mat4>]) {
+        self.draw.place_scene_shapes(ctx, placements);
     }
 
     /// What the automatic and standard views frame at `poses`.

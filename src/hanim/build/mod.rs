@@ -27,7 +27,7 @@ mod sites;
 mod skeleton;
 mod skin;
 
-pub(crate) use fields::grouping_matrix;
+pub(crate) use fields::{grouping_matrix, transform_fields};
 use humanoid::HumanoidBuilder;
 pub use motions::count_channels;
 use sites::{read_light, read_viewpoint};

@@ -1,0 +1,250 @@
+//! The X3D event model for scene animation, on plain data: time sensors run on the scene clock, their
+//! events travel along ROUTEs through interpolators, sequencers and event utilities, and what reaches a
+//! field of any other node (a Transform's translation, a Viewpoint's position, a Material's colour, a
+//! joint's rotation, a Switch's `whichChoice`) becomes a field override for that time.
+//!
+//! Execution model (X3D 4.0 ISO/IEC 19775-1 clause 4.4.8): at one timestamp every enabled TimeSensor
+//! sends its events (document order), and the cascade runs breadth first: an event reaches every ROUTE
+//! from its field (fan-out, in ROUTE order); a node that processes events sends its outputs; any other
+//! node takes the value into the field, which as an inputOutput field sends `field_changed` on. Each
+//! output field sends at most once per timestamp (clause 4.4.8.3), which breaks loops. When two ROUTEs
+//! write one field at one timestamp the later one in the cascade wins.
+//!
+//! `Script` nodes are not run (there is no scripting engine): they take no events and send none; each is
+//! listed in [`EventModel::warnings`] with the reason. Sensors other than TimeSensor (Touch, Proximity,
+//! Visibility) send nothing here.
+
+mod apply;
+mod nodes;
+pub mod placement;
+mod playback;
+mod sensor;
+mod value;
+
+use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
+
+pub use apply::apply_to_poses;
+pub use nodes::{KeyValues, Processor};
+pub use placement::{ScenePlacements, place_scene};
+pub use playback::FilePlayback;
+pub use sensor::{SensorState, TimeSensor};
+pub use value::{FieldValue, canonical_field};
+
+use crate::x3d::{NodeId, Scene, Warning};
+
+/// Field values set by events, per (node, field) with canonical field names (no `set_`/`_changed`).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Overrides {
+    values: BTreeMap<(NodeId, String), FieldValue>,
+}
+
+impl Overrides {
+    pub fn get(&self, node: NodeId, field: &str) -> Option<&FieldValue> {
+        self.values.get(&(node, field.to_string()))
+    }
+
+    pub fn set(&mut self, node: NodeId, field: &str, value: FieldValue) {
+        self.values.insert((node, field.to_string()), value);
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = (NodeId, &str, &FieldValue)> {
+        self.values.iter().map(|((n, f), v)| (*n, f.as_str(), v))
+    }
+
+    pub fn len(&self) -> usize {
+        self.values.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.values.is_empty()
+    }
+}
+
+/// Where a ROUTE goes.
+#[derive(Debug, Clone)]
+struct RouteEnd {
+    to: NodeId,
+    field: String,
+}
+
+/// The event graph of a scene: its time sensors, the nodes that process events and the ROUTEs, read once.
+#[derive(Debug, Clone, Default)]
+pub struct EventModel {
+    /// Every TimeSensor of the scene graph, in document order.
+    pub sensors: Vec<TimeSensor>,
+    processors: HashMap<NodeId, Processor>,
+    /// (from node, canonical output field) → the ROUTEs from it, in ROUTE order.
+    routes: HashMap<(NodeId, String), Vec<RouteEnd>>,
+    /// Nodes that are not run (Scripts, sensors other than TimeSensor): events sent to them are dropped.
+    inert: HashSet<NodeId>,
+    /// Nodes that are not run and fields that could not be read, with the reason.
+    pub warnings: Vec<Warning>,
+}
+
+/// What changes from one timestamp to the next: each sensor's last state, the event utilities' state
+/// (a toggle's value) and the field values events have set so far (they persist, as fields do).
+#[derive(Debug, Clone, Default)]
+pub struct EventState {
+    sensors: Vec<Option<SensorState>>,
+    processors: HashMap<NodeId, Processor>,
+    pub overrides: Overrides,
+}
+
+/// Node types whose events the model does not produce, and why (for the warnings).
+fn not_run(type_name: &str) -> Option<&'static str> {
+    match type_name {
+        "Script" => Some("scripts are not run (no scripting engine); its ROUTEs carry no events"),
+        "TouchSensor" | "ProximitySensor" | "VisibilitySensor" | "PlaneSensor" | "SphereSensor" | "CylinderSensor"
+        | "KeySensor" | "StringSensor" | "TransformSensor" | "CollisionSensor" | "LoadSensor" => {
+            Some("this sensor sends no events here (only TimeSensor runs)")
+        }
+        _ => None,
+    }
+}
+
+impl EventModel {
+    /// Reads the sensors, processors and ROUTEs of `scene`. Fields that cannot be read leave their node
+    /// out, with a warning; Scripts and other sensors are listed in the warnings.
+    pub fn new(scene: &Scene) -> EventModel {
+        let mut model = EventModel::default();
+        let reachable = scene.reachable();
+        let routed: HashSet<NodeId> = scene.routes.iter().flat_map(|r| [r.from_node, r.to_node]).collect();
+        for &id in &reachable {
+            let node = scene.node(id);
+            let warn = |model: &mut EventModel, message: String| {
+                model.warnings.push(Warning { pos: scene.pos(node.loc), message })
+            };
+            if node.type_name == "TimeSensor" {
+                match TimeSensor::read(scene, id) {
+                    Ok(s) if s.cycle_interval > 0.0 => model.sensors.push(s),
+                    Ok(_) => {
+                        warn(&mut model, format!("{}: cycleInterval must be > 0; it never runs", scene.describe(id)))
+                    }
+                    Err(e) => warn(&mut model, format!("{}; the sensor never runs", e.message)),
+                }
+                continue;
+            }
+            if let Some(reason) = not_run(&node.type_name) {
+                model.inert.insert(id);
+                if routed.contains(&id) {
+                    warn(&mut model, format!("{}: {reason}", scene.describe(id)));
+                }
+                continue;
+            }
+            match Processor::read(scene, id) {
+                Ok(Some(p)) => {
+                    if let Some((keys, values)) = p.key_counts()
+                        && keys != values
+                    {
+                        warn(
+                            &mut model,
+                            format!(
+                                "{}: {keys} keys but {values} keyValues; the longer list is cut",
+                                scene.describe(id)
+                            ),
+                        );
+                    }
+                    model.processors.insert(id, p);
+                }
+                Ok(None) => {}
+                Err(e) => warn(&mut model, format!("{}; the node sends no events", e.message)),
+            }
+        }
+        for r in &scene.routes {
+            model
+                .routes
+                .entry((r.from_node, canonical_field(&r.from_field).to_string()))
+                .or_default()
+                .push(RouteEnd { to: r.to_node, field: canonical_field(&r.to_field).to_string() });
+        }
+        model
+    }
+
+    /// A fresh state: no sensor has run, toggles at the file's values, no field set.
+    pub fn initial_state(&self) -> EventState {
+        EventState {
+            sensors: vec![None; self.sensors.len()],
+            processors: self.processors.clone(),
+            overrides: Overrides::default(),
+        }
+    }
+
+    /// The field overrides at scene time `t`, from the file's state: one timestamp in which every sensor
+    /// sends its current values (a finished one its last fraction).
+    pub fn evaluate_at(&self, t: f64) -> Overrides {
+        let mut state = self.initial_state();
+        self.advance(&mut state, t);
+        state.overrides
+    }
+
+    /// Runs the timestamp `t` on `state`: each sensor sends what changed since its last state, then the
+    /// cascade runs to its end.
+    pub fn advance(&self, state: &mut EventState, t: f64) {
+        let mut queue: VecDeque<(NodeId, String, FieldValue)> = VecDeque::new();
+        for (sensor, last) in self.sensors.iter().zip(state.sensors.iter_mut()) {
+            let now = sensor.state(t);
+            let before = last.replace(now);
+            let id = sensor.node;
+            let mut send = |field: &str, value: FieldValue| queue.push_back((id, field.to_string(), value));
+            let was_active = before.is_some_and(|b| b.active);
+            let was_paused = before.is_some_and(|b| b.paused);
+            if now.active != was_active {
+                send("isActive", FieldValue::Bool(now.active));
+            }
+            if now.paused != was_paused {
+                send("isPaused", FieldValue::Bool(now.paused));
+            }
+            if now.active && (!was_active || before.is_some_and(|b| b.cycle != now.cycle)) {
+                send("cycleTime", FieldValue::Time(now.cycle_time));
+            }
+            // A running sensor sends its fraction every timestamp; a stopped one sent its last fraction
+            // when it stopped (sent now if this state has not seen it yet).
+            let fresh = before.is_none_or(|b| b.fraction != now.fraction);
+            if let Some(f) = now.fraction
+                && ((now.active && !now.paused) || fresh)
+            {
+                send("fraction", FieldValue::Float(f));
+                send("elapsedTime", FieldValue::Time(now.elapsed));
+                if now.active {
+                    send("time", FieldValue::Time(t));
+                }
+            }
+        }
+        self.cascade(state, queue, t);
+    }
+
+    /// Delivers the queued output events and everything they cause.
+    fn cascade(&self, state: &mut EventState, mut queue: VecDeque<(NodeId, String, FieldValue)>, t: f64) {
+        let mut sent: HashSet<(NodeId, String)> = HashSet::new();
+        while let Some((from, field, value)) = queue.pop_front() {
+            if !sent.insert((from, field.clone())) {
+                continue;
+            }
+            let Some(ends) = self.routes.get(&(from, field)) else { continue };
+            for end in ends {
+                match state.processors.get_mut(&end.to) {
+                    Some(p) => {
+                        for (out, v) in p.input(&end.field, &value, t) {
+                            queue.push_back((end.to, out.to_string(), v));
+                        }
+                    }
+                    None => {
+                        // A field of a node that holds values: it takes the value and, as an inputOutput
+                        // field, sends it on. (A Script or a sensor takes nothing.)
+                        if self.is_field_holder(end.to) {
+                            state.overrides.set(end.to, &end.field, value.clone());
+                            queue.push_back((end.to, end.field.clone(), value.clone()));
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    fn is_field_holder(&self, id: NodeId) -> bool {
+        !self.inert.contains(&id) && !self.sensors.iter().any(|s| s.node == id)
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,177 @@
+//! TimeSensor (X3D 4.0 clause 8.4.1) on a scene clock: `t` is seconds since the scene loaded, and a
+//! sensor's `startTime`/`stopTime`/`pauseTime`/`resumeTime` are read on the same clock. (A browser's clock
+//! is seconds since 1970, so there a non-looping sensor with `startTime 0` has finished before the file
+//! loads; the peers' screenshot harness and this viewer both start the clock at 0 so that such a sensor
+//! plays once from the start, and a looping one shows the same phase at the same scene time.)
+
+use crate::x3d::{NodeId, Scene, X3dError};
+
+/// The fields of one TimeSensor that decide its outputs.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TimeSensor {
+    pub node: NodeId,
+    pub enabled: bool,
+    pub looping: bool,
+    pub cycle_interval: f64,
+    pub start_time: f64,
+    pub stop_time: f64,
+    pub pause_time: f64,
+    pub resume_time: f64,
+}
+
+/// What a sensor shows at one time.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct SensorState {
+    /// `isActive`.
+    pub active: bool,
+    /// `isPaused`.
+    pub paused: bool,
+    /// The last `fraction_changed` sent (at this time or when it stopped), `None` before it ever ran.
+    pub fraction: Option<f32>,
+    /// Index of the current cycle (`cycleTime` is sent when it changes).
+    pub cycle: u64,
+    /// `cycleTime`: when the current cycle began.
+    pub cycle_time: f64,
+    /// `elapsedTime`: active seconds since the start, pauses left out.
+    pub elapsed: f64,
+}
+
+impl TimeSensor {
+    pub fn read(scene: &Scene, node: NodeId) -> Result<TimeSensor, X3dError> {
+        Ok(TimeSensor {
+            node,
+            enabled: scene.sf_bool(node, "enabled", true)?,
+            looping: scene.sf_bool(node, "loop", false)?,
+            cycle_interval: scene.sf_double(node, "cycleInterval", 1.0)?,
+            start_time: scene.sf_double(node, "startTime", 0.0)?,
+            stop_time: scene.sf_double(node, "stopTime", 0.0)?,
+            pause_time: scene.sf_double(node, "pauseTime", 0.0)?,
+            resume_time: scene.sf_double(node, "resumeTime", 0.0)?,
+        })
+    }
+
+    /// The sensor at scene time `t`.
+    ///
+    /// - Inactive before `startTime`, and never when `enabled` is FALSE (no events at all then).
+    /// - `stopTime` counts only when greater than `startTime` (clause 8.4.1: "stopTime ≤ startTime is
+    ///   ignored"); reaching it stops the sensor.
+    /// - Paused from `pauseTime` when `pauseTime > resumeTime` (and after the start); resumed at a later
+    ///   `resumeTime`, with the paused seconds left out of the elapsed time.
+    /// - `fraction = fract((t' − startTime) / cycleInterval)`, except that 0 after the start is 1.0: the
+    ///   clause's rule, so a cycle ends on its last key.
+    /// - A non-looping sensor stops at the end of its first cycle with fraction 1.0.
+    pub fn state(&self, t: f64) -> SensorState {
+        let idle =
+            SensorState { active: false, paused: false, fraction: None, cycle: 0, cycle_time: 0.0, elapsed: 0.0 };
+        if !self.enabled || self.cycle_interval <= 0.0 || !self.cycle_interval.is_finite() || t < self.start_time {
+            return idle;
+        }
+        let stop = (self.stop_time > self.start_time).then_some(self.stop_time);
+        // The end of the run, on the unpaused clock: stopTime, or the end of a non-looping cycle.
+        let end_of_cycle = (!self.looping).then_some(self.start_time + self.cycle_interval);
+        let (effective, paused) = self.unpaused_time(t);
+        let stopped_at = match (stop, end_of_cycle) {
+            (Some(s), _) if t >= s => Some(self.unpaused_time(s).0),
+            _ => None,
+        };
+        let ended = stopped_at.or(end_of_cycle.filter(|&e| effective >= e));
+        let at = ended.map_or(effective, |e| e.min(end_of_cycle.unwrap_or(f64::INFINITY)));
+        let elapsed = at - self.start_time;
+        let cycles = elapsed / self.cycle_interval;
+        let mut fraction = cycles.fract() as f32;
+        if fraction == 0.0 && elapsed > 0.0 {
+            fraction = 1.0;
+        }
+        // The cycle the fraction belongs to: an end-of-cycle 1.0 belongs to the cycle that ends.
+        let cycle = if fraction == 1.0 { (cycles.round() as u64).saturating_sub(1) } else { cycles.floor() as u64 };
+        SensorState {
+            active: ended.is_none(),
+            paused: ended.is_none() && paused,
+            fraction: Some(fraction),
+            cycle,
+            cycle_time: self.start_time + cycle as f64 * self.cycle_interval,
+            elapsed,
+        }
+    }
+
+    /// Scene time `t` on the sensor's own clock (pauses taken out), and whether it is paused at `t`.
+    fn unpaused_time(&self, t: f64) -> (f64, bool) {
+        let pause = self.pause_time;
+        if pause <= self.start_time || t < pause {
+            return (t, false);
+        }
+        if self.resume_time > pause {
+            if t < self.resume_time { (pause, true) } else { (t - (self.resume_time - pause), false) }
+        } else {
+            (pause, true)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sensor(looping: bool) -> TimeSensor {
+        TimeSensor {
+            node: NodeId(0),
+            enabled: true,
+            looping,
+            cycle_interval: 2.0,
+            start_time: 0.0,
+            stop_time: 0.0,
+            pause_time: 0.0,
+            resume_time: 0.0,
+        }
+    }
+
+    #[test]
+    fn looping_sensor_wraps_and_ends_cycles_on_one() {
+        let s = sensor(true);
+        assert_eq!(s.state(0.0).fraction, Some(0.0));
+        assert_eq!(s.state(0.5).fraction, Some(0.25));
+        assert_eq!(s.state(4.5).fraction, Some(0.25));
+        // fract = 0 after the start is the end of a cycle (clause 8.4.1).
+        assert_eq!(s.state(2.0).fraction, Some(1.0));
+        assert_eq!(s.state(2.0).cycle, 0);
+        assert_eq!(s.state(2.5).cycle, 1);
+        assert_eq!(s.state(2.5).cycle_time, 2.0);
+        assert!(s.state(100.0).active);
+    }
+
+    #[test]
+    fn one_shot_sensor_stops_on_one() {
+        let s = sensor(false);
+        assert!(s.state(1.0).active);
+        assert_eq!(s.state(1.0).fraction, Some(0.5));
+        let end = s.state(2.0);
+        assert_eq!((end.active, end.fraction), (false, Some(1.0)));
+        let later = s.state(7.0);
+        assert_eq!((later.active, later.fraction), (false, Some(1.0)));
+    }
+
+    #[test]
+    fn start_stop_enabled_and_pause() {
+        let mut s = sensor(true);
+        s.start_time = 1.0;
+        assert_eq!(s.state(0.5).fraction, None);
+        assert_eq!(s.state(1.5).fraction, Some(0.25));
+        s.stop_time = 2.0;
+        let stopped = s.state(3.0);
+        assert_eq!((stopped.active, stopped.fraction), (false, Some(0.5)));
+        // stopTime ≤ startTime is ignored.
+        s.stop_time = 0.5;
+        assert!(s.state(3.0).active);
+        s.enabled = false;
+        assert_eq!(s.state(3.0).fraction, None);
+
+        let mut p = sensor(true);
+        p.pause_time = 1.0;
+        let paused = p.state(1.5);
+        assert!(paused.paused && paused.active);
+        assert_eq!(paused.fraction, Some(0.5));
+        p.resume_time = 3.0;
+        assert_eq!(p.state(3.5).fraction, Some(0.75));
+        assert_eq!(p.state(3.5).elapsed, 1.5);
+    }
+}

@@ -1,0 +1,70 @@
+//! Rendering "as the file says": the whole scene at scene time `t`, every enabled sensor and motion
+//! running at once ([`FilePlayback`]); the scene's Shapes and Viewpoints placed where the event cascade
+//! moved them.
+
+use glam::Quat;
+
+use super::{PosedRenderer, RenderError, RenderedImage, SceneRequest, ViewRequest, camera_for};
+use crate::animation::SampleOptions;
+use crate::animation::events::FilePlayback;
+use crate::gpu::GpuContext;
+use crate::hanim::Document;
+use crate::pose::bounds::Aabb;
+use crate::pose::{Pose, poses_for};
+use crate::views::{self, DEFAULT_FIELD_OF_VIEW, framed_camera};
+
+/// Renders `doc` as the file plays at each of `times` (seconds of scene time); calls `each(i, image)`
+/// with each image. The computed views frame all the frames at once; a file Viewpoint is placed at each
+/// frame's time (one a Transform carries moves with it).
+pub fn render_as_file<E: From<RenderError>>(
+    ctx: &GpuContext,
+    doc: &Document,
+    request: &SceneRequest,
+    options: &SampleOptions,
+    times: &[f64],
+    mut each: impl FnMut(usize, RenderedImage) -> Result<(), E>,
+) -> Result<(), E> {
+    if times.is_empty() {
+        return Err(RenderError::Request("no times to render".into()).into());
+    }
+    let playback = FilePlayback::new(doc);
+    for w in playback.warnings() {
+        log::info!("{w}");
+    }
+    let base = poses_for(doc, &request.joint_rotations, &request.displacer_weights).map_err(RenderError::from)?;
+    let mut frames = Vec::with_capacity(times.len());
+    for &t in times {
+        let mut poses: Vec<Pose> = base.clone();
+        let overrides = playback.apply(doc, t, options, &mut poses);
+        let placed = FilePlayback::placements(doc, &overrides).map_err(RenderError::Placement)?;
+        frames.push((poses, placed));
+    }
+    let mut renderer = PosedRenderer::new(ctx, doc, request, &frames[0].0)?;
+    let mut bounds = Aabb::default();
+    for (poses, _) in &frames {
+        let b = renderer.framing_bounds(doc, poses)?;
+        if !b.is_empty() {
+            bounds.add(b.min);
+            bounds.add(b.max);
+        }
+    }
+    let aspect = request.size.width as f32 / request.size.height as f32;
+    let view = match &request.view {
+        ViewRequest::Auto => ViewRequest::Camera(framed_camera(&bounds, Quat::IDENTITY, DEFAULT_FIELD_OF_VIEW, aspect)),
+        ViewRequest::Named(name) => match views::computed_view_named(doc, name) {
+            Some(v) => ViewRequest::Camera(framed_camera(&bounds, v.orientation(), DEFAULT_FIELD_OF_VIEW, aspect)),
+            None => request.view.clone(),
+        },
+        ViewRequest::Camera(c) => ViewRequest::Camera(*c),
+    };
+    // The document with its viewpoints where each frame's events put them.
+    let mut at_time = doc.clone();
+    for (i, (poses, placed)) in frames.into_iter().enumerate() {
+        at_time.viewpoints = placed.viewpoints;
+        let camera = camera_for(&at_time, &poses, &bounds, &view, aspect)?;
+        renderer.place_scene_shapes(ctx, &placed.shapes);
+        let image = renderer.render(ctx, &at_time, &poses, &camera, &bounds)?;
+        each(i, image)?;
+    }
+    Ok(())
+}

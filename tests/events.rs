@@ -1,0 +1,149 @@
+//! The X3D event model on real files and a hand-written fixture: Joe's ball, moved by the same
+//! TimeSensor as the kick, against positions worked out by hand from the file's keys; the events' joint
+//! values against the transport's interpolator clips; the cascade's last writer; the ball rendered moving.
+
+mod common;
+
+use glam::{Quat, Vec3};
+use hanim_viewer::animation::events::{EventModel, FilePlayback, place_scene};
+use hanim_viewer::animation::{Animations, SampleOptions};
+use hanim_viewer::hanim::{self, Document};
+use hanim_viewer::pose::Pose;
+use hanim_viewer::render::{RenderedImage, SceneRequest, ViewRequest, render_as_file};
+
+const JOE: &str = "x3d/JoeKick.x3d";
+
+fn load(path: &std::path::Path) -> Document {
+    hanim::load(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+/// The ball's world position (its Transform `SBall` is a child of a root Group, so world = translation).
+fn ball_at(doc: &Document, t: f64) -> Vec3 {
+    let overrides = EventModel::new(&doc.scene).evaluate_at(t);
+    let placed = place_scene(doc, &overrides).expect("placed");
+    let ball = doc.scene.defs["SBall"];
+    let routed = overrides.get(ball, "translation").and_then(|v| v.as_vec3()).expect("SBall.translation routed");
+    let index = doc.other_shapes.iter().position(|(id, _)| *id == doc.scene.defs["ball_Shape"]).expect("ball shape");
+    let world = placed.shapes[index].expect("shown").transform_point3(Vec3::ZERO);
+    assert!((world - routed).length() < 1e-5, "placement {world} vs routed translation {routed}");
+    world
+}
+
+#[test]
+fn joes_ball_follows_its_position_interpolator() {
+    // JoeKick.x3d: <TimeSensor DEF='KickTimer' cycleInterval='3.73' loop='true'/> (startTime 0), and
+    // <PositionInterpolator DEF='ball_TranslationInterpolator' key='0 0.4 0.409 1'
+    //   keyValue='-1 0.4 -1, 0 0.07 0, 0.05 0.06 0.05, 2 4 10'/> routed into SBall.set_translation.
+    // By hand, f = t / 3.73 (first cycle), u = (f − k_i) / (k_i+1 − k_i), p = v_i + u (v_i+1 − v_i):
+    //   t = 0.5: f = 0.134048, keys 0..0.4,     u = 0.335121 → (−1 + u, 0.4 − 0.33u, −1 + u)
+    //            = (−0.664879, 0.289410, −0.664879)
+    //   t = 1.5: f = 0.402145, keys 0.4..0.409, u = 0.238290 → (0.05u, 0.07 − 0.01u, 0.05u)
+    //            = (0.011915, 0.067617, 0.011915)
+    //   t = 3.0: f = 0.804290, keys 0.409..1,   u = 0.668849 → (0.05 + 1.95u, 0.06 + 3.94u, 0.05 + 9.95u)
+    //            = (1.354256, 2.695265, 6.705048)
+    let doc = load(&common::corpus(JOE));
+    let by_hand = [
+        (0.5, Vec3::new(-0.664879, 0.289410, -0.664879)),
+        (1.5, Vec3::new(0.011915, 0.067617, 0.011915)),
+        (3.0, Vec3::new(1.354256, 2.695265, 6.705048)),
+    ];
+    for (t, want) in by_hand {
+        let got = ball_at(&doc, t);
+        eprintln!("t = {t}: ball at {got} (by hand {want})");
+        assert!((got - want).length() < 1e-4, "t = {t}: {got} vs {want}");
+    }
+    // The skinned variant animates its ball the same way.
+    let skinned = load(&common::corpus("x3d/JoeSkinTexcoordDisplacerKick.x3d"));
+    assert!((ball_at(&skinned, 1.5) - by_hand[1].1).length() < 1e-4);
+    // The Ball View viewpoint inside SBall moves with it: its frame's origin is the ball's centre (its
+    // own position, the default 0 0 10, is then scaled and turned by SBall).
+    let overrides = EventModel::new(&doc.scene).evaluate_at(3.0);
+    let placed = place_scene(&doc, &overrides).unwrap();
+    let (vp, world) = placed.viewpoints.iter().find(|(v, _)| v.description == "Ball View").expect("Ball View");
+    let origin = world.transform_point3(Vec3::ZERO);
+    assert!((origin - by_hand[2].1).length() < 1e-4, "Ball View's frame at {origin}");
+    assert!(world.transform_point3(vp.position).distance(origin) > 1.0, "the eye stays 10 × 0.23 from the ball");
+}
+
+#[test]
+fn event_joint_values_agree_with_the_interpolator_clips() {
+    // JoeKick has one TimeSensor: playing its clip alone and playing the file as it says must pose the
+    // humanoid identically (the events write joints through the same Pose path).
+    let doc = load(&common::corpus(JOE));
+    let animations = Animations::from_document(&doc);
+    let playback = FilePlayback::new(&doc);
+    let options = SampleOptions::default();
+    for t in [0.3, 1.2, 2.9] {
+        let clips = animations.sample(&doc, t, &options);
+        let mut events: Vec<Pose> = doc.humanoids.iter().map(Pose::rest).collect();
+        playback.apply(&doc, t, &options, &mut events);
+        for (a, b) in clips.iter().zip(&events) {
+            for (j, (qa, qb)) in a.rotations.iter().zip(&b.rotations).enumerate() {
+                assert!(qa.dot(*qb).abs() > 1.0 - 1e-6, "t = {t}, joint {j}: {qa} vs {qb}");
+            }
+            for (ta, tb) in a.translations.iter().zip(&b.translations) {
+                assert!((*ta - *tb).length() < 1e-6, "t = {t}: {ta} vs {tb}");
+            }
+            assert_eq!(a.displacer_weights, b.displacer_weights, "t = {t}");
+        }
+    }
+}
+
+#[test]
+fn the_last_route_of_the_cascade_writes_the_joint() {
+    // tests/data/events_two_clips.x3d (see its comment): l_shoulder ends with FastShoulder's value,
+    // l_elbow with SlowElbowB's. By hand (Slow: cycle 4 s, Fast: cycle 2 s, both loop from 0):
+    //   t = 1.0:  Slow f = 0.25,  Fast f = 0.5
+    //     l_shoulder = FastShoulder(0.5) = 0.5 · 1.2 = 0.6 rad about Z
+    //     l_elbow    = SlowElbowB(0.25)  = 0.25 · 2  = 0.5 rad about Z
+    //   t = 2.5:  Slow f = 0.625, Fast f = 0.25
+    //     l_shoulder = 0.25 · 1.2 = 0.3 rad about Z;  l_elbow = 0.625 · 2 = 1.25 rad about Z
+    let doc = load(&common::test_data("events_two_clips.x3d"));
+    let playback = FilePlayback::new(&doc);
+    let h = &doc.humanoids[0];
+    let (shoulder, elbow) = (h.joint_index("l_shoulder").unwrap(), h.joint_index("l_elbow").unwrap());
+    for (t, s, e) in [(1.0, 0.6, 0.5), (2.5, 0.3, 1.25)] {
+        let mut poses = vec![Pose::rest(h)];
+        playback.apply(&doc, t, &SampleOptions::default(), &mut poses);
+        let near = |q: Quat, angle: f32| q.dot(Quat::from_rotation_z(angle)).abs() > 1.0 - 1e-6;
+        assert!(near(poses[0].rotations[shoulder], s), "t = {t}: l_shoulder {}", poses[0].rotations[shoulder]);
+        assert!(near(poses[0].rotations[elbow], e), "t = {t}: l_elbow {}", poses[0].rotations[elbow]);
+    }
+}
+
+/// The fraction of the 5×5 pixels around `(x, y)` that differ from the background.
+fn foreground_near(image: &RenderedImage, (x, y): (f32, f32)) -> f32 {
+    let mut hits = 0;
+    for dy in -2i32..=2 {
+        for dx in -2i32..=2 {
+            let (px, py) = (x as i32 + dx, y as i32 + dy);
+            if px >= 0 && py >= 0 && (px as u32) < image.width && (py as u32) < image.height {
+                hits += image.is_foreground(px as u32, py as u32, 12) as i32;
+            }
+        }
+    }
+    hits as f32 / 25.0
+}
+
+#[test]
+fn the_ball_moves_in_the_rendered_scene() {
+    let Some(ctx) = common::gpu_or_skip() else { return };
+    let doc = load(&common::corpus(JOE));
+    let mut request = SceneRequest::new(200, 200);
+    request.view = ViewRequest::Named("Scene_Inclined View".into());
+    let mut images = Vec::new();
+    render_as_file(&ctx, &doc, &request, &SampleOptions::default(), &[0.5, 1.5], |_, image| {
+        images.push(image);
+        Ok::<(), hanim_viewer::render::RenderError>(())
+    })
+    .expect("rendered");
+    // Where the ball's centre is at each time (its interpolated translation; the ball is 0.107 in radius).
+    let (a, b) = (ball_at(&doc, 0.5), ball_at(&doc, 1.5));
+    let pa = images[0].camera.project_to_pixel(a, 200, 200).expect("in front");
+    let pb = images[1].camera.project_to_pixel(b, 200, 200).expect("in front");
+    eprintln!("ball at {pa:?} then {pb:?}");
+    assert!((pa.0 - pb.0).hypot(pa.1 - pb.1) > 15.0, "the ball should travel across the picture");
+    assert!(foreground_near(&images[0], pa) > 0.9, "ball drawn at {pa:?} at t = 0.5");
+    assert!(foreground_near(&images[1], pb) > 0.9, "ball drawn at {pb:?} at t = 1.5");
+    assert!(foreground_near(&images[1], pa) < 0.1, "the ball has left {pa:?} at t = 1.5");
+}
