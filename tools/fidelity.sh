@@ -32,7 +32,9 @@ for file in "$@"; do
     # No DEF ("-"): the viewpoint's description names it.
     [ "$def" = "-" ] && def="$(sed -n 's/^bound viewpoint: DEF=- description="\(.*\)"$/\1/p' <<<"$log" | head -1)"
     view_args=(); [ -n "$def" ] && view_args=(--view "$def")
-    if ! "$BIN" render "$file" "${view_args[@]}" --size "$SIZE" --out "$ours" >"$OUT/$name.render.log" 2>&1; then
+    # The whole scene at the same scene time, every sensor running, as X_ITE plays it.
+    if ! "$BIN" render "$file" "${view_args[@]}" --play-as-file --time "$SHOT_TIME" --size "$SIZE" --out "$ours" \
+        >"$OUT/$name.render.log" 2>&1; then
         echo "| $name | ${def:-(default)} | render failed: $(tail -1 "$OUT/$name.render.log") | | | |"; continue
     fi
     if [ ! -s "$xite" ]; then echo "| $name | ${def:-(default)} | X_ITE failed | | | |"; continue; fi
