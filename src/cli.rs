@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::{Result, bail};
-use clap::Parser;
+use clap::{CommandFactory, Parser};
 
 use crate::commands::args::{CaptureArgs, parse_window_size};
 use crate::commands::{self, Command};
@@ -39,7 +39,7 @@ pub struct Cli {
 
 pub fn run(cli: Cli) -> Result<ExitCode> {
     if let Some(command) = cli.command {
-        return commands::run(command);
+        return commands::run(command, Cli::command);
     }
     let capture = crate::mocap::WindowCapture::new(cli.file.as_deref(), cli.motion.as_deref(), cli.capture.fps)?;
     let retarget = cli.capture.request()?;
