@@ -11,7 +11,7 @@ use crate::commands::args::{CaptureArgs, parse_window_size};
 use crate::commands::{self, Command};
 
 #[derive(Debug, Parser)]
-#[command(name = "hanim-viewer", version, about = "Viewer and checker for X3D H-Anim humanoids")]
+#[command(name = "hanim-viewer", version = crate::VERSION, about = "Viewer and checker for X3D H-Anim humanoids")]
 #[command(args_conflicts_with_subcommands = true)]
 pub struct Cli {
     #[command(subcommand)]

@@ -6,6 +6,7 @@ pub mod args;
 pub mod catalog;
 pub mod check;
 pub mod completions;
+pub mod desktop;
 pub mod info;
 pub mod man;
 pub mod motion;
@@ -42,6 +43,11 @@ pub enum Command {
     Completions(completions::CompletionsArgs),
     /// Print the manual page (roff), or write one page per command into a folder.
     Man(man::ManArgs),
+    /// Add the desktop entry, icon and file types (Linux, XDG): under /usr/local/share, or with --user
+    /// under $XDG_DATA_HOME (default ~/.local/share).
+    InstallDesktop(desktop::DesktopArgs),
+    /// Remove what install-desktop added (the same --user choice).
+    UninstallDesktop(desktop::DesktopArgs),
 }
 
 /// Runs `command`; the exit code it asks for. `cli` gives the whole command line's clap definition, from
@@ -57,6 +63,8 @@ pub fn run(command: Command, cli: fn() -> clap::Command) -> Result<ExitCode> {
         Command::Motion(args) => motion::run(&args).map(|()| ExitCode::SUCCESS),
         Command::Completions(args) => completions::run(&args, cli()).map(|()| ExitCode::SUCCESS),
         Command::Man(args) => man::run(&args, cli()).map(|()| ExitCode::SUCCESS),
+        Command::InstallDesktop(args) => desktop::run_install(&args).map(|()| ExitCode::SUCCESS),
+        Command::UninstallDesktop(args) => desktop::run_uninstall(&args).map(|()| ExitCode::SUCCESS),
     }
 }
 
