@@ -8,7 +8,6 @@
 //! the influence lists again for the normals.
 
 use std::hint::black_box;
-use std::path::Path;
 use std::sync::Arc;
 
 mod common;
@@ -19,7 +18,7 @@ use hanim_viewer::hanim;
 use hanim_viewer::pose::{self, Pose};
 
 fn bench(c: &mut Criterion) {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/x3d/BvhSeamless3dExport1.x3d");
+    let path = common::corpus("x3d/BvhSeamless3dExport1.x3d");
     let doc = hanim::load(&path).unwrap();
     let h = &doc.humanoids[0];
     let skin = h.skin.as_ref().unwrap();

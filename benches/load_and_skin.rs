@@ -4,15 +4,17 @@
 //! of the largest corpus skin in vertices per second.
 
 use std::hint::black_box;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use hanim_viewer::hanim;
 use hanim_viewer::pose::{self, Pose};
 use hanim_viewer::x3d;
 
+mod common;
+
 fn corpus(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/x3d").join(name)
+    common::corpus(&format!("x3d/{name}"))
 }
 
 fn raw_events(text: &str) -> usize {

@@ -56,7 +56,7 @@ fn bench(c: &mut Criterion) {
     let mut group = c.benchmark_group("mapping_edit");
     for (humanoid, capture) in [("JinLOA1.x3d", "asf/07_05.amc"), ("JohnJoint20.x3d", "bvh/131_03.bvh")] {
         let doc = corpus(humanoid);
-        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus").join(capture);
+        let path = common::corpus(capture);
         let request = CaptureRequest::for_file(&path, None).unwrap();
         let mut session =
             CaptureSession::load(&doc, hanim_viewer::hanim::HumanoidIndex::FIRST, &request, None).unwrap();

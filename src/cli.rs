@@ -5,13 +5,13 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::{Result, bail};
-use clap::Parser;
+use clap::{CommandFactory, Parser};
 
 use crate::commands::args::{CaptureArgs, parse_window_size};
 use crate::commands::{self, Command};
 
 #[derive(Debug, Parser)]
-#[command(name = "hanim-viewer", version, about = "Viewer and checker for X3D H-Anim humanoids")]
+#[command(name = "hanim-viewer", version = crate::VERSION, about = "Viewer and checker for X3D H-Anim humanoids")]
 #[command(args_conflicts_with_subcommands = true)]
 pub struct Cli {
     #[command(subcommand)]
@@ -39,7 +39,7 @@ pub struct Cli {
 
 pub fn run(cli: Cli) -> Result<ExitCode> {
     if let Some(command) = cli.command {
-        return commands::run(command);
+        return commands::run(command, Cli::command);
     }
     let capture = crate::mocap::WindowCapture::new(cli.file.as_deref(), cli.motion.as_deref(), cli.capture.fps)?;
     let retarget = cli.capture.request()?;

@@ -21,3 +21,10 @@ pub mod render;
 pub mod ui;
 pub mod views;
 pub mod x3d;
+
+/// The git commit this binary was built from (`git rev-parse --short HEAD` when it was built, by
+/// `build.rs`), or `unknown` when built outside a git checkout or without git.
+pub const GIT_COMMIT: &str = env!("HANIM_GIT_COMMIT");
+
+/// What `--version` prints after the program's name: the package version and the commit.
+pub const VERSION: &str = concat!(env!("CARGO_PKG_VERSION"), " (commit ", env!("HANIM_GIT_COMMIT"), ")");

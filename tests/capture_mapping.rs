@@ -259,7 +259,7 @@ fn every_corpus_humanoid_takes_a_walk_and_a_bvh() {
     // have their hips and knees driven.
     let mut humanoids: Vec<_> = ["x3d", "vrml"]
         .iter()
-        .flat_map(|d| std::fs::read_dir(corpus(d)).unwrap().map(|e| e.unwrap().path()))
+        .flat_map(|d| std::fs::read_dir(common::corpus_folder(d)).unwrap().map(|e| e.unwrap().path()))
         .filter(|p| {
             hanim_viewer::x3d::SUPPORTED_EXTENSIONS.iter().any(|e| p.to_string_lossy().to_lowercase().ends_with(e))
         })

@@ -76,7 +76,7 @@ fn the_whole_corpus_is_catalogued_and_a_corrupt_file_is_skipped() {
     let corrupt = dir.path().join("corrupt.x3d");
     std::fs::write(&corrupt, CORRUPT).unwrap();
     let out = dir.path().join("catalog");
-    let corpus = common::corpus("x3d");
+    let corpus = common::corpus_folder("x3d");
     let options = CatalogOptions {
         out: out.clone(),
         views: StandardView::ALL.to_vec(),
@@ -184,6 +184,9 @@ fn the_whole_corpus_is_catalogued_and_a_corrupt_file_is_skipped() {
         assert!(skeleton(name), "{name}");
     }
     for name in ["JoeKick.x3d", "JinLOA4.x3d", "NancyNativeTags.x3d", "BvhSeamless3dExport1.x3d"] {
+        if !corpus.join(name).exists() {
+            continue; // not in the repository's corpus: reported by corpus_folder (a failure under CI=true)
+        }
         assert!(!skeleton(name), "{name}");
     }
 
@@ -433,9 +436,12 @@ fn the_command_catalogues_a_clip_frame() {
 /// an inlined axis) are reported. A VRML interpolator clip poses its figure in the catalogue.
 #[test]
 fn the_vrml_corpus_folder_is_catalogued() {
+    if !common::corpus_has(&["vrml/SphereMan_1.1.wrl", "vrml/dork-proto.wrl", "vrml/nancy_h-anim.wrl"]) {
+        return;
+    }
     let Some(ctx) = common::gpu_or_skip() else { return };
     let dir = tempfile::tempdir().unwrap();
-    let folder = common::corpus("vrml");
+    let folder = common::corpus_folder("vrml");
     let rest = catalogue_with(&ctx, dir.path(), "rest", std::slice::from_ref(&folder), &RestPose);
     let mut files: Vec<&str> = rest.entries.iter().map(|e| e.id.as_str()).collect();
     files.sort();

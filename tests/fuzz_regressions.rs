@@ -5,6 +5,8 @@
 
 include!("../fuzz/harness.rs");
 
+mod common;
+
 use std::path::Path;
 
 #[test]
@@ -45,13 +47,12 @@ fn the_mocap_harness_runs_on_the_malformed_captures_and_corpus_heads() {
         fuzz_mocap_files(&std::fs::read(entry.unwrap().path()).unwrap());
         inputs += 1;
     }
-    let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus");
     let head = |p: &str| {
-        let mut bytes = std::fs::read(corpus.join(p)).unwrap();
+        let mut bytes = std::fs::read(common::corpus(p)).unwrap();
         bytes.truncate(4096);
         bytes
     };
-    let mut joined = std::fs::read(corpus.join("asf/07.asf")).unwrap();
+    let mut joined = std::fs::read(common::corpus("asf/07.asf")).unwrap();
     joined.push(0);
     joined.extend(head("asf/07_05.amc"));
     fuzz_mocap_files(&joined);

@@ -95,6 +95,9 @@ fn names(list: &[(String, f64, bool, Vec<String>)]) -> Vec<&str> {
 #[test]
 fn nancy_and_allen_list_four_touch_started_clips_and_play_them_by_the_keys() {
     for file in ["x3d/NancyNativeTags.x3d", "x3d/AllenDutton.x3d"] {
+        if !common::corpus_listed(file) {
+            continue;
+        }
         let list = clip_list(&load(file));
         assert_eq!(names(&list), ["Stand_Time", "Walk_Time", "Run_Time", "Jump_Time"], "{file}");
         let durations: Vec<f64> = list.iter().map(|c| c.1).collect();

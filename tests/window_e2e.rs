@@ -48,7 +48,7 @@ fn changed(a: &Image, b: &Image, threshold: u8) -> Vec<(u32, u32)> {
 
 #[test]
 fn scripted_session_poses_an_arm_and_switches_views() {
-    let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/x3d/JoeKick.x3d");
+    let file = common::corpus("x3d/JoeKick.x3d");
     assert!(file.exists(), "corpus file {} is missing", file.display());
     let dir = tempfile::tempdir().unwrap();
     let shot = |name: &str| -> PathBuf { dir.path().join(name) };
@@ -169,7 +169,7 @@ fn the_window_recovers_from_a_lost_gpu_device() {
     // A posed, textured humanoid; the device is destroyed as a driver reset would (`lose-device`). The
     // viewer builds a new device and every GPU resource from what it keeps: the next picture is the same
     // pixel for pixel, and posing goes on.
-    let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/x3d/JinLOA1.x3d");
+    let file = common::corpus("x3d/JinLOA1.x3d");
     let dir = tempfile::tempdir().unwrap();
     let shot = |name: &str| dir.path().join(name);
     let script = dir.path().join("lose.txt");

@@ -8,8 +8,6 @@
 
 mod common;
 
-use std::path::Path;
-
 use common::window::{read_rgba, run_script, run_with_args};
 
 fn changed_pixels(a: &[u8], b: &[u8]) -> usize {
@@ -18,7 +16,7 @@ fn changed_pixels(a: &[u8], b: &[u8]) -> usize {
 
 #[test]
 fn the_window_plays_a_clip_through_the_transport() {
-    let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/x3d/JoeKick.x3d");
+    let file = common::corpus("x3d/JoeKick.x3d");
     let dir = tempfile::tempdir().unwrap();
     let shot = |name: &str| dir.path().join(name);
     // Both times lie before the clip raises the displacer weight (fraction 0.35): the Displacers panel,
@@ -50,8 +48,7 @@ fn capture_files_open_as_stick_figures_playing_their_motion() {
     // 07.asf opens with the first .amc beside it (07_05.amc, a walk) at 60 frames per second; then a BVH
     // is opened by the script and plays at its own Frame Time. The root moves as captured (metres from the
     // capture's origin), so the view is fitted onto the posed figure first.
-    let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus");
-    let (asf, bvh) = (corpus.join("asf/07.asf"), corpus.join("bvh/131_03.bvh"));
+    let (asf, bvh) = (common::corpus("asf/07.asf"), common::corpus("bvh/131_03.bvh"));
     let dir = tempfile::tempdir().unwrap();
     let shot = |name: &str| dir.path().join(name);
     let script = dir.path().join("capture.txt");
@@ -86,8 +83,8 @@ fn a_capture_retargeted_in_the_window_follows_mapping_edits() {
     // JinLOA1 with the 07_05 walk from the command line (--amc/--asf). Paused at 1 s: then the mapping is
     // edited as in the Motion capture window (lhumerus and lradius drive nothing), which changes the left
     // arm only; loading the built-in table from a file brings back the first picture exactly.
-    let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus");
-    let (jin, asf, amc) = (corpus.join("x3d/JinLOA1.x3d"), corpus.join("asf/07.asf"), corpus.join("asf/07_05.amc"));
+    let (jin, asf, amc) =
+        (common::corpus("x3d/JinLOA1.x3d"), common::corpus("asf/07.asf"), common::corpus("asf/07_05.amc"));
     let dir = tempfile::tempdir().unwrap();
     let shot = |name: &str| dir.path().join(name);
     let table = dir.path().join("cmu.txt");

@@ -8,8 +8,6 @@
 
 mod common;
 
-use std::path::Path;
-
 use common::window::{read_rgba, run_script_sized};
 
 /// Pixels of rows `rows` that differ from the top-left pixel (the background) by more than 24.
@@ -22,7 +20,7 @@ fn drawn_in_rows(width: u32, rgba: &[u8], rows: std::ops::Range<u32>) -> usize {
 
 #[test]
 fn computed_views_frame_the_pose_at_the_moment_of_the_switch() {
-    let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/x3d/JoeKick.x3d");
+    let file = common::corpus("x3d/JoeKick.x3d");
     let dir = tempfile::tempdir().unwrap();
     let shot = |name: &str| dir.path().join(name);
     let script = dir.path().join("views.txt");

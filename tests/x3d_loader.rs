@@ -1,6 +1,8 @@
 //! Loader features on small hand-written files: UNIT, prototypes, Inline, containerField, DEF/USE
 //! sharing, version defaults, info fields and joint binding fields.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 
 use glam::{Mat4, Quat, Vec3};
@@ -79,7 +81,7 @@ fn hanim1_prototypes_become_native_nodes() {
 #[test]
 fn generic_prototype_expansion_fills_is_connections() {
     // BvhSeamless3dExport1: `PAnim` body = TimeSensor (cycleInterval IS period) + Script.
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/x3d/BvhSeamless3dExport1.x3d");
+    let path = common::corpus("x3d/BvhSeamless3dExport1.x3d");
     let scene = x3d::load_file(&path, &LoadOptions::default()).unwrap();
     let id = scene.defs["t02de8af0"];
     let node = scene.node(id);
@@ -188,7 +190,7 @@ fn joint_binding_fields_bind_pose_reading() {
 #[test]
 fn sites_wrapped_in_transforms_keep_the_offset() {
     // As in Pirouette.x3d: a Transform inside the segment places the site.
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/x3d/Pirouette.x3d");
+    let path = common::corpus("x3d/Pirouette.x3d");
     let d = hanim::load(&path).unwrap();
     let h = &d.humanoids[0];
     let site = h.sites.iter().find(|s| s.name == "skullbase_to_leftEye_tip").unwrap();

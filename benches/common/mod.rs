@@ -2,7 +2,9 @@
 //! document's draws ([`SceneDraw`]) through the shared [`SceneRenderer`] — into a 1280x720 offscreen
 //! target with the headless formats (4× MSAA), framed from the front.
 
-use std::path::Path;
+#![allow(dead_code)] // each benchmark uses its own subset
+
+use std::path::{Path, PathBuf};
 
 use hanim_viewer::gpu::GpuContext;
 use hanim_viewer::gpu::lighting::Lighting;
@@ -14,8 +16,24 @@ use hanim_viewer::hanim::{self, Background, Document, Humanoid};
 use hanim_viewer::pose::Pose;
 use hanim_viewer::views::Camera;
 
+/// A corpus file, looked up as the tests do (`tests/common/mod.rs`): the repository's `tests/corpus/`, then
+/// `$HANIM_CORPUS`, then `../shared/corpus`. Every file the benchmarks read is in `tests/corpus/`.
+pub fn corpus(relative: &str) -> PathBuf {
+    let project = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut roots = vec![project.join("tests/corpus")];
+    if let Some(dir) = std::env::var_os("HANIM_CORPUS").filter(|d| !d.is_empty()) {
+        roots.push(PathBuf::from(dir));
+    }
+    roots.push(project.join("../shared/corpus"));
+    roots
+        .iter()
+        .map(|root| root.join(relative))
+        .find(|p| p.exists())
+        .unwrap_or_else(|| panic!("corpus file {relative} not found in {roots:?}"))
+}
+
 pub fn corpus_x3d(name: &str) -> Document {
-    hanim::load(&Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/x3d").join(name)).unwrap()
+    hanim::load(&corpus(&format!("x3d/{name}"))).unwrap()
 }
 
 /// JoeKick's draws, the scene renderer and the target.

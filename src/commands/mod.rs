@@ -5,7 +5,10 @@
 pub mod args;
 pub mod catalog;
 pub mod check;
+pub mod completions;
+pub mod desktop;
 pub mod info;
+pub mod man;
 pub mod motion;
 pub mod pose;
 pub mod render;
@@ -36,10 +39,20 @@ pub enum Command {
     Pose(pose::PoseArgs),
     /// Motion capture (ASF/AMC, BVH): import onto a humanoid as HAnimMotion, stick figures, mappings.
     Motion(motion::MotionArgs),
+    /// Print a shell completion script (bash, zsh, fish, elvish, powershell).
+    Completions(completions::CompletionsArgs),
+    /// Print the manual page (roff), or write one page per command into a folder.
+    Man(man::ManArgs),
+    /// Add the desktop entry, icon and file types (Linux, XDG): under /usr/local/share, or with --user
+    /// under $XDG_DATA_HOME (default ~/.local/share).
+    InstallDesktop(desktop::DesktopArgs),
+    /// Remove what install-desktop added (the same --user choice).
+    UninstallDesktop(desktop::DesktopArgs),
 }
 
-/// Runs `command`; the exit code it asks for.
-pub fn run(command: Command) -> Result<ExitCode> {
+/// Runs `command`; the exit code it asks for. `cli` gives the whole command line's clap definition, from
+/// which `completions` and `man` are generated.
+pub fn run(command: Command, cli: fn() -> clap::Command) -> Result<ExitCode> {
     match command {
         Command::Info(args) => info::run(&args).map(|()| ExitCode::SUCCESS),
         Command::Check(args) => check::run(&args),
@@ -48,6 +61,10 @@ pub fn run(command: Command) -> Result<ExitCode> {
         Command::Catalog(args) => catalog::run(&args),
         Command::Pose(args) => pose::run(&args).map(|()| ExitCode::SUCCESS),
         Command::Motion(args) => motion::run(&args).map(|()| ExitCode::SUCCESS),
+        Command::Completions(args) => completions::run(&args, cli()).map(|()| ExitCode::SUCCESS),
+        Command::Man(args) => man::run(&args, cli()).map(|()| ExitCode::SUCCESS),
+        Command::InstallDesktop(args) => desktop::run_install(&args).map(|()| ExitCode::SUCCESS),
+        Command::UninstallDesktop(args) => desktop::run_uninstall(&args).map(|()| ExitCode::SUCCESS),
     }
 }
 
@@ -61,7 +78,11 @@ fn load_document(path: &Path) -> Result<crate::hanim::Document> {
 }
 
 fn print(text: &str) -> Result<()> {
+    print_bytes(text.as_bytes())
+}
+
+fn print_bytes(bytes: &[u8]) -> Result<()> {
     let mut out = std::io::stdout().lock();
-    out.write_all(text.as_bytes()).context("writing to stdout")?;
+    out.write_all(bytes).context("writing to stdout")?;
     Ok(())
 }
