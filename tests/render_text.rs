@@ -120,7 +120,19 @@ fn diamond_man_labels_are_drawn_beside_their_spheres() {
     };
     // The eighth Text, a tiny italic "Humanoid Root", is in the sacrum segment (drawn with the humanoid).
     assert_eq!(texts(&doc), 7, "the key's seven labels are scene shapes");
-    let with = render(&ctx, &doc, &SceneRequest::new(400, 300));
+    // The key stands beside the figure (a prop: computed views frame the figure alone), so the camera
+    // frames the figure and the key together.
+    let key_and_figure =
+        hanim_viewer::pose::bounds::Aabb { min: Vec3::new(-1.0, 0.0, -0.3), max: Vec3::new(3.5, 1.8, 0.3) };
+    let camera = hanim_viewer::views::framed_camera(
+        &key_and_figure,
+        glam::Quat::IDENTITY,
+        hanim_viewer::views::DEFAULT_FIELD_OF_VIEW,
+        400.0 / 300.0,
+    );
+    let mut framed = SceneRequest::new(400, 300);
+    framed.view = ViewRequest::Camera(camera);
+    let with = render(&ctx, &doc, &framed);
     save(&with, "DiamondManLOA2.labels.png");
     let mut bare = doc.clone();
     bare.other_shapes.retain(|(shape, _)| {

@@ -228,3 +228,15 @@ fn the_built_in_humanoid_loads_with_displacers_limits_and_eye_views() {
     let _ = editor.apply(h, &mut state, UiCommand::SetJointAngles { joint: elbow, degrees: [45.0, 0.0, 0.0] });
     assert!(joint_degrees(&s, &editor.pose, elbow)[0].abs() < 0.01);
 }
+
+#[test]
+fn files_opened_by_another_window_join_the_front_of_the_recent_list() {
+    let mut state = UiState::default();
+    state.remember_file(std::path::Path::new("/a/one.x3d"));
+    state.remember_file(std::path::Path::new("/a/two.x3d"));
+    // Another process opened three.x3d (and saw two.x3d before).
+    let other = vec![std::path::PathBuf::from("/a/three.x3d"), std::path::PathBuf::from("/a/two.x3d")];
+    state.merge_recent_files(&other);
+    let names: Vec<_> = state.recent_files.iter().map(|p| p.display().to_string()).collect();
+    assert_eq!(names, ["/a/three.x3d", "/a/two.x3d", "/a/one.x3d"]);
+}

@@ -170,3 +170,83 @@ fn a_file_with_two_humanoids_offers_a_choice_of_humanoid() {
     // The summary of the second humanoid knows it is the second.
     assert_eq!(SceneSummary::new(&doc, &doc.humanoids[1]).humanoid_index, 1);
 }
+
+/// What a first-run window shows: the built-in humanoid, a hint to open a file, the recent files as links
+/// (a click opens one); Help ▸ About with the commit and the adapter; errors with a Copy button.
+struct FirstRun {
+    ui: UiState,
+    first_run: bool,
+    error: Option<String>,
+    commands: Vec<UiCommand>,
+}
+
+fn first_run_harness(first_run: bool, error: Option<&str>) -> Harness<'static, FirstRun> {
+    let mut ui = UiState::default();
+    ui.remember_file(Path::new("/data/humanoids/JinLOA4.x3d"));
+    ui.remember_file(Path::new("/data/humanoids/JoeKick.x3d"));
+    let state = FirstRun { ui, first_run, error: error.map(str::to_string), commands: Vec::new() };
+    Harness::builder().with_size(egui::vec2(1000.0, 700.0)).build_ui_state(
+        |ui, s: &mut FirstRun| {
+            let info = FrameInfo {
+                adapter: "llvmpipe (test)",
+                first_run: s.first_run,
+                error: s.error.as_deref(),
+                ..Default::default()
+            };
+            let (commands, _) = ui::app_ui(ui, &mut s.ui, None, &info, None);
+            s.commands.extend(commands);
+        },
+        state,
+    )
+}
+
+#[test]
+fn the_first_run_hint_offers_open_and_the_recent_files() {
+    let mut h = first_run_harness(true, None);
+    h.run();
+    assert!(h.query_by_label("Open a humanoid (Ctrl+O) or drop a file here").is_some());
+    h.get_by_label("JoeKick.x3d").click();
+    h.run();
+    assert_eq!(h.state().commands, [UiCommand::Open("/data/humanoids/JoeKick.x3d".into())]);
+    // Once a file is open, no hint.
+    let mut h = first_run_harness(false, None);
+    h.run();
+    assert!(h.query_by_label("Open a humanoid (Ctrl+O) or drop a file here").is_none());
+}
+
+#[test]
+fn help_about_shows_the_version_commit_and_adapter() {
+    let mut h = first_run_harness(false, None);
+    h.run();
+    h.get_by_label("Help").click();
+    h.run();
+    h.get_by_label("About hanim-viewer").click();
+    h.run();
+    assert!(h.state().ui.show_about);
+    assert!(h.query_by_label(hanim_viewer::GIT_COMMIT).is_some(), "the commit is shown");
+    // In the About window and in the status bar.
+    assert!(h.query_all_by_label("llvmpipe (test)").count() >= 2, "the adapter is shown");
+    let text = ui::about_text("llvmpipe (test)");
+    assert!(text.contains(hanim_viewer::GIT_COMMIT) && text.contains(env!("CARGO_PKG_VERSION")), "{text}");
+}
+
+#[test]
+fn an_error_can_be_copied_as_text() {
+    let message = "broken.x3d:12:7: expected '>' after the attributes of <Transform>";
+    let mut h = first_run_harness(false, Some(message));
+    h.run();
+    h.get_by_label("Copy").click();
+    // The frame that handles the click is the one whose output carries the copy.
+    h.step();
+    let copied: Vec<String> = h
+        .output()
+        .platform_output
+        .commands
+        .iter()
+        .filter_map(|c| match c {
+            egui::OutputCommand::CopyText(text) => Some(text.clone()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(copied, [message.to_string()]);
+}

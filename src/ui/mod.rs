@@ -42,6 +42,8 @@ pub struct FrameInfo<'a> {
     pub toasts: &'a [String],
     pub can_undo: bool,
     pub can_redo: bool,
+    /// The built-in humanoid is shown (no file opened yet): the view says how to open one.
+    pub first_run: bool,
 }
 
 /// Mouse input on the 3D view that egui did not give to a panel, in points.
@@ -212,6 +214,9 @@ fn menu_ui(ui: &mut egui::Ui, state: &mut UiState, info: &FrameInfo) -> Vec<UiCo
             if ui.button("Shortcuts  (F1)").clicked() {
                 state.show_help = true;
             }
+            if ui.button("About hanim-viewer").clicked() {
+                state.show_about = true;
+            }
         });
         if ui.button("Screenshot").clicked() {
             commands.push(UiCommand::Screenshot(None));
@@ -288,16 +293,88 @@ fn help_ui(ui: &mut egui::Ui, state: &mut UiState) {
     state.show_help = open;
 }
 
+/// Help ▸ About: the version and commit, the adapter drawing the view, and the licences of what the
+/// program carries.
+fn about_ui(ui: &mut egui::Ui, state: &mut UiState, info: &FrameInfo) {
+    let mut open = state.show_about;
+    egui::Window::new("About hanim-viewer").open(&mut open).resizable(false).collapsible(false).show(ui.ctx(), |ui| {
+        ui.heading("hanim-viewer");
+        ui.label("A viewer and checker for X3D H-Anim humanoids (ISO/IEC 19774).");
+        egui::Grid::new("about").striped(true).show(ui, |ui| {
+            for (what, value) in [
+                ("Version", env!("CARGO_PKG_VERSION")),
+                ("Commit", crate::GIT_COMMIT),
+                ("Adapter", info.adapter),
+                ("Licence", ABOUT_LICENCE),
+            ] {
+                ui.strong(what);
+                ui.label(value);
+                ui.end_row();
+            }
+        });
+        if ui.button("Copy").on_hover_text("copy these lines as text").clicked() {
+            ui.ctx().copy_text(about_text(info.adapter));
+        }
+    });
+    state.show_about = open;
+}
+
+/// What the About window says of licences.
+const ABOUT_LICENCE: &str = "hanim-viewer's own licence is not chosen yet (see the README). It carries the \
+    DejaVu fonts (Bitstream Vera licence) and a built-in humanoid (CC0-1.0).";
+
+/// The About window as plain text (for a bug report).
+pub fn about_text(adapter: &str) -> String {
+    format!(
+        "hanim-viewer {} (commit {})\nadapter: {adapter}\n{ABOUT_LICENCE}",
+        env!("CARGO_PKG_VERSION"),
+        crate::GIT_COMMIT
+    )
+}
+
 fn error_ui(ui: &mut egui::Ui, error: &str, has_humanoid: bool, commands: &mut Vec<UiCommand>) {
     egui::Window::new("Error").collapsible(false).resizable(true).show(ui.ctx(), |ui| {
-        ui.label(egui::RichText::new(error).monospace());
+        // Selectable, and copied whole by the button: users paste errors into reports.
+        ui.add(egui::Label::new(egui::RichText::new(error).monospace()).selectable(true));
         if has_humanoid {
             ui.label("The previous humanoid stays loaded.");
         }
-        if ui.button("Close").clicked() {
-            commands.push(UiCommand::DismissError);
-        }
+        ui.horizontal(|ui| {
+            if ui.button("Copy").on_hover_text("copy the message as text").clicked() {
+                ui.ctx().copy_text(error.to_string());
+            }
+            if ui.button("Close").clicked() {
+                commands.push(UiCommand::DismissError);
+            }
+        });
     });
+}
+
+/// On first run (the built-in humanoid, no file opened): how to open one, and the files opened before.
+fn first_run_ui(ui: &mut egui::Ui, rect: egui::Rect, state: &UiState, commands: &mut Vec<UiCommand>) {
+    egui::Area::new(egui::Id::unique("first_run")).fixed_pos(rect.center_top() + egui::vec2(-170.0, 16.0)).show(
+        ui.ctx(),
+        |ui| {
+            egui::Frame::popup(ui.style()).show(ui, |ui| {
+                ui.set_width(340.0);
+                ui.label(egui::RichText::new("Open a humanoid (Ctrl+O) or drop a file here").strong());
+                if ui.button("Open…").clicked() {
+                    commands.push(UiCommand::OpenDialog);
+                }
+                if !state.recent_files.is_empty() {
+                    ui.separator();
+                    ui.label("Recent files");
+                    for path in &state.recent_files {
+                        let name =
+                            path.file_name().map_or_else(|| path.display().to_string(), |n| n.to_string_lossy().into());
+                        if ui.link(name).on_hover_text(path.display().to_string()).clicked() {
+                            commands.push(UiCommand::Open(path.clone()));
+                        }
+                    }
+                }
+            });
+        },
+    );
 }
 
 /// The whole window's UI: menu, status bar, Joints panel (left), Displacers and Viewpoints (right) and
@@ -392,7 +469,11 @@ pub fn app_ui(
             }
         }
     });
+    if info.first_run && info.error.is_none() && info.loading.is_none() {
+        first_run_ui(ui, input.rect, state, &mut commands);
+    }
     help_ui(ui, state);
+    about_ui(ui, state, info);
     if let Some(error) = info.error {
         error_ui(ui, error, scene.is_some(), &mut commands);
     }

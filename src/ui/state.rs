@@ -24,6 +24,9 @@ pub struct UiState {
     pub show_side_panel: bool,
     #[serde(skip)]
     pub show_help: bool,
+    /// Help ▸ About is open.
+    #[serde(skip)]
+    pub show_about: bool,
     /// The view last switched to (index into the summary's views).
     #[serde(skip)]
     pub active_view: Option<usize>,
@@ -54,6 +57,7 @@ impl Default for UiState {
             show_joints_panel: true,
             show_side_panel: true,
             show_help: false,
+            show_about: false,
             active_view: None,
             recent_files: Vec::new(),
             last_folder: None,
@@ -74,6 +78,19 @@ impl UiState {
         self.recent_files.insert(0, path.clone());
         self.recent_files.truncate(MAX_RECENT_FILES);
         self.last_folder = path.parent().map(|p| p.to_path_buf());
+    }
+
+    /// Takes in files another window of the program opened since (a file manager starts a new process
+    /// per file): they join the front of this window's recent list, newest first.
+    pub fn merge_recent_files(&mut self, other: &[std::path::PathBuf]) {
+        let mut merged: Vec<std::path::PathBuf> = other.to_vec();
+        for p in &self.recent_files {
+            if !merged.contains(p) {
+                merged.push(p.clone());
+            }
+        }
+        merged.truncate(MAX_RECENT_FILES);
+        self.recent_files = merged;
     }
 
     /// What a new humanoid resets: selection, search, active view.

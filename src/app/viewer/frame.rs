@@ -140,6 +140,7 @@ impl Viewer {
             toasts: &toasts,
             can_undo,
             can_redo,
+            first_run: file_path.as_deref() == Some(std::path::Path::new(super::DEFAULT_HUMANOID_NAME)),
         };
         let ui_state = &mut self.ui;
         let (scene_view, transport, mut capture) = match self.scene.as_mut() {

@@ -104,6 +104,8 @@ impl Viewer {
         let reload = self.scene.as_ref().is_some_and(|s| s.path == scene.path);
         if path != Path::new(DEFAULT_HUMANOID_NAME) {
             self.ui.remember_file(&path);
+            // At once, not only at exit: other windows of the program pick the file up in their lists.
+            self.save_ui_state();
         }
         if !reload {
             self.ui.forget_humanoid();

@@ -95,6 +95,14 @@ fn config_path() -> Option<PathBuf> {
     Some(base.join("hanim-viewer").join("ui.json"))
 }
 
+/// The program's icon (`assets/icons/hanim-viewer.png`, embedded) for the window's title bar and task
+/// switcher; `None` (the platform's default) should it not decode.
+fn window_icon() -> Option<winit::window::Icon> {
+    let image = image::load_from_memory(include_bytes!("../../../assets/icons/hanim-viewer.png")).ok()?.to_rgba8();
+    let (width, height) = image.dimensions();
+    winit::window::Icon::from_rgba(image.into_raw(), width, height).ok()
+}
+
 fn load_ui_state() -> UiState {
     config_path()
         .and_then(|p| std::fs::read_to_string(p).ok())
@@ -105,8 +113,10 @@ fn load_ui_state() -> UiState {
 impl Viewer {
     pub fn new(event_loop: &ActiveEventLoop, options: &Options, script: Option<Vec<ScriptLine>>) -> Result<Self> {
         let (w, h) = options.size.unwrap_or((1280, 800));
-        let attributes =
-            Window::default_attributes().with_title("hanim-viewer").with_inner_size(winit::dpi::LogicalSize::new(w, h));
+        let attributes = Window::default_attributes()
+            .with_title("hanim-viewer")
+            .with_window_icon(window_icon())
+            .with_inner_size(winit::dpi::LogicalSize::new(w, h));
         let window = Arc::new(event_loop.create_window(attributes).context("creating the window")?);
         let display = event_loop.owned_display_handle();
         let instance =
@@ -208,6 +218,9 @@ impl Viewer {
                 self.quit = true;
             }
             WindowEvent::Resized(size) => self.surface.resize(&self.gpu.device, *size),
+            // Files opened meanwhile by another window of the program (a file manager starts one per
+            // file) join this window's recent list.
+            WindowEvent::Focused(true) if self.persist => self.ui.merge_recent_files(&load_ui_state().recent_files),
             // An .amc names a motion, not a skeleton: it is retargeted onto the humanoid shown (with its
             // .asf beside it); anything else opens.
             WindowEvent::DroppedFile(path)
