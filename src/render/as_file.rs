@@ -2,16 +2,12 @@
 //! running at once ([`FilePlayback`]); the scene's Shapes and Viewpoints placed where the event cascade
 //! moved them.
 
-use glam::Quat;
-
-use super::{PosedRenderer, RenderError, RenderedImage, SceneRequest, ViewRequest, camera_for};
+use super::{PosedRenderer, RenderError, RenderedImage, SceneRequest, camera_for};
 use crate::animation::SampleOptions;
 use crate::animation::events::FilePlayback;
 use crate::gpu::GpuContext;
 use crate::hanim::Document;
-use crate::pose::bounds::Aabb;
 use crate::pose::{Pose, poses_for};
-use crate::views::{self, DEFAULT_FIELD_OF_VIEW, framed_camera};
 
 /// Renders `doc` as the file plays at each of `times` (seconds of scene time); calls `each(i, image)`
 /// with each image. The computed views frame all the frames at once; a file Viewpoint is placed at each
@@ -40,23 +36,9 @@ pub fn render_as_file<E: From<RenderError>>(
         frames.push((poses, placed));
     }
     let mut renderer = PosedRenderer::new(ctx, doc, request, &frames[0].0)?;
-    let mut bounds = Aabb::default();
-    for (poses, _) in &frames {
-        let b = renderer.framing_bounds(doc, poses)?;
-        if !b.is_empty() {
-            bounds.add(b.min);
-            bounds.add(b.max);
-        }
-    }
+    let (bounds, view) =
+        super::sequence::framing_over(&renderer, doc, frames.iter().map(|(p, _)| p.as_slice()), request)?;
     let aspect = request.size.width as f32 / request.size.height as f32;
-    let view = match &request.view {
-        ViewRequest::Auto => ViewRequest::Camera(framed_camera(&bounds, Quat::IDENTITY, DEFAULT_FIELD_OF_VIEW, aspect)),
-        ViewRequest::Named(name) => match views::computed_view_named(doc, name) {
-            Some(v) => ViewRequest::Camera(framed_camera(&bounds, v.orientation(), DEFAULT_FIELD_OF_VIEW, aspect)),
-            None => request.view.clone(),
-        },
-        ViewRequest::Camera(c) => ViewRequest::Camera(*c),
-    };
     // The document with its viewpoints where each frame's events put them.
     let mut at_time = doc.clone();
     for (i, (poses, placed)) in frames.into_iter().enumerate() {

@@ -37,8 +37,30 @@ pub fn render_times<E: From<RenderError>>(
         .collect();
     // GPU resources are built once; each frame only uploads its pose.
     let mut renderer = PosedRenderer::new(ctx, doc, request, &frames[0])?;
+    let (bounds, view) = framing_over(&renderer, doc, frames.iter().map(Vec::as_slice), request)?;
+    let aspect = request.size.width as f32 / request.size.height as f32;
+    // One camera for every frame: a file Viewpoint is placed at the first frame's pose.
+    let camera = match &view {
+        ViewRequest::Camera(c) => *c,
+        _ => camera_for(doc, &frames[0], &bounds, &view, aspect)?,
+    };
+    for (i, poses) in frames.iter().enumerate() {
+        let image = renderer.render(ctx, doc, poses, &camera, &bounds)?;
+        each(i, image)?;
+    }
+    Ok(())
+}
+
+/// What a run of frames is framed by: the box of the figures over every frame (so travel shows and nothing
+/// leaves the picture), and the view asked for with the computed ones turned into that box's camera.
+pub(super) fn framing_over<'p>(
+    renderer: &PosedRenderer,
+    doc: &Document,
+    frames: impl Iterator<Item = &'p [Pose]>,
+    request: &SceneRequest,
+) -> Result<(Aabb, ViewRequest), RenderError> {
     let mut bounds = Aabb::default();
-    for poses in &frames {
+    for poses in frames {
         let b = renderer.framing_bounds(doc, poses)?;
         if !b.is_empty() {
             bounds.add(b.min);
@@ -54,14 +76,5 @@ pub fn render_times<E: From<RenderError>>(
         },
         ViewRequest::Camera(c) => ViewRequest::Camera(*c),
     };
-    // One camera for every frame: a file Viewpoint is placed at the first frame's pose.
-    let camera = match &view {
-        ViewRequest::Camera(c) => *c,
-        _ => camera_for(doc, &frames[0], &bounds, &view, aspect)?,
-    };
-    for (i, poses) in frames.iter().enumerate() {
-        let image = renderer.render(ctx, doc, poses, &camera, &bounds)?;
-        each(i, image)?;
-    }
-    Ok(())
+    Ok((bounds, view))
 }
