@@ -88,7 +88,12 @@ impl Viewer {
         scene.transport.advance(dt);
         // Clips may drive any humanoid of the file, not only the one in the panels.
         let mut poses = scene.poses();
-        scene.transport.apply(&scene.doc, &mut poses);
+        // ProximitySensors see the camera last drawn (this frame's depends on the pose sampled here).
+        let viewer = self.last_camera.map(|c| {
+            let (_, rotation, position) = c.world_from_camera.to_scale_rotation_translation();
+            (position, rotation)
+        });
+        scene.sample_transport(&mut poses, viewer);
         for (i, (h, pose)) in scene.doc.humanoids.iter().zip(&poses).enumerate() {
             scene.placements[i] = pose.world_from_humanoid(h);
         }
