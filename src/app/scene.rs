@@ -7,7 +7,7 @@ use anyhow::{Context, Result};
 use glam::Vec3;
 
 use crate::animation::PlayMode;
-use crate::animation::events::{FilePlayback, place_scene};
+use crate::animation::events::{FilePlayback, ViewerPose, place_scene};
 use crate::gpu::GpuContext;
 use crate::gpu::overlay::{self, GpuLineVertex, OverlayLines};
 use crate::gpu::render_pass::HumanoidRenderer;
@@ -78,8 +78,9 @@ impl LoadedScene {
         for w in file_playback.warnings() {
             log::info!("{w}");
         }
-        let transport = crate::animation::Transport::for_window(&doc)
-            .with_scene_animation(!file_playback.events.sensors.is_empty());
+        let transport = crate::animation::Transport::for_window(&doc).with_scene_animation(
+            !file_playback.events.sensors.is_empty() || !file_playback.events.proximity.is_empty(),
+        );
         let load_viewpoints = doc.viewpoints.clone();
         let world_from_humanoid = h.world_from_humanoid();
         let parked = doc.indexed_humanoids().map(|(i, h)| (i != humanoid).then(|| PoseEditor::new(h))).collect();
@@ -109,8 +110,7 @@ impl LoadedScene {
     /// Sets `poses` (one per humanoid) for the transport's time: its clips (one clip at a time), or the
     /// whole scene as the file says, whose scene Shapes and Viewpoints then move too (written with the
     /// poses). `viewer`: the camera last drawn (world position and orientation), for ProximitySensors.
-    pub fn sample_transport(&mut self, poses: &mut [pose::Pose], viewer: Option<(Vec3, glam::Quat)>) {
-        let _ = viewer;
+    pub fn sample_transport(&mut self, poses: &mut [pose::Pose], viewer: Option<ViewerPose>) {
         match self.transport.mode {
             PlayMode::OneClip => {
                 self.transport.apply(&self.doc, poses);
@@ -124,7 +124,8 @@ impl LoadedScene {
             PlayMode::AsFile => {
                 self.played_as_file = true;
                 let t = self.transport.time;
-                let overrides = self.file_playback.apply(&self.doc, t, &self.transport.options, poses);
+                let overrides =
+                    self.file_playback.apply_seen_from(&self.doc, t, viewer, &self.transport.options, poses);
                 // Placed from the file's viewpoints, not last frame's.
                 self.doc.viewpoints = self.load_viewpoints.clone();
                 match place_scene(&self.doc, &overrides) {

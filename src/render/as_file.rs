@@ -6,7 +6,7 @@ use glam::Quat;
 
 use super::{PosedRenderer, RenderError, RenderedImage, SceneRequest, ViewRequest, camera_for};
 use crate::animation::SampleOptions;
-use crate::animation::events::FilePlayback;
+use crate::animation::events::{FilePlayback, ViewerPose};
 use crate::gpu::GpuContext;
 use crate::hanim::Document;
 use crate::pose::bounds::Aabb;
@@ -62,7 +62,16 @@ pub fn render_as_file<E: From<RenderError>>(
     for (i, (poses, placed)) in frames.into_iter().enumerate() {
         at_time.viewpoints = placed.viewpoints;
         let camera = camera_for(&at_time, &poses, &bounds, &view, aspect)?;
-        renderer.place_scene_shapes(ctx, &placed.shapes);
+        let mut shapes = placed.shapes;
+        if !playback.events.proximity.is_empty() {
+            // ProximitySensors (clause 22.4.1) see this picture's camera, known only now: the scene's
+            // Shapes again with the viewer there (what follows the viewer is a HUD, not the framing).
+            let (_, orientation, position) = camera.world_from_camera.to_scale_rotation_translation();
+            let viewer = ViewerPose { position, orientation };
+            let overrides = playback.events.evaluate_seen_from(times[i], Some(viewer));
+            shapes = FilePlayback::placements(doc, &overrides).map_err(RenderError::Placement)?.shapes;
+        }
+        renderer.place_scene_shapes(ctx, &shapes);
         let image = renderer.render(ctx, &at_time, &poses, &camera, &bounds)?;
         each(i, image)?;
     }

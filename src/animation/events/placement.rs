@@ -15,7 +15,7 @@ use crate::x3d::grouping::{is_grouping, shown_children};
 use crate::x3d::{NodeId, Scene, X3dError};
 
 /// The same bound on node instances as the model builder (DEF/USE can describe exponential trees).
-const MAX_NODE_VISITS: usize = 2_000_000;
+pub(super) const MAX_NODE_VISITS: usize = 2_000_000;
 
 /// The scene's placements at one time, entry for entry with the document's lists.
 #[derive(Debug, Clone, Default)]
@@ -31,7 +31,7 @@ pub struct ScenePlacements {
 }
 
 /// A grouping node's local matrix with its overridden Transform fields.
-fn local_matrix(scene: &Scene, id: NodeId, overrides: &Overrides) -> Result<Mat4, X3dError> {
+pub(super) fn local_matrix(scene: &Scene, id: NodeId, overrides: &Overrides) -> Result<Mat4, X3dError> {
     if scene.node(id).type_name != "Transform" {
         return Ok(Mat4::IDENTITY);
     }

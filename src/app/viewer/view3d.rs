@@ -91,7 +91,7 @@ impl Viewer {
         // ProximitySensors see the camera last drawn (this frame's depends on the pose sampled here).
         let viewer = self.last_camera.map(|c| {
             let (_, rotation, position) = c.world_from_camera.to_scale_rotation_translation();
-            (position, rotation)
+            crate::animation::events::ViewerPose { position, orientation: rotation }
         });
         scene.sample_transport(&mut poses, viewer);
         for (i, (h, pose)) in scene.doc.humanoids.iter().zip(&poses).enumerate() {
