@@ -193,3 +193,25 @@ fn a_proximity_sensor_hud_stays_at_one_screen_place_in_two_views() {
     let overrides = EventModel::new(&doc.scene).evaluate_at(0.0);
     assert!(overrides.is_empty(), "{overrides:?}");
 }
+
+#[test]
+fn diamond_mans_key_label_turns_toward_the_viewer() {
+    // DiamondManLOA2: <Transform translation='1.0 1.5 0'><Billboard> (axisOfRotation 0 1 0 by default)
+    // holding the Text "Diamond Man Key". Clause 10.4.1: its local +Z turns about +Y toward the viewer.
+    use hanim_viewer::animation::events::{Overrides, ViewerPose, place_scene_seen_from};
+    let doc = load(&common::corpus("x3d/DiamondManLOA2.x3d"));
+    let scene = &doc.scene;
+    let label = doc
+        .other_shapes
+        .iter()
+        .position(|(id, _)| scene.node(*id).children_in("geometry").any(|g| scene.node(g).type_name == "Text"))
+        .expect("the key's Text shape");
+    for (eye, want) in [(Vec3::new(1.0, 1.5, 5.0), Vec3::Z), (Vec3::new(6.0, 3.0, 0.0), Vec3::X)] {
+        let viewer = ViewerPose { position: eye, orientation: Quat::IDENTITY };
+        let placed = place_scene_seen_from(&doc, &Overrides::default(), Some(viewer)).unwrap();
+        let world = placed.shapes[label].expect("shown");
+        let z = world.transform_vector3(Vec3::Z).normalize();
+        assert!(z.abs_diff_eq(want, 1e-4), "viewer at {eye}: the label's +Z is {z}, not {want}");
+        assert!(world.transform_point3(Vec3::ZERO).abs_diff_eq(Vec3::new(1.0, 1.5, 0.0), 1e-5));
+    }
+}

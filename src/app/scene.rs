@@ -7,7 +7,7 @@ use anyhow::{Context, Result};
 use glam::Vec3;
 
 use crate::animation::PlayMode;
-use crate::animation::events::{FilePlayback, ViewerPose, place_scene};
+use crate::animation::events::{FilePlayback, ViewerPose, place_scene, place_scene_seen_from};
 use crate::gpu::GpuContext;
 use crate::gpu::overlay::{self, GpuLineVertex, OverlayLines};
 use crate::gpu::render_pass::HumanoidRenderer;
@@ -62,6 +62,8 @@ pub struct LoadedScene {
     load_viewpoints: Vec<(crate::hanim::Viewpoint, glam::Mat4)>,
     /// Whether the last frame played as the file says (so leaving it puts the scene back).
     played_as_file: bool,
+    /// Whether the scene has a Billboard, whose children turn toward the camera every frame.
+    has_billboards: bool,
 }
 
 impl LoadedScene {
@@ -82,6 +84,7 @@ impl LoadedScene {
             !file_playback.events.sensors.is_empty() || !file_playback.events.proximity.is_empty(),
         );
         let load_viewpoints = doc.viewpoints.clone();
+        let has_billboards = doc.scene.reachable().iter().any(|&id| doc.scene.node(id).type_name == "Billboard");
         let world_from_humanoid = h.world_from_humanoid();
         let parked = doc.indexed_humanoids().map(|(i, h)| (i != humanoid).then(|| PoseEditor::new(h))).collect();
         let placements = doc.humanoids.iter().map(Humanoid::world_from_humanoid).collect();
@@ -104,7 +107,21 @@ impl LoadedScene {
             pending_shapes: None,
             load_viewpoints,
             played_as_file: false,
+            has_billboards,
         })
+    }
+
+    /// Turns the scene's Billboards toward `viewer` (clause 10.4.1) when the transport is not placing the
+    /// scene as the file says (which turns them itself); nothing when the scene has none.
+    pub fn turn_billboards(&mut self, viewer: Option<ViewerPose>) {
+        if !self.has_billboards || viewer.is_none() || self.transport.mode == PlayMode::AsFile {
+            return;
+        }
+        let empty = crate::animation::events::Overrides::default();
+        match place_scene_seen_from(&self.doc, &empty, viewer) {
+            Ok(placed) => self.pending_shapes = Some(placed.shapes),
+            Err(e) => log::warn!("billboards: {e}"),
+        }
     }
 
     /// Sets `poses` (one per humanoid) for the transport's time: its clips (one clip at a time), or the
@@ -128,7 +145,7 @@ impl LoadedScene {
                     self.file_playback.apply_seen_from(&self.doc, t, viewer, &self.transport.options, poses);
                 // Placed from the file's viewpoints, not last frame's.
                 self.doc.viewpoints = self.load_viewpoints.clone();
-                match place_scene(&self.doc, &overrides) {
+                match place_scene_seen_from(&self.doc, &overrides, viewer) {
                     Ok(placed) => {
                         self.doc.viewpoints = placed.viewpoints;
                         self.pending_shapes = Some(placed.shapes);

@@ -16,6 +16,7 @@
 //! (Touch, Visibility, …) send nothing here.
 
 mod apply;
+pub mod billboard;
 mod nodes;
 pub mod placement;
 mod playback;
@@ -27,7 +28,7 @@ use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
 
 pub use apply::apply_to_poses;
 pub use nodes::{KeyValues, Processor};
-pub use placement::{ScenePlacements, place_scene};
+pub use placement::{ScenePlacements, place_scene, place_scene_seen_from};
 pub use playback::FilePlayback;
 pub use proximity::{ProximitySensor, ViewerPose};
 pub use sensor::{SensorState, TimeSensor};
