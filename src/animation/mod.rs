@@ -18,12 +18,14 @@ pub mod events;
 pub mod interpolator;
 mod lookup;
 pub mod motion;
+mod play_mode;
 
 use glam::Vec3;
 
 pub use interpolator::{Curve, CurveValue, InterpolatorClip, TargetField, Track, find_clips};
 pub use lookup::{INTERPOLATOR_SEQUENCE_FPS, LookupError};
 pub use motion::{EulerOrder, HanimMotion, Interpolation, JointSample, MotionError};
+pub use play_mode::PlayMode;
 
 use crate::hanim::Document;
 use crate::hanim::HumanoidIndex;
@@ -355,17 +357,6 @@ pub struct Transport {
     pub mode: PlayMode,
     /// Whether the file has scene animation (a TimeSensor), so "as the file says" plays something.
     pub scene_animated: bool,
-}
-
-/// What the transport plays.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum PlayMode {
-    /// The enabled clips on the timeline (one at a time as a rule): for inspecting a motion.
-    #[default]
-    OneClip,
-    /// X3D's time model (ISO/IEC 19775-1 clause 8.4.1, 4.4.8): every enabled sensor and HAnimMotion at
-    /// once on the scene clock, ROUTEs reaching any field ([`events::FilePlayback`]).
-    AsFile,
 }
 
 pub const MIN_SPEED: f32 = 0.1;
