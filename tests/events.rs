@@ -147,3 +147,71 @@ fn the_ball_moves_in_the_rendered_scene() {
     assert!(foreground_near(&images[1], pb) > 0.9, "ball drawn at {pb:?} at t = 1.5");
     assert!(foreground_near(&images[1], pa) < 0.1, "the ball has left {pa:?} at t = 1.5");
 }
+
+/// The bounding box (min x, min y, max x, max y) of the strongly red pixels, and how many there are.
+fn red_box(image: &RenderedImage) -> ([u32; 4], usize) {
+    let (mut b, mut n) = ([u32::MAX, u32::MAX, 0, 0], 0);
+    for (i, p) in image.rgba.chunks(4).enumerate() {
+        if p[0] > 150 && p[1] < 80 && p[2] < 80 {
+            let (x, y) = (i as u32 % image.width, i as u32 / image.width);
+            b = [b[0].min(x), b[1].min(y), b[2].max(x), b[3].max(y)];
+            n += 1;
+        }
+    }
+    (b, n)
+}
+
+#[test]
+fn a_proximity_sensor_hud_stays_at_one_screen_place_in_two_views() {
+    // proximity_hud.x3d: a ProximitySensor (size 1000³) routes position_changed/orientation_changed into
+    // the Transform HUD, whose red Box sits 1 m in front of the viewer (clause 22.4.1: the viewer's
+    // position and orientation in the sensor's coordinate system, here the world's).
+    let Some(ctx) = common::gpu_or_skip() else { return };
+    let doc = load(&common::test_data("proximity_hud.x3d"));
+    let mut boxes = Vec::new();
+    for view in ["View A", "View B"] {
+        let mut request = SceneRequest::new(160, 120);
+        request.view = ViewRequest::Named(view.into());
+        render_as_file(&ctx, &doc, &request, &SampleOptions::default(), &[0.0], |_, image| {
+            let (b, n) = red_box(&image);
+            eprintln!("{view}: HUD pixels {n} in {b:?}, camera at {}", image.camera.position());
+            boxes.push((b, n, image.camera.position()));
+            Ok::<(), hanim_viewer::render::RenderError>(())
+        })
+        .expect("rendered");
+    }
+    let ((a, na, eye_a), (b, nb, eye_b)) = (boxes[0], boxes[1]);
+    assert!(eye_a.distance(eye_b) > 1.0, "two different viewpoints");
+    assert!(na > 20 && nb > 20, "the HUD is drawn in both views ({na}, {nb} pixels)");
+    // A 0.1 m box 1 m ahead, centred: about 160 / 2 / tan(π/8) · 0.1 ≈ 19 pixels wide, in the middle.
+    let centre = |r: [u32; 4]| ((r[0] + r[2]) as f32 / 2.0, (r[1] + r[3]) as f32 / 2.0);
+    assert!((centre(a).0 - 80.0).abs() < 3.0 && (centre(a).1 - 60.0).abs() < 3.0, "centred: {a:?}");
+    for k in 0..4 {
+        assert!(a[k].abs_diff(b[k]) <= 1, "the same screen place in both views: {a:?} and {b:?}");
+    }
+    // Without a viewer the sensor sends nothing and the HUD stays where the file put it.
+    let overrides = EventModel::new(&doc.scene).evaluate_at(0.0);
+    assert!(overrides.is_empty(), "{overrides:?}");
+}
+
+#[test]
+fn diamond_mans_key_label_turns_toward_the_viewer() {
+    // DiamondManLOA2: <Transform translation='1.0 1.5 0'><Billboard> (axisOfRotation 0 1 0 by default)
+    // holding the Text "Diamond Man Key". Clause 10.4.1: its local +Z turns about +Y toward the viewer.
+    use hanim_viewer::animation::events::{Overrides, ViewerPose, place_scene_seen_from};
+    let doc = load(&common::corpus("x3d/DiamondManLOA2.x3d"));
+    let scene = &doc.scene;
+    let label = doc
+        .other_shapes
+        .iter()
+        .position(|(id, _)| scene.node(*id).children_in("geometry").any(|g| scene.node(g).type_name == "Text"))
+        .expect("the key's Text shape");
+    for (eye, want) in [(Vec3::new(1.0, 1.5, 5.0), Vec3::Z), (Vec3::new(6.0, 3.0, 0.0), Vec3::X)] {
+        let viewer = ViewerPose { position: eye, orientation: Quat::IDENTITY };
+        let placed = place_scene_seen_from(&doc, &Overrides::default(), Some(viewer)).unwrap();
+        let world = placed.shapes[label].expect("shown");
+        let z = world.transform_vector3(Vec3::Z).normalize();
+        assert!(z.abs_diff_eq(want, 1e-4), "viewer at {eye}: the label's +Z is {z}, not {want}");
+        assert!(world.transform_point3(Vec3::ZERO).abs_diff_eq(Vec3::new(1.0, 1.5, 0.0), 1e-5));
+    }
+}

@@ -152,3 +152,36 @@ fn the_camera_target_jumps_onto_the_root_then_moves_with_it() {
     assert!(step.length() > 1e-3, "the root travels in this motion");
     assert!(next.abs_diff_eq(panned + step, 1e-5));
 }
+
+#[test]
+fn the_mode_switch_plays_the_scene_as_the_file_says() {
+    use hanim_viewer::animation::PlayMode;
+    let doc = hanim::load(&common::corpus("x3d/JoeKick.x3d")).unwrap();
+    let transport = Transport::new(Animations::from_document(&doc)).with_scene_animation(true);
+    assert_eq!(transport.mode, PlayMode::OneClip, "a file with a clip to pick opens on one clip at a time");
+    let mut h = Harness::builder()
+        .with_size(egui::vec2(1100.0, 300.0))
+        .build_ui_state(|ui, t: &mut Transport| hanim_viewer::ui::transport::transport_panel(ui, t), transport);
+    h.run();
+    h.get_by_label("as the file says").click();
+    h.run();
+    assert_eq!(h.state().mode, PlayMode::AsFile);
+    assert!(h.state().engaged, "the transport drives the scene from the switch on");
+    // The scene clock runs on past every clip's end and steps by 1/30 s.
+    h.state_mut().toggle_play();
+    h.state_mut().advance(10.0);
+    assert!(h.state().playing && (h.state().time - 10.0).abs() < 1e-9, "{}", h.state().time);
+    h.state_mut().playing = false;
+    h.key_press(egui::Key::ArrowRight);
+    h.run();
+    assert!((h.state().time - (10.0 + 1.0 / 30.0)).abs() < 1e-9, "{}", h.state().time);
+    h.get_by_label("one clip").click();
+    h.run();
+    assert_eq!(h.state().mode, PlayMode::OneClip);
+
+    // With no humanoid clip to pick but scene animation, as the file says is where the transport starts.
+    let none = Transport::new(Animations::default()).with_scene_animation(true);
+    assert_eq!(none.mode, PlayMode::AsFile);
+    assert!(none.engaged && !none.playing, "the scene at time 0, paused");
+    assert_eq!(Transport::new(Animations::default()).with_scene_animation(false).mode, PlayMode::OneClip);
+}

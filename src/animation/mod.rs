@@ -18,12 +18,14 @@ pub mod events;
 pub mod interpolator;
 mod lookup;
 pub mod motion;
+mod play_mode;
 
 use glam::Vec3;
 
 pub use interpolator::{Curve, CurveValue, InterpolatorClip, TargetField, Track, find_clips};
 pub use lookup::{INTERPOLATOR_SEQUENCE_FPS, LookupError};
 pub use motion::{EulerOrder, HanimMotion, Interpolation, JointSample, MotionError};
+pub use play_mode::PlayMode;
 
 use crate::hanim::Document;
 use crate::hanim::HumanoidIndex;
@@ -351,6 +353,10 @@ pub struct Transport {
     /// False until the user plays, steps, scrubs or toggles a clip: the window opens on the file's rest
     /// pose and leaves it alone until then.
     pub engaged: bool,
+    /// One clip at a time, or the whole scene as the file says (see [`PlayMode`]).
+    pub mode: PlayMode,
+    /// Whether the file has scene animation (a TimeSensor), so "as the file says" plays something.
+    pub scene_animated: bool,
 }
 
 pub const MIN_SPEED: f32 = 0.1;
@@ -380,7 +386,25 @@ impl Transport {
             follow_root: false,
             followed_root: None,
             engaged: false,
+            mode: PlayMode::OneClip,
+            scene_animated: false,
         }
+    }
+
+    /// Marks the file as having scene animation; with no humanoid clip to pick, "as the file says" is
+    /// then the mode the transport starts in (the scene at time 0, engaged, paused).
+    pub fn with_scene_animation(mut self, animated: bool) -> Transport {
+        self.scene_animated = animated;
+        if animated && self.selected.is_none() {
+            self.set_mode(PlayMode::AsFile);
+        }
+        self
+    }
+
+    /// Switches mode; the clock keeps its time, the transport drives the scene from now on.
+    pub fn set_mode(&mut self, mode: PlayMode) {
+        self.mode = mode;
+        self.engaged = true;
     }
 
     /// The window's transport for `doc`: paused at time 0 with the clips the file enables; what could
@@ -460,6 +484,10 @@ impl Transport {
             return false;
         }
         self.time += elapsed * f64::from(self.speed);
+        // The scene clock runs on as long as the user plays (sensors may start at any time).
+        if self.mode == PlayMode::AsFile {
+            return true;
+        }
         let mode = self.options.interpolation;
         let mut active = self.animations.clips.iter().filter(|c| c.enabled && c.unsupported().is_none()).peekable();
         if active.peek().is_none() || active.all(|c| c.finished(self.time, mode)) {
@@ -474,6 +502,7 @@ impl Transport {
             // Play from the start again after a finished non-looping pass.
             let mode = self.options.interpolation;
             if let Some(clip) = self.selected_clip()
+                && self.mode == PlayMode::OneClip
                 && clip.finished(self.time, mode)
             {
                 self.time = 0.0;
@@ -512,7 +541,17 @@ impl Transport {
         self.engaged = true;
         self.playing = false;
         let mode = self.options.interpolation;
-        let Some(clip) = self.selected_clip() else { return };
+        let clip = match self.mode {
+            PlayMode::OneClip => self.selected_clip(),
+            PlayMode::AsFile => None,
+        };
+        let Some(clip) = clip else {
+            // The scene clock steps by 1/30 s, as an interpolator clip's timeline does.
+            if self.mode == PlayMode::AsFile {
+                self.time = (self.time + f64::from(direction.signum()) / 30.0).max(0.0);
+            }
+            return;
+        };
         match &clip.source {
             ClipSource::Motion { motion, .. } => {
                 let now = motion.frame_position(self.time, mode, clip.looping).round() as usize;

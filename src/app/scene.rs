@@ -6,6 +6,8 @@ use std::path::PathBuf;
 use anyhow::{Context, Result};
 use glam::Vec3;
 
+use crate::animation::PlayMode;
+use crate::animation::events::{FilePlayback, ViewerPose, place_scene, place_scene_seen_from};
 use crate::gpu::GpuContext;
 use crate::gpu::overlay::{self, GpuLineVertex, OverlayLines};
 use crate::gpu::render_pass::HumanoidRenderer;
@@ -51,6 +53,17 @@ pub struct LoadedScene {
     pub parked: Vec<Option<PoseEditor>>,
     /// Where each humanoid stands (its own transform, or the one a playing clip drives).
     pub placements: Vec<glam::Mat4>,
+    /// The whole scene's playback "as the file says" (the transport's [`PlayMode::AsFile`]).
+    pub file_playback: FilePlayback,
+    /// Scene Shape placements for the next [`write_poses`](Self::write_poses) (only when they moved).
+    pending_shapes: Option<Vec<Option<glam::Mat4>>>,
+    /// The file's Viewpoints as loaded: `doc.viewpoints` follow the events in as-file mode and come back
+    /// to these when the mode goes back to one clip.
+    load_viewpoints: Vec<(crate::hanim::Viewpoint, glam::Mat4)>,
+    /// Whether the last frame played as the file says (so leaving it puts the scene back).
+    played_as_file: bool,
+    /// Whether the scene has a Billboard, whose children turn toward the camera every frame.
+    has_billboards: bool,
 }
 
 impl LoadedScene {
@@ -63,7 +76,15 @@ impl LoadedScene {
         let rest_bounds = humanoid_bounds(&doc.scene, h, &editor.pose)?;
         let summary = SceneSummary::new(&doc, h);
         let triangles = draws.triangles;
-        let transport = crate::animation::Transport::for_window(&doc);
+        let file_playback = FilePlayback::new(&doc);
+        for w in file_playback.warnings() {
+            log::info!("{w}");
+        }
+        let transport = crate::animation::Transport::for_window(&doc).with_scene_animation(
+            !file_playback.events.sensors.is_empty() || !file_playback.events.proximity.is_empty(),
+        );
+        let load_viewpoints = doc.viewpoints.clone();
+        let has_billboards = doc.scene.reachable().iter().any(|&id| doc.scene.node(id).type_name == "Billboard");
         let world_from_humanoid = h.world_from_humanoid();
         let parked = doc.indexed_humanoids().map(|(i, h)| (i != humanoid).then(|| PoseEditor::new(h))).collect();
         let placements = doc.humanoids.iter().map(Humanoid::world_from_humanoid).collect();
@@ -82,7 +103,57 @@ impl LoadedScene {
             capture: None,
             parked,
             placements,
+            file_playback,
+            pending_shapes: None,
+            load_viewpoints,
+            played_as_file: false,
+            has_billboards,
         })
+    }
+
+    /// Turns the scene's Billboards toward `viewer` (clause 10.4.1) when the transport is not placing the
+    /// scene as the file says (which turns them itself); nothing when the scene has none.
+    pub fn turn_billboards(&mut self, viewer: Option<ViewerPose>) {
+        if !self.has_billboards || viewer.is_none() || self.transport.mode == PlayMode::AsFile {
+            return;
+        }
+        let empty = crate::animation::events::Overrides::default();
+        match place_scene_seen_from(&self.doc, &empty, viewer) {
+            Ok(placed) => self.pending_shapes = Some(placed.shapes),
+            Err(e) => log::warn!("billboards: {e}"),
+        }
+    }
+
+    /// Sets `poses` (one per humanoid) for the transport's time: its clips (one clip at a time), or the
+    /// whole scene as the file says, whose scene Shapes and Viewpoints then move too (written with the
+    /// poses). `viewer`: the camera last drawn (world position and orientation), for ProximitySensors.
+    pub fn sample_transport(&mut self, poses: &mut [pose::Pose], viewer: Option<ViewerPose>) {
+        match self.transport.mode {
+            PlayMode::OneClip => {
+                self.transport.apply(&self.doc, poses);
+                if std::mem::take(&mut self.played_as_file) {
+                    // Back to where the file put them at load.
+                    self.doc.viewpoints = self.load_viewpoints.clone();
+                    let empty = crate::animation::events::Overrides::default();
+                    self.pending_shapes = place_scene(&self.doc, &empty).ok().map(|p| p.shapes);
+                }
+            }
+            PlayMode::AsFile => {
+                self.played_as_file = true;
+                let t = self.transport.time;
+                let overrides =
+                    self.file_playback.apply_seen_from(&self.doc, t, viewer, &self.transport.options, poses);
+                // Placed from the file's viewpoints, not last frame's.
+                self.doc.viewpoints = self.load_viewpoints.clone();
+                match place_scene_seen_from(&self.doc, &overrides, viewer) {
+                    Ok(placed) => {
+                        self.doc.viewpoints = placed.viewpoints;
+                        self.pending_shapes = Some(placed.shapes);
+                    }
+                    Err(e) => log::warn!("scene placement at {t:.3} s: {e}"),
+                }
+            }
+        }
     }
 
     pub fn humanoid(&self) -> &Humanoid {
@@ -100,6 +171,9 @@ impl LoadedScene {
             };
             let placement = if i == self.humanoid { self.world_from_humanoid } else { self.placements[i] };
             self.draws.update_humanoid_placed(queue, i, h, pose, placement);
+        }
+        if let Some(shapes) = self.pending_shapes.take() {
+            self.draws.place_scene_shapes(queue, &shapes);
         }
     }
 

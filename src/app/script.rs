@@ -15,6 +15,8 @@
 //! screenshot FILE           save the 3D view (waits for a view transition to end)
 //! screenshot-size W H|view  later screenshots at W×H pixels, or at the 3D view's size
 //! motion NAME SECONDS       play clip NAME (HAnimMotion name/DEF or TimeSensor DEF) alone, paused at SECONDS
+//! play-as-file on|off       the transport plays the whole scene as the file says, or one clip at a time
+//! time SECONDS              the transport's clock at SECONDS, paused (the scene clock as the file says)
 //! quit
 //! ```
 
@@ -49,6 +51,10 @@ pub enum ScriptStep {
     ScreenshotSize(Option<[u32; 2]>),
     /// A clip played alone, paused at a time in seconds.
     Motion(String, f64),
+    /// The transport's mode: as the file says (true) or one clip at a time.
+    PlayAsFile(bool),
+    /// The transport's clock, paused, in seconds.
+    Time(f64),
     /// Retargets a capture file onto the humanoid (.amc with its .asf beside it, .asf, .bvh).
     Capture(PathBuf),
     /// Loads a mapping file for the applied capture.
@@ -161,6 +167,18 @@ pub fn parse_script(text: &str) -> Result<Vec<ScriptLine>> {
                 let [t] = numbers::<1>(&[seconds], line)?;
                 ScriptStep::Motion((*name).to_string(), f64::from(t))
             }
+            "play-as-file" => match rest {
+                ["on"] => ScriptStep::PlayAsFile(true),
+                ["off"] => ScriptStep::PlayAsFile(false),
+                _ => bail!("line {line}: 'play-as-file' takes on or off"),
+            },
+            "time" => {
+                let [t] = numbers::<1>(rest, line)?;
+                if !(t >= 0.0 && t.is_finite()) {
+                    bail!("line {line}: 'time' takes seconds ≥ 0");
+                }
+                ScriptStep::Time(f64::from(t))
+            }
             "screenshot" => ScriptStep::Screenshot(PathBuf::from(trimmed["screenshot".len()..].trim())),
             "capture" => ScriptStep::Capture(PathBuf::from(trimmed["capture".len()..].trim())),
             "mapping" => ScriptStep::Mapping(PathBuf::from(trimmed["mapping".len()..].trim())),
@@ -259,6 +277,8 @@ pub fn commands_for(step: &ScriptStep, summary: &SceneSummary, line: usize) -> R
         | ScriptStep::Resize(..)
         | ScriptStep::ScreenshotSize(_)
         | ScriptStep::Motion(..)
+        | ScriptStep::PlayAsFile(_)
+        | ScriptStep::Time(_)
         | ScriptStep::Map(..)
         | ScriptStep::LoseDevice => Vec::new(),
     })
@@ -308,6 +328,10 @@ mod tests {
         );
         let e = commands_for(&ScriptStep::Humanoid("3".into()), &two, 4).unwrap_err().to_string();
         assert_eq!(e, "line 4: no humanoid '3' (the file has 2: a, b)");
+        assert_eq!(parse_script("play-as-file on").unwrap()[0].step, ScriptStep::PlayAsFile(true));
+        assert_eq!(parse_script("time 1.5").unwrap()[0].step, ScriptStep::Time(1.5));
+        assert!(parse_script("play-as-file").is_err());
+        assert!(parse_script("time -1").is_err());
         assert!(parse_script("capture").unwrap_err().to_string().contains("needs a file name"));
     }
 }

@@ -4,7 +4,7 @@
 
 use super::{PosedRenderer, RenderError, RenderedImage, SceneRequest, camera_for};
 use crate::animation::SampleOptions;
-use crate::animation::events::FilePlayback;
+use crate::animation::events::{FilePlayback, ViewerPose, place_scene_seen_from};
 use crate::gpu::GpuContext;
 use crate::hanim::Document;
 use crate::pose::{Pose, poses_for};
@@ -33,18 +33,29 @@ pub fn render_as_file<E: From<RenderError>>(
         let mut poses: Vec<Pose> = base.clone();
         let overrides = playback.apply(doc, t, options, &mut poses);
         let placed = FilePlayback::placements(doc, &overrides).map_err(RenderError::Placement)?;
-        frames.push((poses, placed));
+        frames.push((poses, placed, overrides));
     }
     let mut renderer = PosedRenderer::new(ctx, doc, request, &frames[0].0)?;
     let (bounds, view) =
-        super::sequence::framing_over(&renderer, doc, frames.iter().map(|(p, _)| p.as_slice()), request)?;
+        super::sequence::framing_over(&renderer, doc, frames.iter().map(|(p, ..)| p.as_slice()), request)?;
     let aspect = request.size.width as f32 / request.size.height as f32;
     // The document with its viewpoints where each frame's events put them.
     let mut at_time = doc.clone();
-    for (i, (poses, placed)) in frames.into_iter().enumerate() {
+    for (i, (poses, placed, overrides)) in frames.into_iter().enumerate() {
         at_time.viewpoints = placed.viewpoints;
         let camera = camera_for(&at_time, &poses, &bounds, &view, aspect)?;
-        renderer.place_scene_shapes(ctx, &placed.shapes);
+        // ProximitySensors (clause 22.4.1) and Billboards (clause 10.4.1) see this picture's camera,
+        // known only now: the scene's Shapes placed again with the viewer there (what follows the viewer
+        // is a HUD or a label, not the framing).
+        let (_, orientation, position) = camera.world_from_camera.to_scale_rotation_translation();
+        let viewer = Some(ViewerPose { position, orientation });
+        let overrides = if playback.events.proximity.is_empty() {
+            overrides
+        } else {
+            playback.events.evaluate_seen_from(times[i], viewer)
+        };
+        let shapes = place_scene_seen_from(doc, &overrides, viewer).map_err(RenderError::Placement)?.shapes;
+        renderer.place_scene_shapes(ctx, &shapes);
         let image = renderer.render(ctx, &at_time, &poses, &camera, &bounds)?;
         each(i, image)?;
     }

@@ -4,7 +4,7 @@
 //! ([`TransportCommand`]); [`TransportCommand::apply`] carries that out, and the app then samples the
 //! transport into the pose every frame.
 
-use crate::animation::{ClipSource, EulerOrder, Interpolation, MAX_SPEED, MIN_SPEED, RootMode, Transport};
+use crate::animation::{ClipSource, EulerOrder, Interpolation, MAX_SPEED, MIN_SPEED, PlayMode, RootMode, Transport};
 
 /// A change to the transport asked for in the panel or by its keys.
 #[derive(Debug, Clone, PartialEq)]
@@ -27,6 +27,8 @@ pub enum TransportCommand {
     Select(usize),
     /// Turns clip `n` on or off (the transport drives the pose again).
     SetEnabled(usize, bool),
+    /// One clip at a time, or the whole scene as the file says.
+    SetMode(PlayMode),
 }
 
 impl TransportCommand {
@@ -54,13 +56,14 @@ impl TransportCommand {
                     transport.engaged = true;
                 }
             }
+            TransportCommand::SetMode(mode) => transport.set_mode(mode),
         }
     }
 }
 
 /// Space and the arrow keys, when no text field has the keyboard.
 pub fn transport_keys(ui: &mut egui::Ui, transport: &Transport, out: &mut Vec<TransportCommand>) {
-    if ui.ctx().egui_wants_keyboard_input() || transport.animations.clips.is_empty() {
+    if ui.ctx().egui_wants_keyboard_input() || !has_panel(transport) {
         return;
     }
     use egui::{Key, Modifiers};
@@ -86,12 +89,17 @@ fn seconds_text(seconds: f64) -> String {
     }
 }
 
-/// The transport as a bottom panel of the window (nothing when the file has no clips): what the user
-/// asked for this frame.
+/// Whether the transport has anything to play: clips, or scene animation.
+fn has_panel(transport: &Transport) -> bool {
+    !transport.animations.clips.is_empty() || transport.scene_animated
+}
+
+/// The transport as a bottom panel of the window (nothing when the file has neither clips nor scene
+/// animation): what the user asked for this frame.
 pub fn transport_commands(ui: &mut egui::Ui, transport: &Transport) -> Vec<TransportCommand> {
     let mut out = Vec::new();
     transport_keys(ui, transport, &mut out);
-    if !transport.animations.clips.is_empty() {
+    if has_panel(transport) {
         egui::Panel::bottom("transport").resizable(false).show(ui, |ui| transport_ui(ui, transport, &mut out));
     }
     out
@@ -108,6 +116,10 @@ pub fn transport_panel(ui: &mut egui::Ui, transport: &mut Transport) {
 pub fn transport_ui(ui: &mut egui::Ui, transport: &Transport, out: &mut Vec<TransportCommand>) {
     // Wrapped, so a narrow window stacks the controls instead of widening the panel.
     ui.horizontal_wrapped(|ui| {
+        if transport.scene_animated {
+            mode_ui(ui, transport, out);
+            ui.separator();
+        }
         let play = if transport.playing { "Pause" } else { "Play" };
         if ui.button(play).on_hover_text("Space").clicked() {
             out.push(TransportCommand::TogglePlay);
@@ -180,10 +192,39 @@ pub fn transport_ui(ui: &mut egui::Ui, transport: &Transport, out: &mut Vec<Tran
     );
 }
 
-/// The scrubber of the selected clip: frames for an HAnimMotion, seconds for an interpolator clip.
+/// The play-mode switch: "one clip" (inspect a motion) or "as the file says" (X3D's time model: every
+/// enabled sensor at once on the scene clock, scene Transforms and Viewpoints moving).
+fn mode_ui(ui: &mut egui::Ui, transport: &Transport, out: &mut Vec<TransportCommand>) {
+    for (mode, label, hover) in [
+        (PlayMode::OneClip, "one clip", "play the clips on the timeline, one at a time: for inspecting a motion"),
+        (
+            PlayMode::AsFile,
+            "as the file says",
+            "every enabled sensor and motion at once on the scene clock; scene objects and viewpoints move",
+        ),
+    ] {
+        if ui.selectable_label(transport.mode == mode, label).on_hover_text(hover).clicked() && transport.mode != mode {
+            out.push(TransportCommand::SetMode(mode));
+        }
+    }
+}
+
+/// The scrubber of the selected clip: frames for an HAnimMotion, seconds for an interpolator clip; the
+/// scene clock's seconds as the file says.
 fn timeline_ui(ui: &mut egui::Ui, transport: &Transport, out: &mut Vec<TransportCommand>) {
     let mode = transport.options.interpolation;
     let time = transport.time;
+    if transport.mode == PlayMode::AsFile {
+        ui.horizontal(|ui| {
+            ui.label(egui::RichText::new("scene time").strong());
+            let mut seconds = time;
+            let drag = egui::DragValue::new(&mut seconds).speed(0.01).range(0.0..=f64::MAX).suffix(" s");
+            if ui.add(drag).changed() {
+                out.push(TransportCommand::SeekTime(seconds));
+            }
+        });
+        return;
+    }
     let Some(clip) = transport.selected_clip() else {
         ui.weak("no playable clip");
         return;

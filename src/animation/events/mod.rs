@@ -11,13 +11,16 @@
 //! write one field at one timestamp the later one in the cascade wins.
 //!
 //! `Script` nodes are not run (there is no scripting engine): they take no events and send none; each is
-//! listed in [`EventModel::warnings`] with the reason. Sensors other than TimeSensor (Touch, Proximity,
-//! Visibility) send nothing here.
+//! listed in [`EventModel::warnings`] with the reason. ProximitySensors send the viewer's position and
+//! orientation when the evaluation is given a viewer ([`EventModel::evaluate_seen_from`]); other sensors
+//! (Touch, Visibility, …) send nothing here.
 
 mod apply;
+pub mod billboard;
 mod nodes;
 pub mod placement;
 mod playback;
+pub mod proximity;
 mod sensor;
 mod value;
 
@@ -25,8 +28,9 @@ use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
 
 pub use apply::apply_to_poses;
 pub use nodes::{KeyValues, Processor};
-pub use placement::{ScenePlacements, place_scene};
+pub use placement::{ScenePlacements, place_scene, place_scene_seen_from};
 pub use playback::FilePlayback;
+pub use proximity::{ProximitySensor, ViewerPose};
 pub use sensor::{SensorState, TimeSensor};
 pub use value::{FieldValue, canonical_field};
 
@@ -72,6 +76,8 @@ struct RouteEnd {
 pub struct EventModel {
     /// Every TimeSensor of the scene graph, in document order.
     pub sensors: Vec<TimeSensor>,
+    /// Every ProximitySensor of the scene graph, in document order (they send after the TimeSensors).
+    pub proximity: Vec<ProximitySensor>,
     processors: HashMap<NodeId, Processor>,
     /// (from node, canonical output field) → the ROUTEs from it, in ROUTE order.
     routes: HashMap<(NodeId, String), Vec<RouteEnd>>,
@@ -94,8 +100,8 @@ pub struct EventState {
 fn not_run(type_name: &str) -> Option<&'static str> {
     match type_name {
         "Script" => Some("scripts are not run (no scripting engine); its ROUTEs carry no events"),
-        "TouchSensor" | "ProximitySensor" | "VisibilitySensor" | "PlaneSensor" | "SphereSensor" | "CylinderSensor"
-        | "KeySensor" | "StringSensor" | "TransformSensor" | "CollisionSensor" | "LoadSensor" => {
+        "TouchSensor" | "VisibilitySensor" | "PlaneSensor" | "SphereSensor" | "CylinderSensor" | "KeySensor"
+        | "StringSensor" | "TransformSensor" | "CollisionSensor" | "LoadSensor" => {
             Some("this sensor sends no events here (only TimeSensor runs)")
         }
         _ => None,
@@ -124,6 +130,11 @@ impl EventModel {
                 }
                 continue;
             }
+            if node.type_name == "ProximitySensor" {
+                // It takes no events into fields here (its inputs set_enabled, … are not run).
+                model.inert.insert(id);
+                continue;
+            }
             if let Some(reason) = not_run(&node.type_name) {
                 model.inert.insert(id);
                 if routed.contains(&id) {
@@ -150,6 +161,13 @@ impl EventModel {
                 Err(e) => warn(&mut model, format!("{}; the node sends no events", e.message)),
             }
         }
+        match proximity::read_proximity_sensors(scene) {
+            Ok(p) => model.proximity = p,
+            Err(e) => model.warnings.push(Warning {
+                pos: e.pos.clone(),
+                message: format!("{}; ProximitySensors send no events", e.message),
+            }),
+        }
         for r in &scene.routes {
             model
                 .routes
@@ -172,14 +190,25 @@ impl EventModel {
     /// The field overrides at scene time `t`, from the file's state: one timestamp in which every sensor
     /// sends its current values (a finished one its last fraction).
     pub fn evaluate_at(&self, t: f64) -> Overrides {
+        self.evaluate_seen_from(t, None)
+    }
+
+    /// [`evaluate_at`](Self::evaluate_at) with the viewer where `viewer` says, for ProximitySensors
+    /// (clause 22.4.1); `None`: they send nothing.
+    pub fn evaluate_seen_from(&self, t: f64, viewer: Option<ViewerPose>) -> Overrides {
         let mut state = self.initial_state();
-        self.advance(&mut state, t);
+        self.advance_seen_from(&mut state, t, viewer);
         state.overrides
     }
 
-    /// Runs the timestamp `t` on `state`: each sensor sends what changed since its last state, then the
-    /// cascade runs to its end.
+    /// Runs the timestamp `t` on `state` with no viewer (see [`advance_seen_from`](Self::advance_seen_from)).
     pub fn advance(&self, state: &mut EventState, t: f64) {
+        self.advance_seen_from(state, t, None)
+    }
+
+    /// Runs the timestamp `t` on `state`: each time sensor sends what changed since its last state, each
+    /// ProximitySensor around `viewer` sends where the viewer is, then the cascade runs to its end.
+    pub fn advance_seen_from(&self, state: &mut EventState, t: f64, viewer: Option<ViewerPose>) {
         let mut queue: VecDeque<(NodeId, String, FieldValue)> = VecDeque::new();
         for (sensor, last) in self.sensors.iter().zip(state.sensors.iter_mut()) {
             let now = sensor.state(t);
@@ -208,6 +237,11 @@ impl EventModel {
                 if now.active {
                     send("time", FieldValue::Time(t));
                 }
+            }
+        }
+        for sensor in &self.proximity {
+            for (field, value) in viewer.map(|v| sensor.outputs(v)).unwrap_or_default() {
+                queue.push_back((sensor.node, field.to_string(), value));
             }
         }
         self.cascade(state, queue, t);

@@ -7,7 +7,8 @@ use std::collections::HashMap;
 
 use glam::Mat4;
 
-use super::Overrides;
+use super::billboard::billboard_matrix;
+use super::{Overrides, ViewerPose};
 use crate::hanim::Document;
 use crate::hanim::Viewpoint;
 use crate::hanim::build::transform_fields;
@@ -15,7 +16,7 @@ use crate::x3d::grouping::{is_grouping, shown_children};
 use crate::x3d::{NodeId, Scene, X3dError};
 
 /// The same bound on node instances as the model builder (DEF/USE can describe exponential trees).
-const MAX_NODE_VISITS: usize = 2_000_000;
+pub(super) const MAX_NODE_VISITS: usize = 2_000_000;
 
 /// The scene's placements at one time, entry for entry with the document's lists.
 #[derive(Debug, Clone, Default)]
@@ -31,7 +32,7 @@ pub struct ScenePlacements {
 }
 
 /// A grouping node's local matrix with its overridden Transform fields.
-fn local_matrix(scene: &Scene, id: NodeId, overrides: &Overrides) -> Result<Mat4, X3dError> {
+pub(super) fn local_matrix(scene: &Scene, id: NodeId, overrides: &Overrides) -> Result<Mat4, X3dError> {
     if scene.node(id).type_name != "Transform" {
         return Ok(Mat4::IDENTITY);
     }
@@ -59,8 +60,17 @@ fn shown(scene: &Scene, id: NodeId, overrides: &Overrides) -> Result<Vec<NodeId>
     shown_children(scene, id)
 }
 
-/// Places the document's scene Shapes and Viewpoints with `overrides` applied.
+/// Places the document's scene Shapes and Viewpoints with `overrides` applied (Billboards unturned).
 pub fn place_scene(doc: &Document, overrides: &Overrides) -> Result<ScenePlacements, X3dError> {
+    place_scene_seen_from(doc, overrides, None)
+}
+
+/// [`place_scene`] with the viewer at `viewer` (world): Billboards turn toward it (clause 10.4.1).
+pub fn place_scene_seen_from(
+    doc: &Document,
+    overrides: &Overrides,
+    viewer: Option<ViewerPose>,
+) -> Result<ScenePlacements, X3dError> {
     let scene = &doc.scene;
     let mut shapes: HashMap<NodeId, Vec<Mat4>> = HashMap::new();
     let mut viewpoints: HashMap<NodeId, Vec<Mat4>> = HashMap::new();
@@ -75,7 +85,11 @@ pub fn place_scene(doc: &Document, overrides: &Overrides) -> Result<ScenePlaceme
             "Shape" => shapes.entry(id).or_default().push(world_from_parent),
             "Viewpoint" | "OrthoViewpoint" => viewpoints.entry(id).or_default().push(world_from_parent),
             t if is_grouping(t) => {
-                let m = world_from_parent * local_matrix(scene, id, overrides)?;
+                let local = match viewer {
+                    Some(v) if t == "Billboard" => billboard_matrix(scene, id, world_from_parent, v)?,
+                    _ => local_matrix(scene, id, overrides)?,
+                };
+                let m = world_from_parent * local;
                 for child in shown(scene, id, overrides)?.into_iter().rev() {
                     stack.push((child, m));
                 }

@@ -1,7 +1,7 @@
 //! "As the file says": every HAnimMotion the file enables and every TimeSensor, on one scene clock, all
 //! at once (X3D's time model), where the transport's default plays one clip at a time.
 
-use super::{EventModel, Overrides, ScenePlacements, place_scene};
+use super::{EventModel, Overrides, ScenePlacements, ViewerPose, place_scene};
 use crate::animation::{Animations, ClipSource, SampleOptions};
 use crate::hanim::Document;
 use crate::pose::Pose;
@@ -32,8 +32,20 @@ impl FilePlayback {
     /// and humanoids (the interpolators' clips of the transport, in cascade order). Offsets are kept.
     /// Returns the cascade's field overrides, for the rest of the scene.
     pub fn apply(&self, doc: &Document, t: f64, options: &SampleOptions, poses: &mut [Pose]) -> Overrides {
+        self.apply_seen_from(doc, t, None, options, poses)
+    }
+
+    /// [`apply`](Self::apply) with the viewer at `viewer`, for ProximitySensors (clause 22.4.1).
+    pub fn apply_seen_from(
+        &self,
+        doc: &Document,
+        t: f64,
+        viewer: Option<ViewerPose>,
+        options: &SampleOptions,
+        poses: &mut [Pose],
+    ) -> Overrides {
         self.motions.apply(doc, t, options, poses);
-        let overrides = self.events.evaluate_at(t);
+        let overrides = self.events.evaluate_seen_from(t, viewer);
         super::apply_to_poses(doc, &overrides, poses);
         overrides
     }

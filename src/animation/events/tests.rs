@@ -175,3 +175,28 @@ fn state_carries_toggles_and_active_changes_between_timestamps() {
     model.advance(&mut state, 3.0);
     assert_eq!(on(&state), Some(FieldValue::Bool(true)));
 }
+
+#[test]
+fn a_proximity_sensor_reports_the_viewer_in_its_own_frame() {
+    // Clause 22.4.1: inside the box (center ± size/2, in the sensor's coordinate system) the viewer's
+    // position and orientation in that system; outside, or disabled, nothing. The sensor's frame: moved
+    // by 10 along X and turned 90° about Y, so the world point (10, 0, -1) is local (1, 0, 0).
+    let s = scene(
+        "<Transform translation='10 0 0' rotation='0 1 0 1.5707963'>
+           <ProximitySensor DEF='P' size='4 4 4'/></Transform>
+         <Transform DEF='HUD'/>
+         <ROUTE fromNode='P' fromField='position_changed' toNode='HUD' toField='set_translation'/>
+         <ROUTE fromNode='P' fromField='orientation_changed' toNode='HUD' toField='set_rotation'/>",
+    );
+    let model = EventModel::new(&s);
+    assert!(model.warnings.is_empty(), "{:?}", model.warnings);
+    let turned = Quat::from_rotation_y(std::f32::consts::FRAC_PI_2);
+    let viewer = ViewerPose { position: Vec3::new(10.0, 0.0, -1.0), orientation: turned };
+    let o = model.evaluate_seen_from(0.0, Some(viewer));
+    assert!(vec3(&o, &s, "HUD", "translation").abs_diff_eq(Vec3::new(1.0, 0.0, 0.0), 1e-5));
+    let r = o.get(s.defs["HUD"], "rotation").and_then(|v| v.as_rotation()).unwrap();
+    assert!(r.dot(Quat::IDENTITY).abs() > 1.0 - 1e-6, "turned as the sensor's frame is: {r}");
+    let outside = ViewerPose { position: Vec3::new(0.0, 0.0, 0.0), orientation: Quat::IDENTITY };
+    assert!(model.evaluate_seen_from(0.0, Some(outside)).is_empty(), "outside the box nothing is sent");
+    assert!(model.evaluate_at(0.0).is_empty(), "without a viewer nothing is sent");
+}

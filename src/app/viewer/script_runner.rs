@@ -7,6 +7,7 @@ use std::collections::VecDeque;
 use anyhow::anyhow;
 
 use super::Viewer;
+use crate::animation::PlayMode;
 use crate::app::script::{self, ScriptLine, ScriptStep};
 use crate::ui::{self, UiCommand};
 
@@ -61,6 +62,23 @@ impl Viewer {
                     self.script = None;
                 }
                 // The sampled pose reaches the GPU on the next frame.
+                if let Some(runner) = &mut self.script {
+                    runner.wait_frames = 1;
+                }
+                return Vec::new();
+            }
+            ScriptStep::PlayAsFile(_) | ScriptStep::Time(_) => {
+                match self.scene.as_mut().map(|s| &mut s.transport) {
+                    Some(t) => match step {
+                        ScriptStep::PlayAsFile(on) => t.set_mode(if on { PlayMode::AsFile } else { PlayMode::OneClip }),
+                        _ => {
+                            t.seek_time(if let ScriptStep::Time(s) = step { s } else { t.time });
+                            t.playing = false;
+                        }
+                    },
+                    None => self.fail(format!("line {line}: no humanoid is loaded")),
+                }
+                // The scene at the new time reaches the GPU on the next frame.
                 if let Some(runner) = &mut self.script {
                     runner.wait_frames = 1;
                 }

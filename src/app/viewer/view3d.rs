@@ -82,13 +82,20 @@ impl Viewer {
     /// the skin pass then re-deforms it like any other pose change.
     pub(super) fn play_motion(&mut self, dt: f64) {
         let Some(scene) = self.scene.as_mut() else { return };
+        // ProximitySensors and Billboards see the camera last drawn (this frame's depends on the pose
+        // sampled here).
+        let viewer = self.last_camera.map(|c| {
+            let (_, rotation, position) = c.world_from_camera.to_scale_rotation_translation();
+            crate::animation::events::ViewerPose { position, orientation: rotation }
+        });
+        scene.turn_billboards(viewer);
         if !scene.transport.engaged {
             return;
         }
         scene.transport.advance(dt);
         // Clips may drive any humanoid of the file, not only the one in the panels.
         let mut poses = scene.poses();
-        scene.transport.apply(&scene.doc, &mut poses);
+        scene.sample_transport(&mut poses, viewer);
         for (i, (h, pose)) in scene.doc.humanoids.iter().zip(&poses).enumerate() {
             scene.placements[i] = pose.world_from_humanoid(h);
         }
