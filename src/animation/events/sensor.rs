@@ -69,6 +69,16 @@ impl TimeSensor {
         let stop = (self.stop_time > self.start_time).then_some(self.stop_time);
         // The end of the run, on the unpaused clock: stopTime, or the end of a non-looping cycle.
         let end_of_cycle = (!self.looping).then_some(self.start_time + self.cycle_interval);
+        // A run that was over when the scene was loaded (scene time 0) never happened in this scene: a
+        // sensor sends events only while active (clause 8.4.1), so it sends none. NancyNativeTags' walk
+        // (loop TRUE, startTime −1, stopTime 0) waits for its TouchSensor, as in X_ITE and view3dscene.
+        let run_end = match (stop, end_of_cycle) {
+            (Some(s), Some(e)) => Some(s.min(e)),
+            (s, e) => s.or(e),
+        };
+        if run_end.is_some_and(|end| end <= 0.0) {
+            return idle;
+        }
         let (effective, paused) = self.unpaused_time(t);
         let stopped_at = match (stop, end_of_cycle) {
             (Some(s), _) if t >= s => Some(self.unpaused_time(s).0),
@@ -148,6 +158,24 @@ mod tests {
         assert_eq!((end.active, end.fraction), (false, Some(1.0)));
         let later = s.state(7.0);
         assert_eq!((later.active, later.fraction), (false, Some(1.0)));
+    }
+
+    #[test]
+    fn a_run_over_before_the_scene_loaded_sends_nothing() {
+        // loop TRUE, startTime −1, stopTime 0: over at load (NancyNativeTags' touch-started walk).
+        let mut s = sensor(true);
+        s.start_time = -1.0;
+        s.stop_time = 0.0;
+        assert_eq!(s.state(1.0).fraction, None);
+        assert!(!s.state(1.0).active);
+        // A one-shot that started before the load but ends after it runs to its end (its stopTime and
+        // pauseTime ≤ startTime are ignored; the defaults, 0, would have stopped or paused it at the load).
+        let mut one = sensor(false);
+        one.start_time = -1.0;
+        one.stop_time = -1.0;
+        one.pause_time = -1.0;
+        assert!(one.state(0.5).active);
+        assert_eq!(one.state(1.5).fraction, Some(1.0));
     }
 
     #[test]
