@@ -3,8 +3,9 @@
 //!
 //! usage: `cargo run --release --example image_compare -- A.png B.png`
 //!
-//! A pixel belongs to an image's silhouette when it differs from that image's background, read at its
-//! top-left corner, by more than `THRESHOLD` in any channel (each image against its own background, so a
+//! A pixel belongs to an image's silhouette when it differs from that image's background — the most
+//! common colour along its border (a sky/ground dome leaves mostly ground there) — by more than
+//! `THRESHOLD` in any channel (each image against its own background, so a
 //! black and a grey background compare fairly). IoU = |A ∩ B| / |A ∪ B|. The colour difference is the mean
 //! absolute difference of the 8-bit RGB channels over the union of the two silhouettes. Prints one line:
 //! `iou=0.9731 colour_diff=12.4 a_pixels=… b_pixels=…`. Images of different sizes are an error.
@@ -18,6 +19,19 @@ fn read_rgb(path: &str) -> Result<(u32, u32, Vec<[u8; 3]>), String> {
     let image = image::open(path).map_err(|e| format!("{path}: {e}"))?.to_rgb8();
     let (w, h) = image.dimensions();
     Ok((w, h, image.pixels().map(|p| p.0).collect()))
+}
+
+/// The most common colour of the image's outermost pixels.
+fn border_colour(pixels: &[[u8; 3]], w: u32, h: u32) -> [u8; 3] {
+    let mut counts = std::collections::HashMap::new();
+    for y in 0..h {
+        for x in 0..w {
+            if x == 0 || y == 0 || x == w - 1 || y == h - 1 {
+                *counts.entry(pixels[(y * w + x) as usize]).or_insert(0u32) += 1;
+            }
+        }
+    }
+    counts.into_iter().max_by_key(|&(colour, n)| (n, colour)).map_or([0; 3], |(colour, _)| colour)
 }
 
 fn differs(a: [u8; 3], b: [u8; 3]) -> bool {
@@ -41,7 +55,7 @@ fn main() -> ExitCode {
         eprintln!("the images differ in size: {wa}x{ha} and {wb}x{hb}");
         return ExitCode::FAILURE;
     }
-    let (bg_a, bg_b) = (pa[0], pb[0]);
+    let (bg_a, bg_b) = (border_colour(&pa, wa, ha), border_colour(&pb, wb, hb));
     let (mut inter, mut union, mut in_a, mut in_b, mut diff_sum) = (0u64, 0u64, 0u64, 0u64, 0u64);
     for (&x, &y) in pa.iter().zip(&pb) {
         let (sa, sb) = (differs(x, bg_a), differs(y, bg_b));
