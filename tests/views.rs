@@ -401,6 +401,11 @@ fn a_file_viewpoint_named_like_a_computed_view_wins_and_the_prefix_reaches_the_c
     assert_eq!(views::computed_view_named(&doc, "top"), None);
     assert_eq!(views::computed_view_named(&doc, "computed:top"), Some(StandardView::Top));
     assert_eq!(views::computed_view_named(&doc, "side"), Some(StandardView::Side));
+    // X3D's default viewpoint (clause 23.4.5): at 0 0 10, looking down −Z, field of view π/4.
+    let default = camera("x3d-default");
+    assert!(default.position().abs_diff_eq(Vec3::new(0.0, 0.0, 10.0), TOLERANCE));
+    assert!(default.forward().abs_diff_eq(-Vec3::Z, 1e-5));
+    assert!((default.field_of_view - std::f32::consts::FRAC_PI_4).abs() < 1e-6);
 }
 
 #[test]

@@ -31,7 +31,8 @@ for file in "$@"; do
     def="$(sed -n 's/^bound viewpoint: DEF=\([^ ]*\).*/\1/p' <<<"$log" | head -1)"
     # No DEF ("-"): the viewpoint's description names it.
     [ "$def" = "-" ] && def="$(sed -n 's/^bound viewpoint: DEF=- description="\(.*\)"$/\1/p' <<<"$log" | head -1)"
-    view_args=(); [ -n "$def" ] && view_args=(--view "$def")
+    # No Viewpoint in the file: X_ITE shows X3D's default viewpoint, and so does our x3d-default view.
+    view_args=(--view x3d-default); [ -n "$def" ] && view_args=(--view "$def")
     # The whole scene at the same scene time, every sensor running, as X_ITE plays it.
     if ! "$BIN" render "$file" "${view_args[@]}" --play-as-file --time "$SHOT_TIME" --size "$SIZE" --out "$ours" \
         >"$OUT/$name.render.log" 2>&1; then

@@ -31,7 +31,9 @@ pub struct RenderArgs {
     pub size: ImageSize,
     /// The description or DEF name of a viewpoint in the file (see the `views` command), or a computed
     /// view: `front`, `side`, `top`, `inclined`, `face` (a file viewpoint called so wins; `computed:front`
-    /// etc. always means the computed one). Default: the computed front view, framing the whole humanoid.
+    /// etc. always means the computed one), or `x3d-default` (X3D's default viewpoint: 0 0 10 looking down
+    /// −Z, what browsers show a file without a Viewpoint). Default: the computed front view, framing the
+    /// whole humanoid.
     #[arg(long, value_name = "NAME")]
     pub view: Option<String>,
     /// Joint rotation offsets, each JOINT=AXIS_X,AXIS_Y,AXIS_Z,ANGLE (radians), applied in the joint's

@@ -35,7 +35,9 @@ pub use framing::{
 use crate::hanim::{Document, Humanoid, Site, SiteParent, Viewpoint};
 pub use camera::Camera;
 pub use placement::{PoseContext, ViewPlacement, figure_bounds, placement, x3d_rotation};
-pub use resolve::{COMPUTED_PREFIX, ResolvedView, computed_view_named, named_camera, resolve_document_views};
+pub use resolve::{
+    COMPUTED_PREFIX, ResolvedView, X3D_DEFAULT_VIEW, computed_view_named, named_camera, resolve_document_views,
+};
 
 /// Why a view cannot be had: a name no view answers to (the message lists the names), or a humanoid
 /// whose geometry cannot be read for framing.

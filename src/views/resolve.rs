@@ -17,6 +17,10 @@ use crate::pose::{self, Pose};
 /// called `front`.
 pub const COMPUTED_PREFIX: &str = "computed:";
 
+/// The name of X3D's default viewpoint: position 0 0 10, no rotation, field of view π/4 (X3D 4.0 clause
+/// 23.4.5, Viewpoint's field defaults) — what browsers show a file that has no Viewpoint.
+pub const X3D_DEFAULT_VIEW: &str = "x3d-default";
+
 /// The computed view `name` asks for, if it asks for one: `computed:KEYWORD` always; a bare keyword
 /// (`front`, `side`, `top`, `inclined`, `face`, any case) only when no viewpoint of the file answers to
 /// it by label, description or DEF — the file's own viewpoint wins (an author's "Front" view is what a
@@ -54,6 +58,10 @@ pub fn named_camera(
         figure: bounds,
         aspect,
     };
+    if name.trim().eq_ignore_ascii_case(X3D_DEFAULT_VIEW) {
+        let world_from_camera = Mat4::from_translation(glam::Vec3::new(0.0, 0.0, 10.0));
+        return Ok(super::camera_around(world_from_camera, DEFAULT_FIELD_OF_VIEW, bounds));
+    }
     match computed_view_named(doc, name) {
         Some(StandardView::Face) => {
             let Some(h) = doc.humanoids.iter().position(|h| head_joint(h).is_some()) else {
@@ -79,6 +87,7 @@ pub fn named_camera(
         return Ok(p.camera(bounds));
     }
     let mut names: Vec<&str> = StandardView::ALL.iter().map(|s| s.name()).collect();
+    names.push(X3D_DEFAULT_VIEW);
     for v in &listed {
         names.push(&v.label);
         if let Some(def) = &v.def {
