@@ -8,8 +8,6 @@
 
 mod common;
 
-use std::path::Path;
-
 use common::window::{read_rgba, run_script};
 
 fn changed_pixels(a: &[u8], b: &[u8]) -> usize {
@@ -18,7 +16,7 @@ fn changed_pixels(a: &[u8], b: &[u8]) -> usize {
 
 #[test]
 fn joes_ball_moves_when_the_window_plays_as_the_file_says() {
-    let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/x3d/JoeKick.x3d");
+    let file = common::corpus("x3d/JoeKick.x3d");
     let dir = tempfile::tempdir().unwrap();
     let shot = |name: &str| dir.path().join(name);
     // KickTimer: cycleInterval 3.73 s; the ball's keys 0 → 0.4 roll it from (-1 0.4 -1) to the origin.
