@@ -63,6 +63,10 @@ struct VertexOut {
 
 @vertex
 fn vs_main(corner: CornerIn) -> VertexOut {
+    return corner_vertex(corner);
+}
+
+fn corner_vertex(corner: CornerIn) -> VertexOut {
     let p = points[corner.source_point];
     let world = placement.world_from_humanoid * vec4<f32>(p.xyz, 1.0);
     let n = placement.normal_from_humanoid;
@@ -73,6 +77,19 @@ fn vs_main(corner: CornerIn) -> VertexOut {
     out.world_normal = normal;
     out.color = corner.color;
     out.uv = corner.uv;
+    return out;
+}
+
+// Lines and points over a surface (a wireframe over the skin, sticks along a segment) share its vertices,
+// so their depth equals the surface's and would lose the depth test at random. They are drawn a small
+// fraction nearer: 2^-11 in NDC depth, about 0.1% of the distance with the near plane at half the
+// figure's distance (views::framing), far less than any body part's thickness.
+const LINE_DEPTH_NUDGE: f32 = 0.00048828125;
+
+@vertex
+fn vs_lines(corner: CornerIn) -> VertexOut {
+    var out = corner_vertex(corner);
+    out.clip_position.z = max(out.clip_position.z - LINE_DEPTH_NUDGE * out.clip_position.w, 0.0);
     return out;
 }
 

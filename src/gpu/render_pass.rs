@@ -204,7 +204,8 @@ impl HumanoidRenderer {
                 layout: Some(&layout),
                 vertex: wgpu::VertexState {
                     module: &module,
-                    entry_point: Some("vs_main"),
+                    // Lines and points are nudged toward the viewer (see `vs_lines`) and pass on equal depth.
+                    entry_point: Some(if variant.topology == Topology::Triangles { "vs_main" } else { "vs_lines" }),
                     compilation_options: Default::default(),
                     buffers: &buffers,
                 },
@@ -214,7 +215,15 @@ impl HumanoidRenderer {
                     cull_mode: if variant.two_sided { None } else { Some(wgpu::Face::Back) },
                     ..Default::default()
                 },
-                depth_stencil: Some(depth_state(formats, !variant.blended, wgpu::CompareFunction::Less)),
+                depth_stencil: Some(depth_state(
+                    formats,
+                    !variant.blended,
+                    if variant.topology == Topology::Triangles {
+                        wgpu::CompareFunction::Less
+                    } else {
+                        wgpu::CompareFunction::LessEqual
+                    },
+                )),
                 multisample: wgpu::MultisampleState { count: formats.sample_count, ..Default::default() },
                 fragment: Some(wgpu::FragmentState {
                     module: &module,

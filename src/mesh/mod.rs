@@ -157,8 +157,14 @@ pub fn render_mesh_from_skin_shape(
     let Some(geometry) = shape.geometry else { return Ok(None) };
     let type_name = scene.node(geometry).type_name.clone();
     let points = &skin.points;
+    if matches!(type_name.as_str(), "IndexedLineSet" | "LineSet" | "PointSet") {
+        // A wireframe or point cloud over the skin: its corners are skin points, so the skin pass moves
+        // them with the body in the same dispatch and the same render pass draws them (unlit).
+        let appearance = appearance_of(scene, shape.shape)?;
+        return lines::line_mesh(scene, shape.shape, geometry, points, &appearance, notes);
+    }
     let Some(faces) = faces_of(scene, geometry, points.len())? else {
-        notes.push(format!("{} is not a face set; not drawn", scene.describe(geometry)));
+        notes.push(format!("{} is not a face set, line set or point set; not drawn", scene.describe(geometry)));
         return Ok(None);
     };
     if faces.dropped > 0 {
