@@ -21,8 +21,8 @@ cargo build --release --quiet --bin hanim-viewer --example image_compare || exit
 BIN=target/release/hanim-viewer
 CMP=target/release/examples/image_compare
 mkdir -p "$OUT"
-echo "| file | viewpoint | IoU | colour diff | X_ITE px | hanim-viewer px |"
-echo "|---|---|---|---|---|---|"
+echo "| file | viewpoint | IoU | IoU within 1 px | colour diff | X_ITE px | hanim-viewer px |"
+echo "|---|---|---|---|---|---|---|"
 for file in "$@"; do
     name="$(basename "${file%.*}")"
     xite="$OUT/$name.x_ite.png"; ours="$OUT/$name.hanim-viewer.png"
@@ -41,7 +41,7 @@ for file in "$@"; do
     if [ ! -s "$xite" ]; then echo "| $name | ${def:-(default)} | X_ITE failed | | | |"; continue; fi
     m="$("$CMP" "$xite" "$ours")" || { echo "| $name | ${def:-(default)} | compare failed | | | |"; continue; }
     convert "$xite" "$ours" +append "$OUT/$name.side_by_side.png" 2>/dev/null
-    iou="$(sed 's/.*iou=\([^ ]*\).*/\1/' <<<"$m")"; col="$(sed 's/.*colour_diff=\([^ ]*\).*/\1/' <<<"$m")"
+    iou="$(sed 's/.*iou=\([^ ]*\) .*/\1/' <<<"$m")"; iou1="$(sed 's/.*iou_1px=\([^ ]*\).*/\1/' <<<"$m")"; col="$(sed 's/.*colour_diff=\([^ ]*\).*/\1/' <<<"$m")"
     a="$(sed 's/.*a_pixels=\([^ ]*\).*/\1/' <<<"$m")"; b="$(sed 's/.*b_pixels=\([^ ]*\).*/\1/' <<<"$m")"
-    echo "| $name | ${def:-(default)} | $iou | $col | $a | $b |"
+    echo "| $name | ${def:-(default)} | $iou | $iou1 | $col | $a | $b |"
 done

@@ -236,6 +236,12 @@ impl Offscreen {
         display: DisplayOptions,
     ) -> Result<RenderedImage, RenderError> {
         let ImageSize { width, height } = self.size;
+        // The camera's planes were chosen around what it frames; geometry between the viewer and the
+        // figure (a marker, a prop, a HUD) must still be drawn, as far in as the file's NavigationInfo
+        // lets the viewer come (see `SceneSettings::near_clip_distance`).
+        // The depth buffer keeps a far/near ratio of at most 10^5 (precision for files in millimetres).
+        let near_limit = doc.settings.near_clip_distance().max(camera.far * 1e-5);
+        let camera = &Camera { near: camera.near.min(near_limit), ..*camera };
         let mut lines = OverlayLines::default();
         let cross = views::usable_box(bounds).size().max_element() * 0.012;
         for (index, (h, pose)) in doc.humanoids.iter().zip(poses).enumerate() {

@@ -88,6 +88,7 @@ pub fn build_document(scene: Scene) -> Result<Document, HanimError> {
         texture_times_diffuse: is_x3d4_or_later(&scene.version),
         headlight: true,
         navigation_types: Vec::new(),
+        collision_distance: None,
         lights: Vec::new(),
     };
     let mut settings_seen = (false, false);
@@ -119,6 +120,8 @@ pub fn build_document(scene: Scene) -> Result<Document, HanimError> {
                 settings_seen.1 = true;
                 settings.headlight = scene.sf_bool(id, "headlight", true)?;
                 settings.navigation_types = scene.mf_string(id, "type")?;
+                let avatar_size = scene.mf_float(id, "avatarSize")?;
+                settings.collision_distance = avatar_size.first().copied().filter(|d| d.is_finite() && *d > 0.0);
             }
             t if is_grouping(t) => {
                 let m = world_from_parent * grouping_matrix(&scene, id, &mut warnings)?;
