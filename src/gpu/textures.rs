@@ -1,5 +1,6 @@
 //! ImageTexture images on the GPU: decoded by [`crate::mesh::texture_image`], uploaded once per
-//! ImageTexture node (files share one node through USE), with a sampler following repeatS/repeatT. An
+//! ImageTexture node (files share one node through USE), with its mipmap chain and a sampler as its
+//! TextureProperties or repeatS/repeatT say ([`TextureSampling`]). An
 //! image that cannot be had is a warning and the shapes using it draw untextured.
 
 use std::collections::HashMap;
@@ -7,6 +8,7 @@ use std::collections::HashMap;
 use super::error::CreationScope;
 use crate::mesh::TextureRef;
 use crate::mesh::texture_image::{DecodedImage, decode_texture};
+use crate::mesh::texture_sampling::{Filter, TextureSampling, Wrap};
 use crate::x3d::NodeId;
 
 /// One uploaded texture.
@@ -25,36 +27,79 @@ pub struct TextureCache {
     pub warnings: Vec<String>,
 }
 
-fn upload(device: &wgpu::Device, queue: &wgpu::Queue, image: &DecodedImage, repeat: [bool; 2]) -> GpuTexture {
+fn address_mode(wrap: Wrap) -> wgpu::AddressMode {
+    match wrap {
+        Wrap::Repeat => wgpu::AddressMode::Repeat,
+        Wrap::Clamp => wgpu::AddressMode::ClampToEdge,
+        Wrap::Mirror => wgpu::AddressMode::MirrorRepeat,
+    }
+}
+
+fn filter_mode(filter: Filter) -> wgpu::FilterMode {
+    match filter {
+        Filter::Nearest => wgpu::FilterMode::Nearest,
+        Filter::Linear => wgpu::FilterMode::Linear,
+    }
+}
+
+fn mipmap_filter_mode(filter: Filter) -> wgpu::MipmapFilterMode {
+    match filter {
+        Filter::Nearest => wgpu::MipmapFilterMode::Nearest,
+        Filter::Linear => wgpu::MipmapFilterMode::Linear,
+    }
+}
+
+/// The image and, when asked for, its mipmap chain down to 1×1: each level the previous one halved with
+/// a triangle filter (the `image` crate's), in the image's own sRGB encoding as browsers build theirs.
+fn mip_levels(image: &DecodedImage, mipmaps: bool) -> Vec<(u32, u32, Vec<u8>)> {
+    let mut levels = vec![(image.width, image.height, image.rgba.clone())];
+    if !mipmaps {
+        return levels;
+    }
+    let Some(mut current) = image::RgbaImage::from_raw(image.width, image.height, image.rgba.clone()) else {
+        return levels;
+    };
+    while current.width() > 1 || current.height() > 1 {
+        let (w, h) = ((current.width() / 2).max(1), (current.height() / 2).max(1));
+        current = image::imageops::resize(&current, w, h, image::imageops::FilterType::Triangle);
+        levels.push((w, h, current.as_raw().clone()));
+    }
+    levels
+}
+
+fn upload(device: &wgpu::Device, queue: &wgpu::Queue, image: &DecodedImage, sampling: TextureSampling) -> GpuTexture {
+    let levels = mip_levels(image, sampling.mipmaps.is_some());
     let size = wgpu::Extent3d { width: image.width, height: image.height, depth_or_array_layers: 1 };
     let texture = device.create_texture(&wgpu::TextureDescriptor {
         label: Some("textures::image"),
         size,
-        mip_level_count: 1,
+        mip_level_count: levels.len() as u32,
         sample_count: 1,
         dimension: wgpu::TextureDimension::D2,
         format: wgpu::TextureFormat::Rgba8UnormSrgb,
         usage: wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::COPY_DST,
         view_formats: &[],
     });
-    queue.write_texture(
-        wgpu::TexelCopyTextureInfo {
-            texture: &texture,
-            mip_level: 0,
-            origin: wgpu::Origin3d::ZERO,
-            aspect: wgpu::TextureAspect::All,
-        },
-        &image.rgba,
-        wgpu::TexelCopyBufferLayout { offset: 0, bytes_per_row: Some(4 * image.width), rows_per_image: None },
-        size,
-    );
-    let address = |repeat: bool| if repeat { wgpu::AddressMode::Repeat } else { wgpu::AddressMode::ClampToEdge };
+    for (level, (width, height, rgba)) in levels.iter().enumerate() {
+        queue.write_texture(
+            wgpu::TexelCopyTextureInfo {
+                texture: &texture,
+                mip_level: level as u32,
+                origin: wgpu::Origin3d::ZERO,
+                aspect: wgpu::TextureAspect::All,
+            },
+            rgba,
+            wgpu::TexelCopyBufferLayout { offset: 0, bytes_per_row: Some(4 * width), rows_per_image: None },
+            wgpu::Extent3d { width: *width, height: *height, depth_or_array_layers: 1 },
+        );
+    }
     let sampler = device.create_sampler(&wgpu::SamplerDescriptor {
         label: Some("textures::sampler"),
-        address_mode_u: address(repeat[0]),
-        address_mode_v: address(repeat[1]),
-        mag_filter: wgpu::FilterMode::Linear,
-        min_filter: wgpu::FilterMode::Linear,
+        address_mode_u: address_mode(sampling.wrap[0]),
+        address_mode_v: address_mode(sampling.wrap[1]),
+        mag_filter: filter_mode(sampling.magnify),
+        min_filter: filter_mode(sampling.minify),
+        mipmap_filter: mipmap_filter_mode(sampling.mipmaps.unwrap_or(Filter::Nearest)),
         ..Default::default()
     });
     GpuTexture {
@@ -68,7 +113,11 @@ fn upload(device: &wgpu::Device, queue: &wgpu::Queue, image: &DecodedImage, repe
 impl TextureCache {
     pub fn new(device: &wgpu::Device, queue: &wgpu::Queue) -> Self {
         let white = DecodedImage { width: 1, height: 1, rgba: vec![255; 4], intensity: false, has_alpha: false };
-        Self { loaded: HashMap::new(), white: upload(device, queue, &white, [true, true]), warnings: Vec::new() }
+        Self {
+            loaded: HashMap::new(),
+            white: upload(device, queue, &white, TextureSampling::default()),
+            warnings: Vec::new(),
+        }
     }
 
     /// Loads `texture` once (later calls for the same node return the same result); `None` with a
@@ -80,7 +129,7 @@ impl TextureCache {
                     log::info!("texture {}: {}x{} from {}", texture.node.0, image.width, image.height, path.display());
                     // A texture the GPU cannot hold is drawn without, like one that cannot be read.
                     let scope = CreationScope::push(device, "uploading a texture");
-                    let uploaded = upload(device, queue, &image, [texture.repeat_s, texture.repeat_t]);
+                    let uploaded = upload(device, queue, &image, texture.sampling);
                     match scope.finish() {
                         Ok(()) => Some(uploaded),
                         Err(e) => {

@@ -6,6 +6,7 @@ use std::path::PathBuf;
 
 use glam::{Affine2, Vec2};
 
+use super::texture_sampling::TextureSampling;
 use crate::x3d::{NodeId, Scene, X3dError, fields};
 
 /// An ImageTexture: its `url` list (tried in order) and the folder relative URLs are resolved against
@@ -16,8 +17,8 @@ pub struct TextureRef {
     pub node: NodeId,
     pub urls: Vec<String>,
     pub base: PathBuf,
-    pub repeat_s: bool,
-    pub repeat_t: bool,
+    /// Wrapping, filters and mipmaps (TextureProperties, or repeatS/repeatT).
+    pub sampling: TextureSampling,
 }
 
 impl TextureRef {
@@ -116,7 +117,7 @@ pub fn appearance_of(scene: &Scene, shape: NodeId) -> Result<ShapeAppearance, X3
     let node = scene.node(appearance);
     for child in &node.children {
         match (child.field.as_str(), scene.node(child.node).type_name.as_str()) {
-            ("texture", "ImageTexture") => out.texture = Some(texture_ref(scene, child.node)?),
+            ("texture", "ImageTexture") => out.texture = Some(texture_ref(scene, child.node, &mut out.unsupported)?),
             ("textureTransform", "TextureTransform") => out.texture_transform = texture_transform(scene, child.node)?,
             ("texture" | "shaders" | "textureTransform", _) => {
                 out.unsupported.push(format!("{} ({}) is not drawn", scene.describe(child.node), child.field))
@@ -194,7 +195,7 @@ pub fn uvs_of(scene: &Scene, geometry: NodeId) -> Result<Option<Vec<[f32; 2]>>, 
     Ok(Some(scene.parse_field(tex, "point", fields::parse_mf_vec2f)?.unwrap_or_default()))
 }
 
-fn texture_ref(scene: &Scene, node: NodeId) -> Result<TextureRef, X3dError> {
+fn texture_ref(scene: &Scene, node: NodeId, notes: &mut Vec<String>) -> Result<TextureRef, X3dError> {
     let file = scene.node(node).loc.file as usize;
     let base =
         scene.files.get(file).and_then(|f| f.path.parent()).map(PathBuf::from).unwrap_or_else(|| PathBuf::from("."));
@@ -202,8 +203,7 @@ fn texture_ref(scene: &Scene, node: NodeId) -> Result<TextureRef, X3dError> {
         node,
         urls: scene.mf_string(node, "url")?,
         base,
-        repeat_s: scene.sf_bool(node, "repeatS", true)?,
-        repeat_t: scene.sf_bool(node, "repeatT", true)?,
+        sampling: TextureSampling::read(scene, node, notes)?,
     })
 }
 
@@ -227,6 +227,7 @@ pub fn texture_transform(scene: &Scene, node: NodeId) -> Result<Affine2, X3dErro
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::mesh::texture_sampling::Wrap;
 
     #[test]
     fn texture_urls_resolve_locally_and_skip_remote_ones() {
@@ -241,8 +242,7 @@ mod tests {
                 String::new(),
             ],
             base: PathBuf::from("/data/files"),
-            repeat_s: true,
-            repeat_t: true,
+            sampling: TextureSampling::default(),
         };
         assert_eq!(
             t.local_candidates(),
@@ -271,7 +271,7 @@ mod tests {
         assert!(plastic.unsupported[0].contains("approximated"));
         let textured = appearance("<Material/><ImageTexture url='\"a.png\" \"b.jpg\"' repeatS='false'/>");
         let t = textured.texture.expect("an ImageTexture");
-        assert_eq!((t.urls.len(), t.repeat_s, t.repeat_t), (2, false, true));
+        assert_eq!((t.urls.len(), t.sampling.wrap), (2, [Wrap::Clamp, Wrap::Repeat]));
         assert!(textured.unsupported.is_empty());
         let pixel = appearance("<Material/><PixelTexture/>");
         assert!(pixel.texture.is_none() && pixel.unsupported[0].contains("PixelTexture"));

@@ -20,6 +20,7 @@ mod primitives;
 mod segments;
 mod text;
 pub mod texture_image;
+pub mod texture_sampling;
 mod triangulate;
 
 use std::collections::HashMap;

@@ -63,8 +63,7 @@ mod tests {
             node: NodeId(1),
             urls: urls.iter().map(|u| u.to_string()).collect(),
             base: base.to_path_buf(),
-            repeat_s: true,
-            repeat_t: true,
+            sampling: Default::default(),
         }
     }
 
