@@ -107,10 +107,25 @@ impl TimeSensor {
 
     /// Takes an event into one of its fields at scene time `t` (a ROUTE into `set_startTime`, …), with
     /// clause 8.4.1's rules for a running sensor: `startTime` and `cycleInterval` events are ignored while
-    /// it is active, and a `stopTime` at or before `startTime` too. Returns false for a field it does not
-    /// take or a value of the wrong type.
+    /// it is active, and a `stopTime` at or before `startTime` too. A sensor that is not running keeps its
+    /// past: an event other than `startTime` that would change what it shows at `t` (a `stopTime` given to
+    /// a sensor whose run was over before the scene loaded would bring that run back) is ignored. Returns
+    /// false for a field it does not take or a value of the wrong type.
     pub fn take(&mut self, field: &str, value: &FieldValue, t: f64) -> bool {
-        let active = self.state(t).active;
+        let now = self.state(t);
+        if !now.active && field != "startTime" {
+            let mut changed = self.clone();
+            let taken = changed.set(field, value, false);
+            if taken && changed.state(t) == now {
+                *self = changed;
+            }
+            return taken;
+        }
+        self.set(field, value, now.active)
+    }
+
+    /// Sets one field with the rules for an `active` sensor (see [`take`](Self::take)).
+    fn set(&mut self, field: &str, value: &FieldValue, active: bool) -> bool {
         let time = value.as_time();
         match (field, time, value.as_bool()) {
             ("startTime", Some(v), _) => {
@@ -228,6 +243,19 @@ mod tests {
         // Stopped: it can start again.
         s.take("startTime", &FieldValue::Time(7.0), 7.0);
         assert!(s.state(7.5).active);
+        // A run over before the scene loaded stays over: a stopTime after it does not bring it back (Nancy's
+        // Jump, one cycle from −1 s stopped at 0, gets stopTime 1 from the Walk label).
+        let mut jump = sensor(false);
+        jump.start_time = -1.0;
+        assert_eq!(jump.state(1.0).fraction, None);
+        assert!(jump.take("stopTime", &FieldValue::Time(1.0), 1.0));
+        assert_eq!(jump.state(2.5).fraction, None, "still idle");
+        // Set for a run to come, it is kept.
+        let mut later = sensor(false);
+        later.start_time = 5.0;
+        later.take("stopTime", &FieldValue::Time(5.5), 1.0);
+        assert_eq!(later.stop_time, 5.5);
+        assert_eq!(later.state(6.0).fraction, Some(0.25));
         assert!(!s.take("fraction", &FieldValue::Float(0.5), 8.0), "an output is no input");
         assert!(!s.take("enabled", &FieldValue::Time(1.0), 8.0), "wrong type");
         s.take("enabled", &FieldValue::Bool(false), 8.0);
