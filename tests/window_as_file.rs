@@ -92,3 +92,38 @@ fn a_click_on_a_touch_sensor_starts_its_clip() {
         assert!(stderr.contains("line 3: click: 'Plate'") && stderr.contains("no enabled TouchSensor"), "{stderr}");
     }
 }
+
+/// NancyNativeTags' menu, a HUD that a ProximitySensor keeps in front of the camera: a scripted click on
+/// the Walk label (its TouchSensor `Walk_Touch`) starts her walk, so 1.5 s later her figure has moved.
+#[test]
+fn clicking_nancys_walk_label_in_the_window_starts_her_walk() {
+    // Nancy is not redistributed with the repository (see tests/corpus/MANIFEST.md).
+    if !common::corpus_has(&["x3d/NancyNativeTags.x3d"]) {
+        return;
+    }
+    let file = common::corpus("x3d/NancyNativeTags.x3d");
+    let dir = tempfile::tempdir().unwrap();
+    let shot = |name: &str| dir.path().join(name);
+    let script = dir.path().join("nancy.txt");
+    std::fs::write(
+        &script,
+        format!(
+            "play-as-file on\ntime 1\nscreenshot {}\ntime 2.5\nscreenshot {}\ntime 1\nclick Walk_Touch\ntime 2.5\n\
+             screenshot {}\nquit\n",
+            shot("standing.png").display(),
+            shot("still_standing.png").display(),
+            shot("walking.png").display()
+        ),
+    )
+    .unwrap();
+    let Some(log) = run_script("window_touch_nancy", Some(&file), &script, dir.path()) else { return };
+    let (w, h, standing) = read_rgba(&shot("standing.png"));
+    let (_, _, still) = read_rgba(&shot("still_standing.png"));
+    let (_, _, walking) = read_rgba(&shot("walking.png"));
+    let idle = changed_pixels(&standing, &still);
+    let walked = changed_pixels(&standing, &walking);
+    eprintln!("{w}x{h}: 1 s → 2.5 s without a click {idle} pixels; with the click at 1 s {walked}");
+    assert!(log.contains("touch:"), "the click reached a TouchSensor");
+    assert!(walked > 300, "the walk should move her ({walked} pixels)");
+    assert!(walked > 4 * idle.max(1), "the click, not the clock, moves her ({walked} vs {idle} pixels)");
+}

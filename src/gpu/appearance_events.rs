@@ -7,10 +7,24 @@
 use std::collections::HashSet;
 
 use super::layout::humanoid::GpuMaterial;
-use super::render_pass::{MeshDraw, PartAppearance};
+use super::render_pass::MeshDraw;
 use crate::animation::events::Overrides;
 use crate::mesh::{MaterialParams, TextureTransformFields};
 use crate::x3d::{NodeId, Scene};
+
+/// A part's appearance as the file gives it, with what decides how it is drawn.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct PartAppearance {
+    /// The Shape the part comes from (its Appearance's Material and TextureTransform).
+    pub shape: crate::x3d::NodeId,
+    pub material: crate::mesh::MaterialParams,
+    pub texture_transform: glam::Affine2,
+    pub vertex_colors: bool,
+    pub two_sided: bool,
+    pub texture_mode: u32,
+    /// Vertex colours or texels with alpha: blended whatever the material's transparency.
+    pub see_through: bool,
+}
 
 /// The Material and TextureTransform nodes of `shape`'s Appearance.
 fn appearance_nodes(scene: &Scene, shape: NodeId) -> (Option<NodeId>, Option<NodeId>) {

@@ -379,7 +379,7 @@ impl HumanoidRenderer {
                 bind_group,
                 variant: Variant::new(part.topology, part.two_sided, blended),
                 centre: part_centre(part, rest_points),
-                appearance: PartAppearance {
+                appearance: super::appearance_events::PartAppearance {
                     shape: part.shape,
                     material: part.material,
                     texture_transform: part.texture_transform,
@@ -520,24 +520,10 @@ pub(super) struct PartDraw {
     /// Middle of the part at rest, in the draw's own space (for back-to-front sorting).
     centre: Vec3,
     /// What the file gives the part (events may change the material and the texture transform).
-    pub(super) appearance: PartAppearance,
+    pub(super) appearance: super::appearance_events::PartAppearance,
     pub(super) material_buffer: wgpu::Buffer,
     /// The material uniform last written.
     pub(super) written: GpuMaterial,
-}
-
-/// A part's appearance as the file gives it, with what decides how it is drawn.
-#[derive(Debug, Clone, Copy)]
-pub(super) struct PartAppearance {
-    /// The Shape the part comes from (its Appearance's Material and TextureTransform).
-    pub shape: crate::x3d::NodeId,
-    pub material: crate::mesh::MaterialParams,
-    pub texture_transform: glam::Affine2,
-    pub vertex_colors: bool,
-    pub two_sided: bool,
-    pub texture_mode: u32,
-    /// Vertex colours or texels with alpha: blended whatever the material's transparency.
-    pub see_through: bool,
 }
 
 /// The draw data of one humanoid's skin: static corner attributes and triangles, materials, and the

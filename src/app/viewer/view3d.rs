@@ -30,7 +30,9 @@ impl Viewer {
         // As the file says, a click on TouchSensor geometry is the file's (it starts what the file
         // routes from the sensor); elsewhere it picks a joint.
         if scene.has_touch_sensors() {
-            let (origin, dir) = camera.pixel_ray(pixel.0, pixel.1, target.width(), target.height());
+            // The camera the clicked picture was drawn with (a bound viewpoint is not the orbit camera).
+            let drawn = self.last_camera.unwrap_or(camera);
+            let (origin, dir) = drawn.pixel_ray(pixel.0, pixel.1, target.width(), target.height());
             if scene.click(origin, dir).is_some_and(|hit| !hit.touches.is_empty()) {
                 return;
             }
