@@ -135,3 +135,25 @@ fn colours_transparency_texture_placement_choices_and_the_viewpoint_are_drawn() 
     assert!(near(seen(at_late, Vec3::new(3.0, 2.0, 0.5)), [0, 255, 255], 3), "choice 1 drawn");
     assert!(near(seen(at_late, Vec3::new(3.0, 0.0, 0.5)), [0, 0, 0], 3), "choice 0 hidden");
 }
+
+#[test]
+fn material_uniforms_are_written_only_when_their_values_change() {
+    // The fixture has three parts whose appearance events change (Glow, Fade, the textured box); the
+    // Switch and the viewpoint are placements, not material uniforms.
+    use hanim_viewer::animation::events::EventModel;
+    use hanim_viewer::pose::Pose;
+    use hanim_viewer::render::PosedRenderer;
+    let Some(ctx) = common::gpu_or_skip() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let doc = fixture(dir.path());
+    let poses: Vec<Pose> = doc.humanoids.iter().map(Pose::rest).collect();
+    let mut renderer = PosedRenderer::new(&ctx, &doc, &SceneRequest::new(64, 64), &poses).unwrap();
+    let model = EventModel::new(&doc.scene);
+    let (early, late) = (model.evaluate_at(0.5), model.evaluate_at(1.5));
+    assert_eq!(renderer.apply_appearance(&ctx, &doc, &early), 3, "the three changed parts");
+    assert_eq!(renderer.apply_appearance(&ctx, &doc, &early), 0, "nothing changed since");
+    assert_eq!(renderer.apply_appearance(&ctx, &doc, &late), 3);
+    let none = hanim_viewer::animation::events::Overrides::default();
+    assert_eq!(renderer.apply_appearance(&ctx, &doc, &none), 3, "back to the file's values");
+    assert_eq!(renderer.apply_appearance(&ctx, &doc, &none), 0);
+}
