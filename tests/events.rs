@@ -275,3 +275,32 @@ fn a_touch_on_nancys_walk_label_starts_her_walk() {
     playback.touch(touch(2.0));
     assert_eq!(at(&playback, 2.5).rotations, walking.rotations, "a click while walking does not restart it");
 }
+
+#[test]
+fn a_hud_centimetres_in_front_of_the_viewer_is_not_clipped() {
+    // proximity_hud.x3d with its HUD box 8 cm ahead and a tenth of the size (as NancyNativeTags' menu
+    // sits), and a NavigationInfo avatarSize of 0.15: the near clipping plane lies at half the collision
+    // distance at most (7.5 cm), so the box shows, the same size on screen as the 10 cm box 1 m ahead.
+    let Some(ctx) = common::gpu_or_skip() else { return };
+    let text = std::fs::read_to_string(common::test_data("proximity_hud.x3d")).unwrap();
+    let near = text
+        .replace("<Transform translation='0 0 -1'>", "<Transform translation='0 0 -0.08'>")
+        .replace("<Box size='0.1 0.1 0.1'/>", "<Box size='0.008 0.008 0.008'/>")
+        .replace("<Scene>", "<Scene><NavigationInfo avatarSize='0.15 1.6 0.75'/>");
+    assert_ne!(near, text);
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("near_hud.x3d");
+    std::fs::write(&path, near).unwrap();
+    let doc = load(&path);
+    assert_eq!(doc.settings.max_near_plane(), 0.075);
+    let mut request = SceneRequest::new(160, 120);
+    request.view = ViewRequest::Named("View A".into());
+    render_as_file(&ctx, &doc, &request, &SampleOptions::default(), &[0.0], |_, image| {
+        let (b, n) = red_box(&image);
+        eprintln!("HUD 8 cm ahead: {n} pixels in {b:?}, near plane {}", image.camera.near);
+        assert!(n > 20, "the HUD is drawn ({n} pixels)");
+        assert!(image.camera.near <= 0.075);
+        Ok::<(), hanim_viewer::render::RenderError>(())
+    })
+    .expect("rendered");
+}

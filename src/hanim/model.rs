@@ -317,6 +317,16 @@ impl Humanoid {
     }
 }
 
+impl SceneSettings {
+    /// The farthest a near clipping plane may lie: half the avatar's collision distance, where browsers
+    /// put it (X_ITE: `avatarSize[0] / 2`), so that a HUD a ProximitySensor keeps a few centimetres in
+    /// front of the viewer (NancyNativeTags' menu, 8 cm ahead with avatarSize 0.15) is not clipped.
+    pub fn max_near_plane(&self) -> f32 {
+        let d = if self.collision_distance > 0.0 { self.collision_distance } else { 0.25 };
+        d * 0.5
+    }
+}
+
 /// Background colour and other scene settings around the humanoid.
 #[derive(Debug, Clone, Default)]
 pub struct SceneSettings {
@@ -328,6 +338,8 @@ pub struct SceneSettings {
     /// NavigationInfo headlight (X3D default: on).
     pub headlight: bool,
     pub navigation_types: Vec<String>,
+    /// NavigationInfo `avatarSize[0]`, the avatar's collision distance (X3D default 0.25 m).
+    pub collision_distance: f32,
     /// The scene's light nodes that are on, in world space.
     pub lights: Vec<SceneLight>,
 }

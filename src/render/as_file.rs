@@ -43,7 +43,11 @@ pub fn render_as_file<E: From<RenderError>>(
     let mut at_time = doc.clone();
     for (i, (poses, placed, overrides)) in frames.into_iter().enumerate() {
         at_time.viewpoints = placed.viewpoints;
-        let camera = camera_for(&at_time, &poses, &bounds, &view, aspect)?;
+        let mut camera = camera_for(&at_time, &poses, &bounds, &view, aspect)?;
+        if !playback.events.proximity.is_empty() {
+            // What follows the viewer may sit centimetres in front of it.
+            camera.near = camera.near.min(doc.settings.max_near_plane());
+        }
         // ProximitySensors (clause 22.4.1) and Billboards (clause 10.4.1) see this picture's camera,
         // known only now: the scene's Shapes placed again with the viewer there (what follows the viewer
         // is a HUD or a label, not the framing).

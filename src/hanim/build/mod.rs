@@ -89,6 +89,7 @@ pub fn build_document(scene: Scene) -> Result<Document, HanimError> {
         texture_times_diffuse: is_x3d4_or_later(&scene.version),
         headlight: true,
         navigation_types: Vec::new(),
+        collision_distance: 0.25,
         lights: Vec::new(),
     };
     let mut settings_seen = (false, false);
@@ -120,6 +121,7 @@ pub fn build_document(scene: Scene) -> Result<Document, HanimError> {
                 settings_seen.1 = true;
                 settings.headlight = scene.sf_bool(id, "headlight", true)?;
                 settings.navigation_types = scene.mf_string(id, "type")?;
+                settings.collision_distance = scene.mf_float(id, "avatarSize")?.first().copied().unwrap_or(0.25);
             }
             t if is_grouping(t) => {
                 let m = world_from_parent * grouping_matrix(&scene, id, &mut warnings)?;
