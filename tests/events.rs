@@ -1,6 +1,7 @@
 //! The X3D event model on real files and a hand-written fixture: Joe's ball, moved by the same
 //! TimeSensor as the kick, against positions worked out by hand from the file's keys; the events' joint
-//! values against the transport's interpolator clips; the cascade's last writer; the ball rendered moving.
+//! values against the transport's interpolator clips; the cascade's last writer; the ball rendered moving;
+//! ProximitySensor HUDs (one screen place in two views, not clipped 8 cm ahead); a touch starting Nancy's walk.
 
 mod common;
 

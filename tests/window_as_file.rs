@@ -2,6 +2,8 @@
 //! SECONDS` script steps): the ball, a scene Shape whose Transform the kick's TimeSensor moves through a
 //! PositionInterpolator, is drawn where the events put it. One clip at a time poses the figure the same
 //! way at the same time (the clip is the same interpolators) but leaves the ball where the file put it.
+//! Scripted clicks on TouchSensor geometry start the clips their `touchTime` is routed to (a hand-written
+//! fixture, and NancyNativeTags' menu).
 //!
 //! Needs `xvfb-run` (package `xvfb`) and a Vulkan adapter (lavapipe). Under `CI=true` a missing display
 //! or adapter fails the test; elsewhere it skips with a loud message.
