@@ -34,6 +34,11 @@ struct Material {
     // w: texture (0 none, 1 RGB(A): multiplies or replaces the material/vertex colour as `frame.model.y`
     // says, 2 intensity: modulates it).
     flags: vec4<u32>,
+    // The TextureTransform as an affine map of (s, t, 1): s' = dot(texture_s.xyz, …), t' likewise
+    // (w unused). Applied here rather than to the corners, so that an event changing it rewrites this
+    // uniform only.
+    texture_s: vec4<f32>,
+    texture_t: vec4<f32>,
 }
 
 @group(1) @binding(0) var<uniform> placement: Placement;
@@ -160,7 +165,9 @@ fn scene_light(l: Light, p: vec3<f32>, n: vec3<f32>, v: vec3<f32>, base: vec3<f3
 @fragment
 fn fs_main(in: VertexOut, @builtin(front_facing) front_facing: bool) -> @location(0) vec4<f32> {
     // Sampled before any branch: implicit derivatives need uniform control flow.
-    let texel = textureSample(image, image_sampler, vec2<f32>(in.uv.x, 1.0 - in.uv.y));
+    let st = vec3<f32>(in.uv, 1.0);
+    let uv = vec2<f32>(dot(material.texture_s.xyz, st), dot(material.texture_t.xyz, st));
+    let texel = textureSample(image, image_sampler, vec2<f32>(uv.x, 1.0 - uv.y));
     let texel_rgb = model_color(texel.rgb);
     let vertex_colors = material.flags.y != 0u;
     let texture_mode = material.flags.w;

@@ -489,3 +489,49 @@ fn each_humanoid_of_a_file_is_catalogued_alone() {
     eprintln!("two_humanoids: the front images of the two humanoids differ in {differ} pixels");
     assert!(differ < 20, "the other humanoid does not show ({differ} pixels differ)");
 }
+
+/// `catalog --play-as-file --time 1`: Joe at scene time 1 s of the whole file (his kick under way), posed
+/// as `render --play-as-file` poses him, inside the frame and unlike his rest pose; the page says so.
+#[test]
+fn the_scene_as_the_file_plays_is_catalogued() {
+    let Some(ctx) = common::gpu_or_skip() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let files = [common::corpus("x3d/JoeKick.x3d")];
+    let rest = catalogue_with(&ctx, dir.path(), "rest", &files, &RestPose);
+    let at_one = catalog::SceneAtTime { time: 1.0 };
+    let played = catalogue_with(&ctx, dir.path(), "as-file", &files, &at_one);
+    assert!(played.failures.is_empty(), "{:?}", played.failures);
+    let doc = hanim_viewer::hanim::load(&files[0]).unwrap();
+    let mut want: Vec<Pose> = doc.humanoids.iter().map(Pose::rest).collect();
+    hanim_viewer::animation::events::FilePlayback::new(&doc).apply(&doc, 1.0, &Default::default(), &mut want);
+    let got = catalog::PoseSource::poses(&at_one, &doc).unwrap();
+    assert_eq!(got.poses[0].rotations, want[0].rotations);
+    assert_ne!(got.poses[0].rotations, Pose::rest(&doc.humanoids[0]).rotations, "the kick moves joints at 1 s");
+    for (view, (at_rest, at_time)) in entry_images(&rest, &dir.path().join("rest"), "JoeKick.x3d")
+        .iter()
+        .zip(entry_images(&played, &dir.path().join("as-file"), "JoeKick.x3d"))
+        .enumerate()
+    {
+        let changed = changed_pixels(at_rest, &at_time);
+        assert!(changed > 500, "view {view}: only {changed} pixels differ from the rest pose");
+        assert_in_frame(&at_time, &format!("view {view} at 1 s"));
+    }
+    // The command line: the same option, the page names the time; --time alone is still refused.
+    let out = dir.path().join("cli");
+    let output = Command::new(env!("CARGO_BIN_EXE_hanim-viewer"))
+        .args(["catalog", "--size", "64x48", "--views", "front", "--play-as-file", "--time", "1", "--out"])
+        .arg(&out)
+        .arg(&files[0])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(0), "{}", String::from_utf8_lossy(&output.stderr));
+    assert!(html_mentions(&out, "the scene as the file plays at 1 s"));
+    let refused = Command::new(env!("CARGO_BIN_EXE_hanim-viewer"))
+        .args(["catalog", "--time", "1", "--out"])
+        .arg(dir.path().join("refused"))
+        .arg(&files[0])
+        .output()
+        .unwrap();
+    assert_ne!(refused.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("--time needs --motion or --play-as-file"));
+}

@@ -1,6 +1,7 @@
 //! The X3D event model on real files and a hand-written fixture: Joe's ball, moved by the same
 //! TimeSensor as the kick, against positions worked out by hand from the file's keys; the events' joint
-//! values against the transport's interpolator clips; the cascade's last writer; the ball rendered moving.
+//! values against the transport's interpolator clips; the cascade's last writer; the ball rendered moving;
+//! ProximitySensor HUDs (one screen place in two views, not clipped 8 cm ahead); a touch starting Nancy's walk.
 
 mod common;
 
@@ -218,4 +219,89 @@ fn diamond_mans_key_label_turns_toward_the_viewer() {
         assert!(z.abs_diff_eq(want, 1e-4), "viewer at {eye}: the label's +Z is {z}, not {want}");
         assert!(world.transform_point3(Vec3::ZERO).abs_diff_eq(Vec3::new(1.0, 1.5, 0.0), 1e-5));
     }
+}
+
+#[test]
+fn a_touch_on_nancys_walk_label_starts_her_walk() {
+    // NancyNativeTags: <TimeSensor DEF='Walk_Time' cycleInterval='2.0' loop='true' startTime='-1.0'/> is
+    // over before the scene loads (stopTime 0), so she stands until ROUTE Walk_Touch.touchTime →
+    // Walk_Time.startTime. A click at 1 s starts the walk: at 2.5 s it is 1.5 s in (fraction 0.75), the
+    // pose of the transport's Walk_Time clip played alone at 1.5 s, for every joint the walk drives. A
+    // second click at 2 s, while the walk runs, is ignored (clause 8.4.1).
+    use hanim_viewer::animation::events::Touch;
+    // Nancy is not redistributed with the repository (see tests/corpus/MANIFEST.md).
+    if !common::corpus_has(&["x3d/NancyNativeTags.x3d"]) {
+        return;
+    }
+    let doc = load(&common::corpus("x3d/NancyNativeTags.x3d"));
+    let h = &doc.humanoids[0];
+    let mut playback = FilePlayback::new(&doc);
+    let sensor = doc.scene.defs["Walk_Touch"];
+    assert!(playback.events.touch.iter().any(|t| t.node == sensor), "Walk_Touch is a live TouchSensor");
+    let at = |playback: &FilePlayback, t: f64| {
+        let mut poses = vec![Pose::rest(h)];
+        playback.apply(&doc, t, &SampleOptions::default(), &mut poses);
+        poses.remove(0)
+    };
+    let standing = at(&playback, 2.5);
+    let touch =
+        |time: f64| Touch { sensor, time, hit_point: Vec3::ZERO, hit_normal: Vec3::Z, hit_tex_coord: glam::Vec2::ZERO };
+    playback.touch(touch(1.0));
+    let walking = at(&playback, 2.5);
+    // Before the click nothing has changed.
+    assert_eq!(at(&playback, 0.9).rotations, at(&FilePlayback::new(&doc), 0.9).rotations);
+    let mut animations = Animations::from_document(&doc);
+    let walk = animations.find("Walk_Time").expect("the walk clip");
+    let driven: Vec<usize> = match &animations.clips[walk].source {
+        hanim_viewer::animation::ClipSource::Interpolators(c) => c
+            .tracks
+            .iter()
+            .filter_map(|t| match t.target {
+                hanim_viewer::animation::TargetField::JointRotation(j) => Some(j),
+                _ => None,
+            })
+            .collect(),
+        other => panic!("{other:?}"),
+    };
+    animations.solo(walk);
+    let clip = animations.sample(&doc, 1.5, &SampleOptions::default()).remove(0);
+    let mut moved = 0;
+    for &j in &driven {
+        let (got, want) = (walking.rotations[j], clip.rotations[j]);
+        assert!(got.dot(want).abs() > 1.0 - 1e-6, "joint {j}: {got} vs the clip's {want}");
+        moved += usize::from(got.dot(standing.rotations[j]).abs() < 0.9999);
+    }
+    eprintln!("the walk drives {} joints; {moved} differ from standing at 2.5 s", driven.len());
+    assert!(moved > 10, "the click should move her ({moved} joints moved)");
+    playback.touch(touch(2.0));
+    assert_eq!(at(&playback, 2.5).rotations, walking.rotations, "a click while walking does not restart it");
+}
+
+#[test]
+fn a_hud_centimetres_in_front_of_the_viewer_is_not_clipped() {
+    // proximity_hud.x3d with its HUD box 8 cm ahead and a tenth of the size (as NancyNativeTags' menu
+    // sits), and a NavigationInfo avatarSize of 0.15: the near clipping plane lies at half the collision
+    // distance at most (7.5 cm), so the box shows, the same size on screen as the 10 cm box 1 m ahead.
+    let Some(ctx) = common::gpu_or_skip() else { return };
+    let text = std::fs::read_to_string(common::test_data("proximity_hud.x3d")).unwrap();
+    let near = text
+        .replace("<Transform translation='0 0 -1'>", "<Transform translation='0 0 -0.08'>")
+        .replace("<Box size='0.1 0.1 0.1'/>", "<Box size='0.008 0.008 0.008'/>")
+        .replace("<Scene>", "<Scene><NavigationInfo avatarSize='0.15 1.6 0.75'/>");
+    assert_ne!(near, text);
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("near_hud.x3d");
+    std::fs::write(&path, near).unwrap();
+    let doc = load(&path);
+    assert_eq!(doc.settings.near_clip_distance(), 0.075);
+    let mut request = SceneRequest::new(160, 120);
+    request.view = ViewRequest::Named("View A".into());
+    render_as_file(&ctx, &doc, &request, &SampleOptions::default(), &[0.0], |_, image| {
+        let (b, n) = red_box(&image);
+        eprintln!("HUD 8 cm ahead: {n} pixels in {b:?}, near plane {}", image.camera.near);
+        assert!(n > 20, "the HUD is drawn ({n} pixels)");
+        assert!(image.camera.near <= 0.075);
+        Ok::<(), hanim_viewer::render::RenderError>(())
+    })
+    .expect("rendered");
 }

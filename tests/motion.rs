@@ -7,7 +7,7 @@ mod common;
 
 use common::by_hand::{assert_same_rotation, def, direct_interpolator, key_pair, load, slerp_by_hand};
 use glam::{Quat, Vec3};
-use hanim_viewer::animation::{Animations, ClipSource, EulerOrder, Interpolation, RootMode, SampleOptions};
+use hanim_viewer::animation::{Animations, ClipSource, Interpolation, RootMode, SampleOptions};
 use hanim_viewer::commands::args::PlaybackArgs;
 use hanim_viewer::commands::pose as pose_command;
 use hanim_viewer::commands::render::MotionRenderArgs;
@@ -283,7 +283,7 @@ fn pose_args(motion: Option<&str>, frame: Option<usize>, time: Option<f64>) -> p
         motion: motion.map(str::to_string),
         frame,
         time,
-        playback: PlaybackArgs { stepped: false, root_mode: RootMode::AsGiven, xite_euler: false },
+        playback: PlaybackArgs { stepped: false, root_mode: RootMode::AsGiven },
         as_file: Default::default(),
         json: true,
         list: false,
@@ -327,20 +327,23 @@ fn jin_motion_loops_backwards_with_a_negative_increment() {
 }
 
 #[test]
-fn jin_motion_euler_order_toggle_and_frame_index() {
+fn jin_motion_euler_channels_multiply_in_the_listed_order_and_frame_index() {
     let doc = load(JIN);
     let values = jin_values();
     let root = joint(&doc, "humanoid_root");
-    // The root group lists Zrotation Xrotation Yrotation (values 3, 4, 5): X_ITE's reading is Rx·Ry·Rz.
-    let xite = SampleOptions { euler_order: EulerOrder::Xyz, ..SampleOptions::default() };
-    let poses = sample(&doc, "motion_animation", 7.0, &xite);
+    // The root group lists Zrotation Xrotation Yrotation (values 3, 4, 5): R = Rz·Rx·Ry, in the listed
+    // order (what X_ITE 15 does as well: its HAnimMotion builds each key with setEuler(x, y, z, "ZXY"),
+    // gl-matrix's product qz·qx·qy; docs/fidelity.md).
+    let poses = sample(&doc, "motion_animation", 7.0, &SampleOptions::default());
     let v = &values[70 * 57..];
-    let want = Quat::from_rotation_x(v[4].to_radians())
+    let want = Quat::from_rotation_z(v[3].to_radians())
+        * Quat::from_rotation_x(v[4].to_radians())
+        * Quat::from_rotation_y(v[5].to_radians());
+    assert_same_rotation(poses[0].rotations[root], want, "listed order at frame 70");
+    let xyz = Quat::from_rotation_x(v[4].to_radians())
         * Quat::from_rotation_y(v[5].to_radians())
         * Quat::from_rotation_z(v[3].to_radians());
-    assert_same_rotation(poses[0].rotations[root], want, "X_ITE order at frame 70");
-    let listed = sample(&doc, "motion_animation", 7.0, &SampleOptions::default());
-    assert!(listed[0].rotations[root].dot(want).abs() < 0.9999, "the two orders differ on this frame");
+    assert!(poses[0].rotations[root].dot(xyz).abs() < 0.9999, "Rx·Ry·Rz would differ on this frame");
 
     // frameIndex is where the transport and `pose --motion` without a frame or time start.
     let doc = jin_with(" enabled='true' frameIndex='50'");

@@ -24,7 +24,7 @@ use glam::Vec3;
 
 pub use interpolator::{Curve, CurveValue, InterpolatorClip, TargetField, Track, find_clips};
 pub use lookup::{INTERPOLATOR_SEQUENCE_FPS, LookupError};
-pub use motion::{EulerOrder, HanimMotion, Interpolation, JointSample, MotionError};
+pub use motion::{HanimMotion, Interpolation, JointSample, MotionError};
 pub use play_mode::PlayMode;
 
 use crate::hanim::Document;
@@ -155,7 +155,6 @@ impl RootMode {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct SampleOptions {
     pub interpolation: Interpolation,
-    pub euler_order: EulerOrder,
     pub root_mode: RootMode,
 }
 
@@ -241,13 +240,9 @@ impl Animations {
                     let first = if options.root_mode == RootMode::AsGiven {
                         Vec::new()
                     } else {
-                        motion.sample(
-                            motion.frame_position(0.0, options.interpolation, false),
-                            options.interpolation,
-                            options.euler_order,
-                        )
+                        motion.sample(motion.frame_position(0.0, options.interpolation, false), options.interpolation)
                     };
-                    for s in motion.sample(u, options.interpolation, options.euler_order) {
+                    for s in motion.sample(u, options.interpolation) {
                         if let Some(r) = s.rotation
                             && let Some(slot) = pose.rotations.get_mut(s.joint)
                         {

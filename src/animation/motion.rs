@@ -95,16 +95,6 @@ impl ChannelGroup {
     }
 }
 
-/// How Euler channels are multiplied (§4.3).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum EulerOrder {
-    /// The order the channels are listed in (BVH, 19774-2): `R = R_a·R_b·R_c`.
-    #[default]
-    Listed,
-    /// X_ITE's reading, whatever the listing: `R = Rx·Ry·Rz`.
-    Xyz,
-}
-
 /// Between frames: slerp/lerp (default) or the raw frames held.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Interpolation {
@@ -431,9 +421,10 @@ impl HanimMotion {
     }
 
     /// Rotation and translation of one group at one whole frame; `None` for kinds it does not drive.
-    pub fn frame_values(&self, frame: usize, group: &ChannelGroup, order: EulerOrder) -> (Option<Quat>, Option<Vec3>) {
+    /// Euler channels multiply in the order they are listed (BVH, ISO/IEC 19774-2): `R = R_a·R_b·R_c`,
+    /// as X_ITE 15 does too (docs/fidelity.md, "HAnimMotion Euler channels").
+    pub fn frame_values(&self, frame: usize, group: &ChannelGroup) -> (Option<Quat>, Option<Vec3>) {
         let mut rotation: Option<Quat> = None;
-        let mut euler = [0.0f32; 3];
         let mut translation: Option<Vec3> = None;
         for (c, channel) in group.channels.iter().enumerate() {
             if !group.enabled[c] {
@@ -444,7 +435,6 @@ impl HanimMotion {
                 Channel::Rotation(axis) => {
                     let r = Quat::from_axis_angle(axis.unit(), v.to_radians());
                     rotation = Some(rotation.unwrap_or(Quat::IDENTITY) * r);
-                    euler[axis.index()] = v.to_radians();
                 }
                 Channel::Position(axis) => {
                     let t = translation.get_or_insert(group.rest_translation);
@@ -453,17 +443,12 @@ impl HanimMotion {
                 Channel::Scale(_) => {}
             }
         }
-        if order == EulerOrder::Xyz && rotation.is_some() {
-            rotation = Some(
-                Quat::from_rotation_x(euler[0]) * Quat::from_rotation_y(euler[1]) * Quat::from_rotation_z(euler[2]),
-            );
-        }
         (rotation.map(Quat::normalize), translation)
     }
 
     /// Every driven joint at frame position `u`: slerp/lerp between `⌊u⌋` and `⌊u⌋+1` (smooth), or frame
     /// `⌊u⌋` (stepped).
-    pub fn sample(&self, u: f64, mode: Interpolation, order: EulerOrder) -> Vec<JointSample> {
+    pub fn sample(&self, u: f64, mode: Interpolation) -> Vec<JointSample> {
         if self.frame_count == 0 {
             return Vec::new();
         }
@@ -477,9 +462,9 @@ impl HanimMotion {
         let mut out = Vec::with_capacity(self.groups.len());
         for group in &self.groups {
             let Some(joint) = group.joint else { continue };
-            let (r0, p0) = self.frame_values(f0, group, order);
+            let (r0, p0) = self.frame_values(f0, group);
             let (rotation, translation) = if t > 0.0 {
-                let (r1, p1) = self.frame_values(f1, group, order);
+                let (r1, p1) = self.frame_values(f1, group);
                 (r0.zip(r1).map(|(a, b)| a.slerp(b, t)), p0.zip(p1).map(|(a, b)| a.lerp(b, t)))
             } else {
                 (r0, p0)

@@ -7,6 +7,7 @@ pub mod scene;
 pub mod screenshot;
 pub mod script;
 pub mod surface;
+pub mod touch;
 pub mod viewer;
 pub mod viewport;
 

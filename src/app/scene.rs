@@ -57,6 +57,9 @@ pub struct LoadedScene {
     pub file_playback: FilePlayback,
     /// Scene Shape placements for the next [`write_poses`](Self::write_poses) (only when they moved).
     pending_shapes: Option<Vec<Option<glam::Mat4>>>,
+    /// The field overrides of the last sampling as the file says, for the next
+    /// [`write_poses`](Self::write_poses) to draw into Materials and TextureTransforms.
+    pending_overrides: Option<crate::animation::events::Overrides>,
     /// The file's Viewpoints as loaded: `doc.viewpoints` follow the events in as-file mode and come back
     /// to these when the mode goes back to one clip.
     load_viewpoints: Vec<(crate::hanim::Viewpoint, glam::Mat4)>,
@@ -64,6 +67,10 @@ pub struct LoadedScene {
     played_as_file: bool,
     /// Whether the scene has a Billboard, whose children turn toward the camera every frame.
     has_billboards: bool,
+    /// The scene Shapes a click can hit (empty without TouchSensors).
+    touch_targets: crate::app::touch::TouchTargets,
+    /// Where each `Document::other_shapes` entry was last placed (`None`: not shown), for clicks.
+    shape_placements: Vec<Option<glam::Mat4>>,
 }
 
 impl LoadedScene {
@@ -85,6 +92,8 @@ impl LoadedScene {
         );
         let load_viewpoints = doc.viewpoints.clone();
         let has_billboards = doc.scene.reachable().iter().any(|&id| doc.scene.node(id).type_name == "Billboard");
+        let touch_targets = crate::app::touch::TouchTargets::new(&doc, &file_playback.events);
+        let shape_placements = doc.other_shapes.iter().map(|&(_, m)| Some(m)).collect();
         let world_from_humanoid = h.world_from_humanoid();
         let parked = doc.indexed_humanoids().map(|(i, h)| (i != humanoid).then(|| PoseEditor::new(h))).collect();
         let placements = doc.humanoids.iter().map(Humanoid::world_from_humanoid).collect();
@@ -105,9 +114,12 @@ impl LoadedScene {
             placements,
             file_playback,
             pending_shapes: None,
+            pending_overrides: None,
             load_viewpoints,
             played_as_file: false,
             has_billboards,
+            touch_targets,
+            shape_placements,
         })
     }
 
@@ -136,6 +148,8 @@ impl LoadedScene {
                     self.doc.viewpoints = self.load_viewpoints.clone();
                     let empty = crate::animation::events::Overrides::default();
                     self.pending_shapes = place_scene(&self.doc, &empty).ok().map(|p| p.shapes);
+                    // The file's colours and texture placements again.
+                    self.pending_overrides = Some(empty);
                 }
             }
             PlayMode::AsFile => {
@@ -152,8 +166,40 @@ impl LoadedScene {
                     }
                     Err(e) => log::warn!("scene placement at {t:.3} s: {e}"),
                 }
+                self.pending_overrides = Some(overrides);
             }
         }
+    }
+
+    /// Whether the file has geometry that TouchSensors sense.
+    pub fn has_touch_sensors(&self) -> bool {
+        !self.touch_targets.is_empty()
+    }
+
+    /// A click along the ray `origin + s·dir` (world space): when the transport plays as the file says
+    /// (touch sensors are live only then), the nearest scene Shape hit sends its TouchSensors' events at
+    /// the transport's time (recorded in the playback, so the clip a `touchTime` starts runs from then).
+    /// Returns what was hit; `None` in one-clip mode or when the ray meets no Shape.
+    pub fn click(&mut self, origin: Vec3, dir: Vec3) -> Option<crate::app::touch::TouchHit> {
+        if self.transport.mode != PlayMode::AsFile {
+            return None;
+        }
+        let events = &self.file_playback.events;
+        let hit = self.touch_targets.pick(origin, dir, &self.shape_placements, events, self.transport.time)?;
+        for touch in &hit.touches {
+            log::info!("touch: {} at {:.3} s", self.doc.scene.describe(touch.sensor), touch.time);
+            self.file_playback.touch(*touch);
+        }
+        // The scene is sampled again at the next frame, playing or paused.
+        self.transport.engaged |= !hit.touches.is_empty();
+        Some(hit)
+    }
+
+    /// Where the first Shape that `name` (a DEF: a Shape, or a TouchSensor's first sensed Shape) names
+    /// is drawn now (the middle of its box, world space).
+    pub fn touch_target_centre(&self, name: &str) -> Option<Vec3> {
+        let node = *self.doc.scene.defs.get(name)?;
+        self.touch_targets.centre_of(node, &self.shape_placements)
     }
 
     pub fn humanoid(&self) -> &Humanoid {
@@ -174,6 +220,10 @@ impl LoadedScene {
         }
         if let Some(shapes) = self.pending_shapes.take() {
             self.draws.place_scene_shapes(queue, &shapes);
+            self.shape_placements = shapes;
+        }
+        if let Some(overrides) = self.pending_overrides.take() {
+            self.draws.apply_appearance(queue, &self.doc.scene, &overrides);
         }
     }
 

@@ -17,6 +17,9 @@
 //! motion NAME SECONDS       play clip NAME (HAnimMotion name/DEF or TimeSensor DEF) alone, paused at SECONDS
 //! play-as-file on|off       the transport plays the whole scene as the file says, or one clip at a time
 //! time SECONDS              the transport's clock at SECONDS, paused (the scene clock as the file says)
+//! click X Y | click NAME    click the 3D view at pixel X Y (from its top-left corner), or at the middle of
+//!                           the Shape NAME (a DEF: a Shape, or a TouchSensor's first sensed Shape); as the
+//!                           file says, TouchSensors on the nearest Shape hit send their events
 //! quit
 //! ```
 
@@ -55,6 +58,8 @@ pub enum ScriptStep {
     PlayAsFile(bool),
     /// The transport's clock, paused, in seconds.
     Time(f64),
+    /// A click in the 3D view.
+    Click(ClickAt),
     /// Retargets a capture file onto the humanoid (.amc with its .asf beside it, .asf, .bvh).
     Capture(PathBuf),
     /// Loads a mapping file for the applied capture.
@@ -65,6 +70,15 @@ pub enum ScriptStep {
     /// Destroys the GPU device, as a driver reset would, to exercise the recovery.
     LoseDevice,
     Quit,
+}
+
+/// Where a scripted click goes.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ClickAt {
+    /// Pixel coordinates of the 3D view, from its top-left corner.
+    Pixel(f32, f32),
+    /// The middle of a Shape, by DEF name (a TouchSensor's DEF: the first Shape it senses).
+    Node(String),
 }
 
 /// A parsed script line with its line number (for error messages).
@@ -179,6 +193,18 @@ pub fn parse_script(text: &str) -> Result<Vec<ScriptLine>> {
                 }
                 ScriptStep::Time(f64::from(t))
             }
+            "click" => match rest {
+                [name] if name.parse::<f32>().is_err() => ScriptStep::Click(ClickAt::Node((*name).to_string())),
+                _ => {
+                    let [x, y] = numbers::<2>(rest, line).map_err(|_| {
+                        anyhow::anyhow!("line {line}: 'click' takes pixel coordinates X Y or a DEF name")
+                    })?;
+                    if !(x >= 0.0 && y >= 0.0) {
+                        bail!("line {line}: 'click' takes pixel coordinates ≥ 0");
+                    }
+                    ScriptStep::Click(ClickAt::Pixel(x, y))
+                }
+            },
             "screenshot" => ScriptStep::Screenshot(PathBuf::from(trimmed["screenshot".len()..].trim())),
             "capture" => ScriptStep::Capture(PathBuf::from(trimmed["capture".len()..].trim())),
             "mapping" => ScriptStep::Mapping(PathBuf::from(trimmed["mapping".len()..].trim())),
@@ -279,6 +305,7 @@ pub fn commands_for(step: &ScriptStep, summary: &SceneSummary, line: usize) -> R
         | ScriptStep::Motion(..)
         | ScriptStep::PlayAsFile(_)
         | ScriptStep::Time(_)
+        | ScriptStep::Click(_)
         | ScriptStep::Map(..)
         | ScriptStep::LoseDevice => Vec::new(),
     })
@@ -332,6 +359,14 @@ mod tests {
         assert_eq!(parse_script("time 1.5").unwrap()[0].step, ScriptStep::Time(1.5));
         assert!(parse_script("play-as-file").is_err());
         assert!(parse_script("time -1").is_err());
+        assert_eq!(parse_script("click 10 20.5").unwrap()[0].step, ScriptStep::Click(ClickAt::Pixel(10.0, 20.5)));
+        assert_eq!(
+            parse_script("click Walk_Touch").unwrap()[0].step,
+            ScriptStep::Click(ClickAt::Node("Walk_Touch".into()))
+        );
+        assert!(parse_script("click 1 2 3").unwrap_err().to_string().contains("'click' takes pixel coordinates"));
+        assert!(parse_script("click -1 2").is_err());
+        assert!(parse_script("click").is_err());
         assert!(parse_script("capture").unwrap_err().to_string().contains("needs a file name"));
     }
 }

@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use anyhow::Result;
 use glam::Vec3;
 
-use crate::animation::{EulerOrder, Interpolation, RootMode, SampleOptions};
+use crate::animation::{Interpolation, RootMode, SampleOptions};
 use crate::gpu::lighting::Lighting;
 use crate::mocap::session::CaptureRequest;
 use crate::pose::{DisplacerWeight, JointRotation};
@@ -94,10 +94,6 @@ pub struct PlaybackArgs {
     /// Root translation: `as-given` (default), `relative` (to the first frame) or `in-place`.
     #[arg(long, value_name = "MODE", default_value = "as-given", value_parser = parse_root_mode)]
     pub root_mode: RootMode,
-    /// Multiply Euler channels as X_ITE does (`Rx·Ry·Rz` whatever the listed order) instead of in the
-    /// listed order.
-    #[arg(long)]
-    pub xite_euler: bool,
 }
 
 impl PlaybackArgs {
@@ -105,7 +101,6 @@ impl PlaybackArgs {
         SampleOptions {
             interpolation: if self.stepped { Interpolation::Stepped } else { Interpolation::Smooth },
             root_mode: self.root_mode,
-            euler_order: if self.xite_euler { EulerOrder::Xyz } else { EulerOrder::Listed },
         }
     }
 }

@@ -5,6 +5,7 @@
 //! (`x3d`, `hanim`, `pose`, `views`, `mesh`) depends on this module.
 
 pub mod agreement;
+pub mod appearance_events;
 pub mod background;
 pub mod context;
 pub mod error;

@@ -40,10 +40,10 @@ impl FrameUniform {
 /// Pipeline variants: triangles with back faces culled or drawn (two-sided), lines or points; opaque
 /// or alpha-blended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-struct Variant {
+pub(super) struct Variant {
     topology: Topology,
     two_sided: bool,
-    blended: bool,
+    pub(super) blended: bool,
 }
 
 impl Variant {
@@ -360,11 +360,17 @@ impl HumanoidRenderer {
                 Some(_) => TEXTURE_REPLACE,
             };
             let bound = texture.unwrap_or(&textures.white);
-            let material = GpuMaterial::from_params(&part.material, part.vertex_colors, part.two_sided, texture_mode);
+            let material = GpuMaterial::from_params(
+                &part.material,
+                part.texture_transform,
+                part.vertex_colors,
+                part.two_sided,
+                texture_mode,
+            );
             let buffer = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
                 label: Some("humanoid::material"),
                 contents: bytemuck::bytes_of(&material),
-                usage: wgpu::BufferUsages::UNIFORM,
+                usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
             });
             let bind_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
                 label: Some("humanoid::material_bind_group"),
@@ -375,14 +381,24 @@ impl HumanoidRenderer {
                     wgpu::BindGroupEntry { binding: 2, resource: wgpu::BindingResource::Sampler(&bound.sampler) },
                 ],
             });
-            let blended = material.diffuse[3] < 1.0
-                || part.colors.iter().any(|c| c[3] < 1.0)
-                || texture.is_some_and(|t| t.has_alpha);
+            let see_through = part.colors.iter().any(|c| c[3] < 1.0) || texture.is_some_and(|t| t.has_alpha);
+            let blended = material.diffuse[3] < 1.0 || see_through;
             parts.push(PartDraw {
                 indices: start..indices.len() as u32,
                 bind_group,
                 variant: Variant::new(part.topology, part.two_sided, blended),
                 centre: part_centre(part, rest_points),
+                appearance: super::appearance_events::PartAppearance {
+                    shape: part.shape,
+                    material: part.material,
+                    texture_transform: part.texture_transform,
+                    vertex_colors: part.vertex_colors,
+                    two_sided: part.two_sided,
+                    texture_mode,
+                    see_through,
+                },
+                material_buffer: buffer,
+                written: material,
             });
         }
         if vertices.is_empty() {
@@ -506,12 +522,17 @@ fn placement_of(world_from_humanoid: Mat4) -> GpuPlacement {
     }
 }
 
-struct PartDraw {
+pub(super) struct PartDraw {
     indices: Range<u32>,
     bind_group: wgpu::BindGroup,
-    variant: Variant,
+    pub(super) variant: Variant,
     /// Middle of the part at rest, in the draw's own space (for back-to-front sorting).
     centre: Vec3,
+    /// What the file gives the part (events may change the material and the texture transform).
+    pub(super) appearance: super::appearance_events::PartAppearance,
+    pub(super) material_buffer: wgpu::Buffer,
+    /// The material uniform last written.
+    pub(super) written: GpuMaterial,
 }
 
 /// The draw data of one humanoid's skin: static corner attributes and triangles, materials, and the
@@ -523,7 +544,7 @@ pub struct MeshDraw {
     normals: wgpu::Buffer,
     placement: wgpu::Buffer,
     placement_group: wgpu::BindGroup,
-    parts: Vec<PartDraw>,
+    pub(super) parts: Vec<PartDraw>,
     /// The placement last written, for sorting transparent parts on the CPU.
     world_from_humanoid: Mat4,
 }

@@ -54,7 +54,8 @@ impl HumanoidDraws {
     }
 }
 
-/// One of the scene's other Shapes: its entry in `Document::other_shapes` and whether it is shown now.
+/// One of the scene's other Shapes: its entry in `Document::other_shapes` followed by
+/// `Document::switched_out_shapes`, and whether it is shown now.
 struct SceneShapeDraw {
     index: usize,
     draw: MeshDraw,
@@ -72,6 +73,9 @@ pub struct SceneDraw {
     /// Skipped or approximated things, one line each (also logged as warnings).
     pub notes: Vec<String>,
     pub triangles: u32,
+    /// Whether the material uniforms hold values events set (so that they are put back when the events
+    /// stop setting them).
+    appearance_overridden: bool,
 }
 
 /// A rigid shape's mesh with the points it indexes (its own frame, offset applied).
@@ -97,6 +101,7 @@ impl SceneDraw {
             scene_bounds: Aabb::default(),
             notes: Vec::new(),
             triangles: 0,
+            appearance_overridden: false,
         };
         for (h, pose) in doc.humanoids.iter().zip(poses) {
             let draws = out.build_humanoid(ctx, renderer, doc, h)?;
@@ -105,7 +110,11 @@ impl SceneDraw {
             out.update_humanoid(&ctx.queue, index, h, pose);
         }
         let mut notes = Vec::new();
-        for (index, &(shape, world)) in doc.other_shapes.iter().enumerate() {
+        // The shown Shapes, then those in Switch choices not shown at load (hidden until an event shows
+        // them; not in the scene bounds).
+        let shown_count = doc.other_shapes.len();
+        for (index, &(shape, world)) in doc.other_shapes.iter().chain(&doc.switched_out_shapes).enumerate() {
+            let shown = index < shown_count;
             let Some((mesh, points)) = render_mesh_from_shape(&doc.scene, shape, None, Mat4::IDENTITY, &mut notes)
                 .map_err(SceneDrawError::geometry("scene"))?
             else {
@@ -114,7 +123,7 @@ impl SceneDraw {
             if mesh.indices.is_empty() {
                 continue;
             }
-            for &i in &mesh.source_point {
+            for &i in mesh.source_point.iter().filter(|_| shown) {
                 if let Some(p) = points.get(i as usize) {
                     out.scene_bounds.add(world.transform_point3(*p));
                 }
@@ -126,7 +135,7 @@ impl SceneDraw {
                 .map_err(SceneDrawError::gpu("scene"))?;
             draw.set_world_from_humanoid(&ctx.queue, world);
             out.triangles += draw.triangle_count();
-            out.scene_shapes.push(SceneShapeDraw { index, draw, shown: true });
+            out.scene_shapes.push(SceneShapeDraw { index, draw, shown });
         }
         out.note_all("scene", notes);
         let texture_warnings = out.textures.warnings.clone();
@@ -261,7 +270,8 @@ impl SceneDraw {
     }
 
     /// Places the scene's other Shapes for this frame: `placements[i]` is the world matrix of
-    /// `Document::other_shapes[i]` (`None`: not shown now, e.g. a Switch chose another child). Only the
+    /// `Document::other_shapes[i]`, then of the `switched_out_shapes` (`None`: not shown now, e.g. a
+    /// Switch chose another child). Only the
     /// placements that changed are written to the GPU; shapes past the end of `placements` keep theirs.
     pub fn place_scene_shapes(&mut self, queue: &wgpu::Queue, placements: &[Option<Mat4>]) {
         for shape in &mut self.scene_shapes {
@@ -273,6 +283,32 @@ impl SceneDraw {
                 shape.draw.set_world_from_humanoid(queue, world);
             }
         }
+    }
+
+    /// Draws what `overrides` write into Materials and TextureTransforms: the material uniforms of the
+    /// parts they change are rewritten (and put back to the file's values when they stop changing
+    /// them); nothing is written when no event touches any node. Returns how many uniforms were written.
+    pub fn apply_appearance(
+        &mut self,
+        queue: &wgpu::Queue,
+        scene: &crate::x3d::Scene,
+        overrides: &crate::animation::events::Overrides,
+    ) -> usize {
+        let changed = super::appearance_events::overridden_nodes(overrides);
+        if changed.is_empty() && !self.appearance_overridden {
+            return 0;
+        }
+        self.appearance_overridden = !changed.is_empty();
+        let mut written = 0;
+        for h in &mut self.humanoids {
+            for draw in h.skin_draw.iter_mut().chain(h.rigid.iter_mut().map(|(_, d)| d)) {
+                written += draw.apply_appearance(queue, scene, overrides, &changed);
+            }
+        }
+        for shape in &mut self.scene_shapes {
+            written += shape.draw.apply_appearance(queue, scene, overrides, &changed);
+        }
+        written
     }
 
     /// Records every humanoid's skin/morph compute pass.

@@ -429,6 +429,10 @@ pub struct Document {
     pub viewpoints: Vec<(Viewpoint, Mat4)>,
     /// Shapes outside any humanoid, with their world matrix.
     pub other_shapes: Vec<(NodeId, Mat4)>,
+    /// Shapes outside any humanoid in the choices a Switch does not show at load, with the world matrix
+    /// they would have: an event changing `whichChoice` can show them (drawn, hidden until then; not
+    /// framed, counted or sensed as the shown ones are).
+    pub switched_out_shapes: Vec<(NodeId, Mat4)>,
     pub settings: SceneSettings,
     /// Loader and model warnings together.
     pub warnings: Vec<Warning>,

@@ -207,21 +207,43 @@ fn texture_ref(scene: &Scene, node: NodeId, notes: &mut Vec<String>) -> Result<T
     })
 }
 
-/// X3D's `Tc' = −C × S × R × C × T × Tc` (ISO/IEC 19775-1, 18.4.9): translate, move the centre to the
-/// origin, rotate, scale, move back.
+/// A TextureTransform's fields (ISO/IEC 19775-1, 18.4.9).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct TextureTransformFields {
+    pub center: Vec2,
+    pub scale: Vec2,
+    /// Radians.
+    pub rotation: f32,
+    pub translation: Vec2,
+}
+
+impl TextureTransformFields {
+    pub fn read(scene: &Scene, node: NodeId) -> Result<TextureTransformFields, X3dError> {
+        let vec2 = |name: &str, default: [f32; 2]| -> Result<Vec2, X3dError> {
+            Ok(Vec2::from(scene.parse_field(node, name, fields::parse_sf_vec2f)?.unwrap_or(default)))
+        };
+        Ok(TextureTransformFields {
+            center: vec2("center", [0.0; 2])?,
+            scale: vec2("scale", [1.0; 2])?,
+            rotation: scene.sf_angle(node, "rotation", 0.0)?,
+            translation: vec2("translation", [0.0; 2])?,
+        })
+    }
+
+    /// X3D's `Tc' = −C × S × R × C × T × Tc`: translate, move the centre to the origin, rotate, scale,
+    /// move back.
+    pub fn matrix(&self) -> Affine2 {
+        Affine2::from_translation(-self.center)
+            * Affine2::from_scale(self.scale)
+            * Affine2::from_angle(self.rotation)
+            * Affine2::from_translation(self.center)
+            * Affine2::from_translation(self.translation)
+    }
+}
+
+/// The TextureTransform `node` as a map of texture coordinates ([`TextureTransformFields::matrix`]).
 pub fn texture_transform(scene: &Scene, node: NodeId) -> Result<Affine2, X3dError> {
-    let vec2 = |name: &str, default: [f32; 2]| -> Result<Vec2, X3dError> {
-        Ok(Vec2::from(scene.parse_field(node, name, fields::parse_sf_vec2f)?.unwrap_or(default)))
-    };
-    let centre = vec2("center", [0.0; 2])?;
-    let scale = vec2("scale", [1.0; 2])?;
-    let translation = vec2("translation", [0.0; 2])?;
-    let rotation = scene.sf_angle(node, "rotation", 0.0)?;
-    Ok(Affine2::from_translation(-centre)
-        * Affine2::from_scale(scale)
-        * Affine2::from_angle(rotation)
-        * Affine2::from_translation(centre)
-        * Affine2::from_translation(translation))
+    Ok(TextureTransformFields::read(scene, node)?.matrix())
 }
 
 #[cfg(test)]

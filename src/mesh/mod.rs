@@ -27,7 +27,9 @@ use std::collections::HashMap;
 
 use glam::Vec3;
 
-pub use appearance::{MaterialParams, ShapeAppearance, TextureRef, appearance_of, texture_transform};
+pub use appearance::{
+    MaterialParams, ShapeAppearance, TextureRef, TextureTransformFields, appearance_of, texture_transform,
+};
 pub use faces::{FaceCorner, Faces, faces_of};
 pub use lines::line_mesh;
 pub use normals::{crease_normals, face_normals};
@@ -68,8 +70,11 @@ pub struct RenderMesh {
     pub indices: Vec<u32>,
     pub topology: Topology,
     pub material: MaterialParams,
-    /// The ImageTexture to draw with (texture coordinates already passed through the TextureTransform).
+    /// The ImageTexture to draw with.
     pub texture: Option<TextureRef>,
+    /// The Appearance's TextureTransform (identity without one), applied to [`Self::uvs`] when drawing:
+    /// the corners keep the file's coordinates, so an event that moves the texture changes one uniform.
+    pub texture_transform: glam::Affine2,
     /// True when the geometry has a colour node: its colours replace the diffuse (or, unlit, the
     /// emissive) colour.
     pub vertex_colors: bool,
@@ -269,7 +274,7 @@ pub fn render_mesh_from_skin_shape(
                     Some(list) => faces
                         .attribute_index(true, &tex_index, f, corner)
                         .and_then(|i| list.get(i))
-                        .map(|&uv| appearance.texture_transform.transform_point2(uv.into()).to_array())
+                        .copied()
                         .unwrap_or_else(|| {
                             missing.uvs += 1;
                             [0.0; 2]
@@ -305,6 +310,7 @@ pub fn render_mesh_from_skin_shape(
         indices,
         topology: Topology::Triangles,
         texture: appearance.texture,
+        texture_transform: appearance.texture_transform,
         material: appearance.material,
         vertex_colors: colors.is_some(),
         two_sided: !solid || appearance.two_sided_material,

@@ -136,15 +136,12 @@ pub fn render_mesh_from_shape(
             source_point: (0..count as u32).collect(),
             normals: primitive.normals,
             colors: vec![[1.0; 4]; count],
-            uvs: primitive
-                .uvs
-                .iter()
-                .map(|&uv| appearance.texture_transform.transform_point2(uv.into()).to_array())
-                .collect(),
+            uvs: primitive.uvs,
             indices: primitive.indices,
             topology: Topology::Triangles,
             material: appearance.material,
             texture: appearance.texture,
+            texture_transform: appearance.texture_transform,
             vertex_colors: false,
             two_sided: !solid || appearance.two_sided_material,
         };

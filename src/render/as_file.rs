@@ -43,7 +43,10 @@ pub fn render_as_file<E: From<RenderError>>(
     let mut at_time = doc.clone();
     for (i, (poses, placed, overrides)) in frames.into_iter().enumerate() {
         at_time.viewpoints = placed.viewpoints;
-        let camera = camera_for(&at_time, &poses, &bounds, &view, aspect)?;
+        let mut camera = camera_for(&at_time, &poses, &bounds, &view, aspect)?;
+        // What follows the viewer (a ProximitySensor's HUD) may sit centimetres in front of it; the
+        // offscreen render keeps the near plane there too, but the events must see the same camera.
+        camera.near = camera.near.min(doc.settings.near_clip_distance());
         // ProximitySensors (clause 22.4.1) and Billboards (clause 10.4.1) see this picture's camera,
         // known only now: the scene's Shapes placed again with the viewer there (what follows the viewer
         // is a HUD or a label, not the framing).
@@ -56,6 +59,7 @@ pub fn render_as_file<E: From<RenderError>>(
         };
         let shapes = place_scene_seen_from(doc, &overrides, viewer).map_err(RenderError::Placement)?.shapes;
         renderer.place_scene_shapes(ctx, &shapes);
+        renderer.apply_appearance(ctx, doc, &overrides);
         let image = renderer.render(ctx, &at_time, &poses, &camera, &bounds)?;
         each(i, image)?;
     }

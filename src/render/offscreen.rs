@@ -321,6 +321,17 @@ impl DocumentDraw {
         self.scene.place_scene_shapes(&ctx.queue, placements);
     }
 
+    /// Draws what `overrides` write into Materials and TextureTransforms (see
+    /// [`SceneDraw::apply_appearance`]); returns how many material uniforms were written.
+    pub fn apply_appearance(
+        &mut self,
+        ctx: &GpuContext,
+        doc: &Document,
+        overrides: &crate::animation::events::Overrides,
+    ) -> usize {
+        self.scene.apply_appearance(&ctx.queue, &doc.scene, overrides)
+    }
+
     /// What the automatic and standard views frame at `poses`: the figures (each humanoid's body,
     /// without camera-site markers or far-away site geometry, [`views::figure_bounds`]). The scene's
     /// other Shapes — floors, props, HUD panels — are drawn but not framed, so the figure fills the
@@ -369,6 +380,16 @@ impl PosedRenderer {
     /// What the automatic and standard views frame at `poses`.
     pub fn framing_bounds(&self, doc: &Document, poses: &[Pose]) -> Result<Aabb, RenderError> {
         self.draw.framing_bounds(doc, poses, self.display.show_scene)
+    }
+
+    /// Draws what events wrote into Materials and TextureTransforms for the next image.
+    pub fn apply_appearance(
+        &mut self,
+        ctx: &GpuContext,
+        doc: &Document,
+        overrides: &crate::animation::events::Overrides,
+    ) -> usize {
+        self.draw.apply_appearance(ctx, doc, overrides)
     }
 
     /// Renders `doc` at `poses` (one per humanoid) seen by `camera`.

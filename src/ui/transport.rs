@@ -4,7 +4,7 @@
 //! ([`TransportCommand`]); [`TransportCommand::apply`] carries that out, and the app then samples the
 //! transport into the pose every frame.
 
-use crate::animation::{ClipSource, EulerOrder, Interpolation, MAX_SPEED, MIN_SPEED, PlayMode, RootMode, Transport};
+use crate::animation::{ClipSource, Interpolation, MAX_SPEED, MIN_SPEED, PlayMode, RootMode, Transport};
 
 /// A change to the transport asked for in the panel or by its keys.
 #[derive(Debug, Clone, PartialEq)]
@@ -19,7 +19,6 @@ pub enum TransportCommand {
     SetLooping(usize, bool),
     SetInterpolation(Interpolation),
     SetRootMode(RootMode),
-    SetEulerOrder(EulerOrder),
     SetFollowRoot(bool),
     SeekFrame(usize),
     SeekTime(f64),
@@ -45,7 +44,6 @@ impl TransportCommand {
             }
             TransportCommand::SetInterpolation(mode) => transport.options.interpolation = mode,
             TransportCommand::SetRootMode(mode) => transport.options.root_mode = mode,
-            TransportCommand::SetEulerOrder(order) => transport.options.euler_order = order,
             TransportCommand::SetFollowRoot(follow) => transport.follow_root = follow,
             TransportCommand::SeekFrame(frame) => transport.seek_frame(frame),
             TransportCommand::SeekTime(seconds) => transport.seek_time(seconds),
@@ -167,14 +165,6 @@ pub fn transport_ui(ui: &mut egui::Ui, transport: &Transport, out: &mut Vec<Tran
                 }
             }
         });
-        let mut xite = transport.options.euler_order == EulerOrder::Xyz;
-        if ui
-            .checkbox(&mut xite, "X_ITE Euler order")
-            .on_hover_text("multiply rotation channels as Rx·Ry·Rz, as X_ITE does, instead of in the listed order")
-            .changed()
-        {
-            out.push(TransportCommand::SetEulerOrder(if xite { EulerOrder::Xyz } else { EulerOrder::Listed }));
-        }
         let mut follow = transport.follow_root;
         if ui.checkbox(&mut follow, "camera follows root").changed() {
             out.push(TransportCommand::SetFollowRoot(follow));

@@ -52,6 +52,17 @@ impl Camera {
         let ndc = clip.truncate() / clip.w;
         Some(((ndc.x + 1.0) * 0.5 * width as f32, (1.0 - ndc.y) * 0.5 * height as f32))
     }
+
+    /// The ray through pixel `(x, y)` of a `width × height` image (the inverse of
+    /// [`project_to_pixel`](Self::project_to_pixel)): its origin on the near plane and unit direction.
+    pub fn pixel_ray(&self, x: f32, y: f32, width: u32, height: u32) -> (Vec3, Vec3) {
+        let aspect = width as f32 / height as f32;
+        let world_from_clip = self.clip_from_world(aspect).inverse();
+        let ndc = glam::Vec2::new(x / width as f32 * 2.0 - 1.0, 1.0 - y / height as f32 * 2.0);
+        let near = world_from_clip.project_point3(ndc.extend(0.0));
+        let far = world_from_clip.project_point3(ndc.extend(1.0));
+        (near, (far - near).normalize_or_zero())
+    }
 }
 
 #[cfg(test)]
@@ -75,5 +86,28 @@ mod tests {
         let (x, y) = camera.project_to_pixel(Vec3::new(0.5, 1.5, 0.0), 200, 100).unwrap();
         assert!(x > 100.0 && y < 50.0);
         assert!(camera.project_to_pixel(Vec3::new(0.0, 1.0, 10.0), 200, 100).is_none());
+    }
+
+    #[test]
+    fn the_ray_through_a_pixel_passes_through_what_projects_there() {
+        let camera = Camera {
+            world_from_camera: Mat4::from_rotation_translation(
+                glam::Quat::from_rotation_y(0.4),
+                Vec3::new(0.5, 1.0, 5.0),
+            ),
+            field_of_view: 0.8,
+            near: 0.1,
+            far: 100.0,
+        };
+        let p = Vec3::new(0.3, 1.4, -0.7);
+        let (x, y) = camera.project_to_pixel(p, 300, 200).unwrap();
+        let (origin, dir) = camera.pixel_ray(x, y, 300, 200);
+        let along = (p - origin).dot(dir);
+        assert!(along > 0.0);
+        assert!(
+            (origin + dir * along - p).length() < 1e-4,
+            "the ray misses by {}",
+            (origin + dir * along - p).length()
+        );
     }
 }

@@ -55,6 +55,37 @@ pub fn run_script_sized(
 
 /// Runs `hanim-viewer ARGS... --script script` as [`run_script`] does.
 pub fn run_with_args(test: &str, args: &[&OsStr], script: &Path, config_dir: &Path) -> Option<String> {
+    let (status, log) = run_viewer(test, args, script, config_dir)?;
+    if !status.success() {
+        panic!("the viewer exited with {status}\n{log}");
+    }
+    Some(log)
+}
+
+/// Runs `hanim-viewer FILE --script script` (900x640) for a script that must fail: returns the log, or
+/// `None` when the test was skipped; panics when the viewer succeeds.
+#[allow(dead_code)]
+pub fn run_script_expecting_failure(
+    test: &str,
+    file: Option<&Path>,
+    script: &Path,
+    config_dir: &Path,
+) -> Option<String> {
+    let mut args: Vec<&OsStr> = file.map(|f| f.as_os_str()).into_iter().collect();
+    args.extend([OsStr::new("--size"), OsStr::new("900x640")]);
+    let (status, log) = run_viewer(test, &args, script, config_dir)?;
+    assert!(!status.success(), "the script should have failed\n{log}");
+    Some(log)
+}
+
+/// Runs the viewer with `args` and `--script script`; `None` when skipped (no display or adapter outside
+/// CI). A failure that looks like the environment's skips (outside CI); any other comes back.
+fn run_viewer(
+    test: &str,
+    args: &[&OsStr],
+    script: &Path,
+    config_dir: &Path,
+) -> Option<(std::process::ExitStatus, String)> {
     let runner: Vec<&str> = if has_program("xvfb-run") {
         vec!["xvfb-run", "-a", "-s", "-screen 0 1280x1024x24"]
     } else if std::env::var_os("DISPLAY").is_some() {
@@ -102,9 +133,8 @@ pub fn run_with_args(test: &str, args: &[&OsStr], script: &Path, config_dir: &Pa
             skip_or_fail(test, &format!("the viewer could not open a window or adapter here:\n{log}"));
             return None;
         }
-        panic!("the viewer exited with {status}\n{log}");
     }
-    Some(log)
+    Some((status, log))
 }
 
 /// An RGBA8 PNG as (width, height, pixels).

@@ -12,8 +12,11 @@
 //!
 //! `Script` nodes are not run (there is no scripting engine): they take no events and send none; each is
 //! listed in [`EventModel::warnings`] with the reason. ProximitySensors send the viewer's position and
-//! orientation when the evaluation is given a viewer ([`EventModel::evaluate_seen_from`]); other sensors
-//! (Touch, Visibility, …) send nothing here.
+//! orientation when the evaluation is given a viewer ([`EventModel::evaluate_seen_from`]); TouchSensors
+//! send what a click on their geometry sends when the evaluation is given the clicks so far
+//! ([`EventModel::evaluate_with`], [`Touch`]); other sensors (Visibility, Plane, …) send nothing here.
+//! TimeSensors take events into their fields (`set_startTime` from a `touchTime`, …) with the rules of
+//! clause 8.4.1 ([`TimeSensor::take`]).
 
 mod apply;
 pub mod billboard;
@@ -22,6 +25,7 @@ pub mod placement;
 mod playback;
 pub mod proximity;
 mod sensor;
+pub mod touch;
 mod value;
 
 use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
@@ -32,6 +36,7 @@ pub use placement::{ScenePlacements, place_scene, place_scene_seen_from};
 pub use playback::FilePlayback;
 pub use proximity::{ProximitySensor, ViewerPose};
 pub use sensor::{SensorState, TimeSensor};
+pub use touch::{Touch, TouchSensor};
 pub use value::{FieldValue, canonical_field};
 
 use crate::x3d::{NodeId, Scene, Warning};
@@ -78,6 +83,8 @@ pub struct EventModel {
     pub sensors: Vec<TimeSensor>,
     /// Every ProximitySensor of the scene graph, in document order (they send after the TimeSensors).
     pub proximity: Vec<ProximitySensor>,
+    /// Every TouchSensor of the scene graph, in document order.
+    pub touch: Vec<TouchSensor>,
     processors: HashMap<NodeId, Processor>,
     /// (from node, canonical output field) → the ROUTEs from it, in ROUTE order.
     routes: HashMap<(NodeId, String), Vec<RouteEnd>>,
@@ -92,6 +99,8 @@ pub struct EventModel {
 #[derive(Debug, Clone, Default)]
 pub struct EventState {
     sensors: Vec<Option<SensorState>>,
+    /// Each TimeSensor's fields as events have set them (`startTime` from a touch, …).
+    sensor_fields: Vec<TimeSensor>,
     processors: HashMap<NodeId, Processor>,
     pub overrides: Overrides,
 }
@@ -100,9 +109,9 @@ pub struct EventState {
 fn not_run(type_name: &str) -> Option<&'static str> {
     match type_name {
         "Script" => Some("scripts are not run (no scripting engine); its ROUTEs carry no events"),
-        "TouchSensor" | "VisibilitySensor" | "PlaneSensor" | "SphereSensor" | "CylinderSensor" | "KeySensor"
-        | "StringSensor" | "TransformSensor" | "CollisionSensor" | "LoadSensor" => {
-            Some("this sensor sends no events here (only TimeSensor runs)")
+        "VisibilitySensor" | "PlaneSensor" | "SphereSensor" | "CylinderSensor" | "KeySensor" | "StringSensor"
+        | "TransformSensor" | "CollisionSensor" | "LoadSensor" => {
+            Some("this sensor sends no events here (TimeSensor, ProximitySensor and TouchSensor run)")
         }
         _ => None,
     }
@@ -127,6 +136,15 @@ impl EventModel {
                         warn(&mut model, format!("{}: cycleInterval must be > 0; it never runs", scene.describe(id)))
                     }
                     Err(e) => warn(&mut model, format!("{}; the sensor never runs", e.message)),
+                }
+                continue;
+            }
+            if node.type_name == "TouchSensor" {
+                // Clicks make its events (`evaluate_with`); it takes none into fields here.
+                model.inert.insert(id);
+                match TouchSensor::read(scene, id) {
+                    Ok(t) => model.touch.push(t),
+                    Err(e) => warn(&mut model, format!("{}; the sensor never sends", e.message)),
                 }
                 continue;
             }
@@ -182,6 +200,7 @@ impl EventModel {
     pub fn initial_state(&self) -> EventState {
         EventState {
             sensors: vec![None; self.sensors.len()],
+            sensor_fields: self.sensors.clone(),
             processors: self.processors.clone(),
             overrides: Overrides::default(),
         }
@@ -196,7 +215,26 @@ impl EventModel {
     /// [`evaluate_at`](Self::evaluate_at) with the viewer where `viewer` says, for ProximitySensors
     /// (clause 22.4.1); `None`: they send nothing.
     pub fn evaluate_seen_from(&self, t: f64, viewer: Option<ViewerPose>) -> Overrides {
+        self.evaluate_with(t, viewer, &[])
+    }
+
+    /// [`evaluate_seen_from`](Self::evaluate_seen_from) after the clicks `touches` (in time order): the
+    /// scene runs to each click's time, the click's events cascade (a TimeSensor started by its
+    /// `touchTime` runs from then on), and the scene runs on to `t`. Clicks after `t` have not happened.
+    pub fn evaluate_with(&self, t: f64, viewer: Option<ViewerPose>, touches: &[Touch]) -> Overrides {
         let mut state = self.initial_state();
+        for touch in touches.iter().filter(|touch| touch.time <= t) {
+            self.advance_seen_from(&mut state, touch.time, viewer);
+            if let Some(sensor) = self.touch.iter().find(|s| s.node == touch.sensor) {
+                for events in sensor.click(touch) {
+                    self.cascade(
+                        &mut state,
+                        events.into_iter().map(|(f, v)| (sensor.node, f.to_string(), v)).collect(),
+                        touch.time,
+                    );
+                }
+            }
+        }
         self.advance_seen_from(&mut state, t, viewer);
         state.overrides
     }
@@ -210,7 +248,7 @@ impl EventModel {
     /// ProximitySensor around `viewer` sends where the viewer is, then the cascade runs to its end.
     pub fn advance_seen_from(&self, state: &mut EventState, t: f64, viewer: Option<ViewerPose>) {
         let mut queue: VecDeque<(NodeId, String, FieldValue)> = VecDeque::new();
-        for (sensor, last) in self.sensors.iter().zip(state.sensors.iter_mut()) {
+        for (sensor, last) in state.sensor_fields.iter().zip(state.sensors.iter_mut()) {
             let now = sensor.state(t);
             let before = last.replace(now);
             let id = sensor.node;
@@ -256,6 +294,11 @@ impl EventModel {
             }
             let Some(ends) = self.routes.get(&(from, field)) else { continue };
             for end in ends {
+                if let Some(sensor) = state.sensor_fields.iter_mut().find(|s| s.node == end.to) {
+                    // A TimeSensor takes startTime, stopTime, … (not sent on: its outputs are its own).
+                    sensor.take(&end.field, &value, t);
+                    continue;
+                }
                 match state.processors.get_mut(&end.to) {
                     Some(p) => {
                         for (out, v) in p.input(&end.field, &value, t) {

@@ -21,9 +21,9 @@ pub(super) const MAX_NODE_VISITS: usize = 2_000_000;
 /// The scene's placements at one time, entry for entry with the document's lists.
 #[derive(Debug, Clone, Default)]
 pub struct ScenePlacements {
-    /// The world matrix of each `Document::other_shapes` entry; `None` where the shape is not shown any
-    /// more (a Switch's `whichChoice` changed). A shape that a changed choice newly shows was never
-    /// built for drawing and stays undrawn.
+    /// The world matrix of each `Document::other_shapes` entry, then of each `switched_out_shapes` entry;
+    /// `None` where the shape is not shown (a Switch's `whichChoice` changed, or a switched-out shape
+    /// that no event shows).
     pub shapes: Vec<Option<Mat4>>,
     /// Each `Document::viewpoints` entry with its overridden fields (position, orientation,
     /// fieldOfView, centerOfRotation) and world matrix; a viewpoint no longer shown keeps its load-time
@@ -104,7 +104,8 @@ pub fn place_scene_seen_from(
         map.get(&id).and_then(|v| v.get(*k - 1)).copied()
     }
     let mut taken: HashMap<NodeId, usize> = HashMap::new();
-    let shapes = doc.other_shapes.iter().map(|&(id, _)| next(&mut taken, &shapes, id)).collect();
+    let shapes =
+        doc.other_shapes.iter().chain(&doc.switched_out_shapes).map(|&(id, _)| next(&mut taken, &shapes, id)).collect();
     taken.clear();
     let viewpoints = doc
         .viewpoints

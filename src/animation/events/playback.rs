@@ -1,7 +1,7 @@
 //! "As the file says": every HAnimMotion the file enables and every TimeSensor, on one scene clock, all
 //! at once (X3D's time model), where the transport's default plays one clip at a time.
 
-use super::{EventModel, Overrides, ScenePlacements, ViewerPose, place_scene};
+use super::{EventModel, Overrides, ScenePlacements, Touch, ViewerPose, place_scene};
 use crate::animation::{Animations, ClipSource, SampleOptions};
 use crate::hanim::Document;
 use crate::pose::Pose;
@@ -13,13 +13,16 @@ pub struct FilePlayback {
     pub events: EventModel,
     /// The file's HAnimMotions, enabled as the file says (interpolator clips are the event model's).
     motions: Animations,
+    /// The clicks on TouchSensor geometry so far, in scene-time order (the window's; replayed by every
+    /// evaluation up to its time).
+    pub touches: Vec<Touch>,
 }
 
 impl FilePlayback {
     pub fn new(doc: &Document) -> FilePlayback {
         let mut motions = Animations::from_document(doc);
         motions.clips.retain(|c| matches!(c.source, ClipSource::Motion { .. }));
-        FilePlayback { events: EventModel::new(&doc.scene), motions }
+        FilePlayback { events: EventModel::new(&doc.scene), motions, touches: Vec::new() }
     }
 
     /// What could not be read or is not run (motions' warnings, Scripts, other sensors).
@@ -45,9 +48,15 @@ impl FilePlayback {
         poses: &mut [Pose],
     ) -> Overrides {
         self.motions.apply(doc, t, options, poses);
-        let overrides = self.events.evaluate_seen_from(t, viewer);
+        let overrides = self.events.evaluate_with(t, viewer, &self.touches);
         super::apply_to_poses(doc, &overrides, poses);
         overrides
+    }
+
+    /// Records a click (kept in time order; a click at the time of an earlier one comes after it).
+    pub fn touch(&mut self, touch: Touch) {
+        let at = self.touches.partition_point(|t| t.time <= touch.time);
+        self.touches.insert(at, touch);
     }
 
     /// Where the scene's Shapes and Viewpoints are with `overrides`.

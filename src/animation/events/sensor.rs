@@ -4,6 +4,7 @@
 //! loads; the peers' screenshot harness and this viewer both start the clock at 0 so that such a sensor
 //! plays once from the start, and a looping one shows the same phase at the same scene time.)
 
+use super::FieldValue;
 use crate::x3d::{NodeId, Scene, X3dError};
 
 /// The fields of one TimeSensor that decide its outputs.
@@ -104,6 +105,53 @@ impl TimeSensor {
         }
     }
 
+    /// Takes an event into one of its fields at scene time `t` (a ROUTE into `set_startTime`, …), with
+    /// clause 8.4.1's rules for a running sensor: `startTime` and `cycleInterval` events are ignored while
+    /// it is active, and a `stopTime` at or before `startTime` too. A sensor that is not running keeps its
+    /// past: an event other than `startTime` that would change what it shows at `t` (a `stopTime` given to
+    /// a sensor whose run was over before the scene loaded would bring that run back) is ignored. Returns
+    /// false for a field it does not take or a value of the wrong type.
+    pub fn take(&mut self, field: &str, value: &FieldValue, t: f64) -> bool {
+        let now = self.state(t);
+        if !now.active && field != "startTime" {
+            let mut changed = self.clone();
+            let taken = changed.set(field, value, false);
+            if taken && changed.state(t) == now {
+                *self = changed;
+            }
+            return taken;
+        }
+        self.set(field, value, now.active)
+    }
+
+    /// Sets one field with the rules for an `active` sensor (see [`take`](Self::take)).
+    fn set(&mut self, field: &str, value: &FieldValue, active: bool) -> bool {
+        let time = value.as_time();
+        match (field, time, value.as_bool()) {
+            ("startTime", Some(v), _) => {
+                if !active {
+                    self.start_time = v;
+                }
+            }
+            ("stopTime", Some(v), _) => {
+                if !(active && v <= self.start_time) {
+                    self.stop_time = v;
+                }
+            }
+            ("pauseTime", Some(v), _) => self.pause_time = v,
+            ("resumeTime", Some(v), _) => self.resume_time = v,
+            ("cycleInterval", Some(v), _) => {
+                if !active && v > 0.0 {
+                    self.cycle_interval = v;
+                }
+            }
+            ("enabled", _, Some(b)) => self.enabled = b,
+            ("loop", _, Some(b)) => self.looping = b,
+            _ => return false,
+        }
+        true
+    }
+
     /// Scene time `t` on the sensor's own clock (pauses taken out), and whether it is paused at `t`.
     fn unpaused_time(&self, t: f64) -> (f64, bool) {
         let pause = self.pause_time;
@@ -176,6 +224,42 @@ mod tests {
         one.pause_time = -1.0;
         assert!(one.state(0.5).active);
         assert_eq!(one.state(1.5).fraction, Some(1.0));
+    }
+
+    #[test]
+    fn events_into_a_sensor_follow_the_rules_for_a_running_one() {
+        // NancyNativeTags' walk: over at load, started by a touch at 3 s, stopped by another at 5 s.
+        let mut s = sensor(true);
+        s.start_time = -1.0;
+        assert!(s.take("startTime", &FieldValue::Time(3.0), 3.0));
+        assert_eq!(s.state(4.0).fraction, Some(0.5));
+        // Active: a new startTime is ignored, a stopTime at or before the start too.
+        s.take("startTime", &FieldValue::Time(4.5), 4.5);
+        s.take("stopTime", &FieldValue::Time(2.0), 4.5);
+        assert_eq!((s.start_time, s.stop_time), (3.0, 0.0));
+        s.take("stopTime", &FieldValue::Time(5.0), 5.0);
+        let stopped = s.state(6.0);
+        assert_eq!((stopped.active, stopped.fraction), (false, Some(1.0)));
+        // Stopped: it can start again.
+        s.take("startTime", &FieldValue::Time(7.0), 7.0);
+        assert!(s.state(7.5).active);
+        // A run over before the scene loaded stays over: a stopTime after it does not bring it back (Nancy's
+        // Jump, one cycle from −1 s stopped at 0, gets stopTime 1 from the Walk label).
+        let mut jump = sensor(false);
+        jump.start_time = -1.0;
+        assert_eq!(jump.state(1.0).fraction, None);
+        assert!(jump.take("stopTime", &FieldValue::Time(1.0), 1.0));
+        assert_eq!(jump.state(2.5).fraction, None, "still idle");
+        // Set for a run to come, it is kept.
+        let mut later = sensor(false);
+        later.start_time = 5.0;
+        later.take("stopTime", &FieldValue::Time(5.5), 1.0);
+        assert_eq!(later.stop_time, 5.5);
+        assert_eq!(later.state(6.0).fraction, Some(0.25));
+        assert!(!s.take("fraction", &FieldValue::Float(0.5), 8.0), "an output is no input");
+        assert!(!s.take("enabled", &FieldValue::Time(1.0), 8.0), "wrong type");
+        s.take("enabled", &FieldValue::Bool(false), 8.0);
+        assert!(!s.state(8.0).active);
     }
 
     #[test]

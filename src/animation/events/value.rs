@@ -40,6 +40,22 @@ impl FieldValue {
         }
     }
 
+    /// SFTime (or an SFFloat/SFDouble routed into a time field) in seconds.
+    pub fn as_time(&self) -> Option<f64> {
+        match self {
+            FieldValue::Time(t) => Some(*t),
+            FieldValue::Float(f) => Some(f64::from(*f)),
+            _ => None,
+        }
+    }
+
+    pub fn as_vec2(&self) -> Option<Vec2> {
+        match self {
+            FieldValue::Vec2(v) => Some(*v),
+            _ => None,
+        }
+    }
+
     pub fn as_vec3(&self) -> Option<Vec3> {
         match self {
             FieldValue::Vec3(v) | FieldValue::Color(v) => Some(*v),

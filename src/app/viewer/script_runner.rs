@@ -8,7 +8,7 @@ use anyhow::anyhow;
 
 use super::Viewer;
 use crate::animation::PlayMode;
-use crate::app::script::{self, ScriptLine, ScriptStep};
+use crate::app::script::{self, ClickAt, ScriptLine, ScriptStep};
 use crate::ui::{self, UiCommand};
 
 /// Runs a script one step per frame.
@@ -24,6 +24,42 @@ impl ScriptRunner {
 }
 
 impl Viewer {
+    /// A scripted click: at a pixel of the 3D view, or at the middle of a named Shape as the last frame's
+    /// camera sees it. Clicking a name that hits none of its TouchSensors' geometry is an error (the
+    /// script meant to press it); a pixel may hit anything or nothing, as a user's click.
+    fn scripted_click(&mut self, at: &ClickAt) -> Result<(), String> {
+        let (Some(scene), Some(camera), Some((target, _))) = (self.scene.as_mut(), self.last_camera, &self.viewport)
+        else {
+            return Err("click: no humanoid is loaded or no frame drawn yet".to_string());
+        };
+        if scene.transport.mode != PlayMode::AsFile {
+            return Err("click: TouchSensors are live only as the file says (play-as-file on first)".to_string());
+        }
+        let (width, height) = (target.width(), target.height());
+        let (x, y) = match at {
+            ClickAt::Pixel(x, y) => (*x, *y),
+            ClickAt::Node(name) => {
+                let centre = scene
+                    .touch_target_centre(name)
+                    .ok_or_else(|| format!("click: no shown Shape or TouchSensor named '{name}'"))?;
+                camera
+                    .project_to_pixel(centre, width, height)
+                    .ok_or_else(|| format!("click: '{name}' is behind the camera"))?
+            }
+        };
+        let (origin, dir) = camera.pixel_ray(x, y, width, height);
+        let hit = scene.click(origin, dir);
+        log::info!("click at ({x:.1}, {y:.1}) of {width}x{height}: {hit:?}");
+        match (at, hit) {
+            (ClickAt::Node(name), None) => Err(format!("click: '{name}' at ({x:.0}, {y:.0}) hit no Shape")),
+            (ClickAt::Node(name), Some(hit)) if hit.touches.is_empty() => Err(format!(
+                "click: '{name}' at ({x:.0}, {y:.0}) hit {}, which no enabled TouchSensor senses",
+                scene.doc.scene.describe(hit.shape)
+            )),
+            _ => Ok(()),
+        }
+    }
+
     /// The next script step, if the viewer is ready for it (nothing loading, no transition running).
     pub(super) fn script_commands(&mut self) -> Vec<UiCommand> {
         let Some(runner) = &mut self.script else { return Vec::new() };
@@ -79,6 +115,16 @@ impl Viewer {
                     None => self.fail(format!("line {line}: no humanoid is loaded")),
                 }
                 // The scene at the new time reaches the GPU on the next frame.
+                if let Some(runner) = &mut self.script {
+                    runner.wait_frames = 1;
+                }
+                return Vec::new();
+            }
+            ScriptStep::Click(at) => {
+                if let Err(e) = self.scripted_click(at) {
+                    self.fail(format!("line {line}: {e}"));
+                }
+                // The scene with the click's events reaches the GPU on the next frame.
                 if let Some(runner) = &mut self.script {
                     runner.wait_frames = 1;
                 }

@@ -22,10 +22,22 @@ impl Viewer {
         self.camera.orbit_by(input.orbit.x, input.orbit.y);
         self.camera.pan_by(input.pan.x, input.pan.y, input.rect.height());
         self.camera.zoom_by(input.zoom);
-        let (Some(click), Some(scene), Some((target, _))) = (input.click, &self.scene, &self.viewport) else { return };
-        // Pick the joint whose centre is nearest the click, within PICK_RADIUS.
+        let (Some(click), Some(scene), Some((target, _))) = (input.click, &mut self.scene, &self.viewport) else {
+            return;
+        };
         let camera = self.camera.update(None, 0.0);
         let pixel = (click.x * pixels_per_point, click.y * pixels_per_point);
+        // As the file says, a click on TouchSensor geometry is the file's (it starts what the file
+        // routes from the sensor); elsewhere it picks a joint.
+        if scene.has_touch_sensors() {
+            // The camera the clicked picture was drawn with (a bound viewpoint is not the orbit camera).
+            let drawn = self.last_camera.unwrap_or(camera);
+            let (origin, dir) = drawn.pixel_ray(pixel.0, pixel.1, target.width(), target.height());
+            if scene.click(origin, dir).is_some_and(|hit| !hit.touches.is_empty()) {
+                return;
+            }
+        }
+        // Pick the joint whose centre is nearest the click, within PICK_RADIUS.
         let nearest = scene
             .joint_centres()
             .iter()

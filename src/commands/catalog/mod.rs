@@ -18,7 +18,7 @@ use anyhow::{Context, Result, anyhow, bail};
 
 pub use inputs::{INPUT_EXTENSIONS, InputFile, find_inputs};
 pub use page::{contact_sheet, index_html};
-pub use sources::{CapturePose, MotionFrame, PoseSource, Posed, RestPose};
+pub use sources::{CapturePose, MotionFrame, PoseSource, Posed, RestPose, SceneAtTime};
 
 use super::args::{CaptureArgs, parse_lighting, parse_size};
 use crate::gpu::GpuContext;
@@ -60,9 +60,14 @@ pub struct CatalogArgs {
     /// (`--amc`/`--bvh`), its frame (0 = the first, the default).
     #[arg(long, conflicts_with = "time")]
     pub frame: Option<usize>,
-    /// The playback time in seconds from the clip's start.
-    #[arg(long, requires = "motion")]
+    /// The playback time in seconds from the clip's start (with --play-as-file: of scene time).
+    #[arg(long, conflicts_with_all = ["amc", "bvh"])]
     pub time: Option<f64>,
+    /// Pose the humanoids as the file plays at --time (seconds of scene time, 0 without it): every
+    /// enabled TimeSensor and HAnimMotion at once, ROUTEs reaching joints and displacers, as
+    /// `render --play-as-file` does.
+    #[arg(long, conflicts_with_all = ["motion", "frame", "amc", "bvh"])]
+    pub play_as_file: bool,
     /// Pose the humanoids with a frame of a motion capture (`--amc`/`--asf` or `--bvh`, with `--frame N`).
     #[command(flatten)]
     pub capture: CaptureArgs,
@@ -352,11 +357,12 @@ pub fn run(args: &CatalogArgs) -> Result<std::process::ExitCode> {
     let ctx = GpuContext::headless(args.adapter.as_deref())?;
     log::info!("rendering on {}", ctx.summary);
     let source: Box<dyn PoseSource> = match (&args.motion, capture) {
+        (None, None) if args.play_as_file => Box::new(SceneAtTime { time: args.time.unwrap_or(0.0) }),
         (Some(name), _) => Box::new(MotionFrame { name: name.clone(), frame: args.frame, time: args.time }),
         (None, Some(capture)) => Box::new(capture),
         (None, None) => {
             if args.frame.is_some() || args.time.is_some() {
-                bail!("--frame and --time need --motion, --amc or --bvh");
+                bail!("--frame needs --motion, --amc or --bvh; --time needs --motion or --play-as-file");
             }
             Box::new(RestPose)
         }

@@ -4,6 +4,7 @@
 use anyhow::{Result, bail};
 
 use super::super::args::CaptureArgs;
+use crate::animation::events::FilePlayback;
 use crate::animation::{Animations, ClipSource, INTERPOLATOR_SEQUENCE_FPS, SampleOptions};
 use crate::hanim::Document;
 use crate::hanim::HumanoidIndex;
@@ -94,6 +95,30 @@ impl PoseSource for MotionFrame {
             (None, Some(t)) => format!("{t} s into clip '{}'", self.name),
             (None, None) => format!("clip '{}' at its start (an HAnimMotion at its frameIndex)", self.name),
         }
+    }
+}
+
+/// The whole scene as the file plays at scene time `time` (`--play-as-file --time T`): every enabled
+/// TimeSensor and HAnimMotion at once, ROUTEs reaching joints, displacers and humanoids
+/// ([`FilePlayback`]), as `render --play-as-file` poses them. Humanoids nothing drives stay as authored.
+pub struct SceneAtTime {
+    /// Seconds of scene time.
+    pub time: f64,
+}
+
+impl PoseSource for SceneAtTime {
+    fn poses(&self, doc: &Document) -> Result<Posed> {
+        let playback = FilePlayback::new(doc);
+        for w in playback.warnings() {
+            log::info!("{w}");
+        }
+        let mut poses: Vec<Pose> = doc.humanoids.iter().map(Pose::rest).collect();
+        playback.apply(doc, self.time, &SampleOptions::default(), &mut poses);
+        Ok(Posed { poses, notes: vec![None; doc.humanoids.len()] })
+    }
+
+    fn describe(&self) -> String {
+        format!("the scene as the file plays at {} s", self.time)
     }
 }
 

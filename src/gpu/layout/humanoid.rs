@@ -3,6 +3,7 @@
 //! and member offsets with the WGSL.
 
 use bytemuck::{Pod, Zeroable};
+use glam::Affine2;
 
 use crate::mesh::MaterialParams;
 
@@ -103,8 +104,12 @@ pub struct GpuMaterial {
     /// x: lit; y: vertex colours; z: two-sided lighting; w: texture (0 none, 1 its colour replaces the
     /// material's, 2 an intensity texture modulates it).
     pub flags: [u32; 4],
+    /// The TextureTransform's first row over (s, t, 1): s' = x·s + y·t + z (w unused).
+    pub texture_s: [f32; 4],
+    /// Its second row: t' = x·s + y·t + z.
+    pub texture_t: [f32; 4],
 }
-const _: () = assert!(size_of::<GpuMaterial>() == 64);
+const _: () = assert!(size_of::<GpuMaterial>() == 96);
 
 /// Per-corner vertex attributes other than the normal (vertex buffer slot 1): linear RGBA colour, texture
 /// coordinate (X3D's: t grows upwards) and the skin point the corner draws.
@@ -134,7 +139,15 @@ pub fn linear_from_srgb3(c: [f32; 3]) -> [f32; 3] {
 }
 
 impl GpuMaterial {
-    pub fn from_params(m: &MaterialParams, vertex_colors: bool, two_sided: bool, texture_mode: u32) -> Self {
+    pub fn from_params(
+        m: &MaterialParams,
+        texture_transform: Affine2,
+        vertex_colors: bool,
+        two_sided: bool,
+        texture_mode: u32,
+    ) -> Self {
+        let (x, y, t) =
+            (texture_transform.matrix2.x_axis, texture_transform.matrix2.y_axis, texture_transform.translation);
         let [dr, dg, db] = linear_from_srgb3(m.diffuse);
         let [sr, sg, sb] = linear_from_srgb3(m.specular);
         let [er, eg, eb] = linear_from_srgb3(m.emissive);
@@ -143,6 +156,8 @@ impl GpuMaterial {
             specular: [sr, sg, sb, 128.0 * m.shininess.clamp(0.0, 1.0)],
             emissive: [er, eg, eb, m.ambient_intensity],
             flags: [u32::from(m.lit), u32::from(vertex_colors), u32::from(two_sided), texture_mode],
+            texture_s: [x.x, y.x, t.x, 0.0],
+            texture_t: [x.y, y.y, t.y, 0.0],
         }
     }
 }
@@ -227,10 +242,23 @@ mod tests {
                 ("specular", offset_of!(GpuMaterial, specular)),
                 ("emissive", offset_of!(GpuMaterial, emissive)),
                 ("flags", offset_of!(GpuMaterial, flags)),
+                ("texture_s", offset_of!(GpuMaterial, texture_s)),
+                ("texture_t", offset_of!(GpuMaterial, texture_t)),
             ],
         );
         let lines = validate("lines.wgsl", shaders::LINES);
         check(&lines, "Frame", size_of::<GpuFrame>(), &frame_offsets);
+    }
+
+    #[test]
+    fn the_texture_rows_map_coordinates_as_the_transform_does() {
+        let t = Affine2::from_scale_angle_translation(glam::Vec2::new(2.0, 0.5), 0.7, glam::Vec2::new(0.25, -1.0));
+        let m = GpuMaterial::from_params(&MaterialParams::default(), t, false, false, TEXTURE_REPLACE);
+        for st in [glam::Vec2::ZERO, glam::Vec2::new(0.5, 0.25), glam::Vec2::new(-1.0, 3.0)] {
+            let row = |r: [f32; 4]| r[0] * st.x + r[1] * st.y + r[2];
+            let want = t.transform_point2(st);
+            assert!((row(m.texture_s) - want.x).abs() < 1e-6 && (row(m.texture_t) - want.y).abs() < 1e-6);
+        }
     }
 
     #[test]

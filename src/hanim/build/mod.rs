@@ -83,6 +83,7 @@ pub fn build_document(scene: Scene) -> Result<Document, HanimError> {
     let mut humanoid_nodes: Vec<(NodeId, Mat4)> = Vec::new();
     let mut viewpoints = Vec::new();
     let mut other_shapes = Vec::new();
+    let mut switched_out_shapes = Vec::new();
     let mut settings = SceneSettings {
         background: None,
         texture_times_diffuse: is_x3d4_or_later(&scene.version),
@@ -125,7 +126,16 @@ pub fn build_document(scene: Scene) -> Result<Document, HanimError> {
             }
             t if is_grouping(t) => {
                 let m = world_from_parent * grouping_matrix(&scene, id, &mut warnings)?;
-                for child in shown_children(&scene, id)?.into_iter().rev() {
+                let shown = shown_children(&scene, id)?;
+                if t == "Switch" {
+                    let node = scene.node(id);
+                    for choice in node.children_in("children").chain(node.children_in("choice")) {
+                        if !shown.contains(&choice) {
+                            shapes_below(&scene, choice, m, &mut switched_out_shapes)?;
+                        }
+                    }
+                }
+                for child in shown.into_iter().rev() {
                     stack.push((child, m));
                 }
             }
@@ -142,5 +152,41 @@ pub fn build_document(scene: Scene) -> Result<Document, HanimError> {
     for h in &humanoids {
         all_warnings.extend(h.warnings.iter().cloned());
     }
-    Ok(Document { scene, humanoids, viewpoints, other_shapes, settings, warnings: all_warnings })
+    Ok(Document { scene, humanoids, viewpoints, other_shapes, switched_out_shapes, settings, warnings: all_warnings })
+}
+
+/// Every Shape at or below `root` outside humanoids, through every child of grouping nodes (all the
+/// choices of a Switch, the shown level of an LOD), with its world matrix (`world_from_parent` above
+/// `root`), in walk order. Bounded like the document walk.
+fn shapes_below(
+    scene: &Scene,
+    root: NodeId,
+    world_from_parent: Mat4,
+    out: &mut Vec<(NodeId, Mat4)>,
+) -> Result<(), HanimError> {
+    let mut stack = vec![(root, world_from_parent)];
+    let mut visits = 0usize;
+    while let Some((id, world_from_parent)) = stack.pop() {
+        visits += 1;
+        if visits > MAX_NODE_VISITS {
+            break;
+        }
+        let node = scene.node(id);
+        match node.type_name.as_str() {
+            "Shape" => out.push((id, world_from_parent)),
+            t if is_grouping(t) => {
+                let m = world_from_parent * grouping_matrix(scene, id, &mut Vec::new())?;
+                let children: Vec<NodeId> = if t == "Switch" {
+                    node.children_in("children").chain(node.children_in("choice")).collect()
+                } else {
+                    shown_children(scene, id)?
+                };
+                for child in children.into_iter().rev() {
+                    stack.push((child, m));
+                }
+            }
+            _ => {}
+        }
+    }
+    Ok(())
 }
