@@ -70,3 +70,37 @@ fn a_wireframe_and_points_in_the_skin_follow_the_joints() {
     // The fixed edge 0→1 (both points on humanoid_root) stays.
     assert!(dark_near(&posed, Vec3::new(0.0, -1.0, 0.0), 2), "the root edge stays");
 }
+
+/// A line running through a small joint marker (a 2.5 cm blue ball seen from 10 m, as in
+/// HAnimModelHandLeft) stays inside it: the nudge that lifts lines over the surface they lie on is a
+/// fraction of the distance, far less than the ball's radius.
+#[test]
+fn a_line_through_a_joint_marker_stays_hidden_inside_it() {
+    let Some(ctx) = common::gpu_or_skip() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("marker.x3d");
+    std::fs::write(
+        &path,
+        "<X3D profile='Immersive' version='4.0'><Scene><Viewpoint DEF='Far' position='0 0 10'/>\
+         <HAnimHumanoid name='M' version='2.0'><HAnimJoint DEF='r' name='humanoid_root' containerField='skeleton'>\
+         <HAnimSegment name='sacrum'>\
+         <Shape><Appearance><Material diffuseColor='0 0 0' emissiveColor='0 0 1'/></Appearance>\
+         <Sphere radius='0.025'/></Shape>\
+         <Shape><Appearance><Material emissiveColor='1 1 1'/></Appearance>\
+         <LineSet vertexCount='2'><Coordinate point='-0.3 0 0 0.3 0 0'/></LineSet></Shape>\
+         </HAnimSegment></HAnimJoint><HAnimJoint USE='r' containerField='joints'/></HAnimHumanoid></Scene></X3D>",
+    )
+    .unwrap();
+    let doc = hanim::load(&path).unwrap_or_else(|e| panic!("{e}"));
+    let mut request = SceneRequest::new(400, 400);
+    request.view = ViewRequest::Named("Far".into());
+    let image = render(&ctx, &doc, &request);
+    save(&image, "line_through_marker.png");
+    let (x, y) = image.camera.project_to_pixel(Vec3::ZERO, 400, 400).expect("in front");
+    let centre = image.pixel(x as u32, y as u32);
+    assert!(centre[2] > 200 && centre[0] < 60, "the ball's centre is blue, got {centre:?}");
+    // Beside the ball, the white line on the black background.
+    let (lx, ly) = image.camera.project_to_pixel(Vec3::new(0.2, 0.0, 0.0), 400, 400).expect("in front");
+    let line_lit = (-1i32..=1).any(|dy| image.pixel(lx as u32, (ly as i32 + dy) as u32)[0] > 100);
+    assert!(line_lit, "the line is drawn beside the ball");
+}
