@@ -14,6 +14,7 @@
 //! resize W H                resize the window (logical pixels)
 //! screenshot FILE           save the 3D view (waits for a view transition to end)
 //! screenshot-size W H|view  later screenshots at W×H pixels, or at the 3D view's size
+//! window-screenshot FILE    save the whole window as presented (UI and 3D view)
 //! motion NAME SECONDS       play clip NAME (HAnimMotion name/DEF or TimeSensor DEF) alone, paused at SECONDS
 //! play-as-file on|off       the transport plays the whole scene as the file says, or one clip at a time
 //! time SECONDS              the transport's clock at SECONDS, paused (the scene clock as the file says)
@@ -47,6 +48,8 @@ pub enum ScriptStep {
     Wait(u32),
     Resize(u32, u32),
     Screenshot(PathBuf),
+    /// The whole window as presented, UI included.
+    WindowScreenshot(PathBuf),
     /// Screenshot size in pixels; `None`: the 3D view's size.
     ScreenshotSize(Option<[u32; 2]>),
     /// A clip played alone, paused at a time in seconds.
@@ -180,6 +183,9 @@ pub fn parse_script(text: &str) -> Result<Vec<ScriptLine>> {
                 ScriptStep::Time(f64::from(t))
             }
             "screenshot" => ScriptStep::Screenshot(PathBuf::from(trimmed["screenshot".len()..].trim())),
+            "window-screenshot" => {
+                ScriptStep::WindowScreenshot(PathBuf::from(trimmed["window-screenshot".len()..].trim()))
+            }
             "capture" => ScriptStep::Capture(PathBuf::from(trimmed["capture".len()..].trim())),
             "mapping" => ScriptStep::Mapping(PathBuf::from(trimmed["mapping".len()..].trim())),
             "map" => {
@@ -280,6 +286,7 @@ pub fn commands_for(step: &ScriptStep, summary: &SceneSummary, line: usize) -> R
         | ScriptStep::PlayAsFile(_)
         | ScriptStep::Time(_)
         | ScriptStep::Map(..)
+        | ScriptStep::WindowScreenshot(_)
         | ScriptStep::LoseDevice => Vec::new(),
     })
 }

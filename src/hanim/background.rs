@@ -29,6 +29,12 @@ impl Background {
         Self { sky_colors: vec![color], sky_angles: Vec::new(), ground_colors: Vec::new(), ground_angles: Vec::new() }
     }
 
+    /// Whether every direction shows the zenith's colour: one sky colour and no ground drawn (a ground
+    /// needs an angle and two colours). Such a dome is the pass's clear colour; nothing need be drawn.
+    pub fn is_uniform(&self) -> bool {
+        self.sky_colors.len() <= 1 && (self.ground_angles.is_empty() || self.ground_colors.len() <= 1)
+    }
+
     /// Reads a Background or TextureBackground node's colour fields (their defaults: a black sky, no
     /// ground). The textures of a TextureBackground and the six urls of a Background are not drawn.
     pub fn read(scene: &Scene, id: NodeId) -> Result<Self, X3dError> {

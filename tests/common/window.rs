@@ -55,6 +55,15 @@ pub fn run_script_sized(
 
 /// Runs `hanim-viewer ARGS... --script script` as [`run_script`] does.
 pub fn run_with_args(test: &str, args: &[&OsStr], script: &Path, config_dir: &Path) -> Option<String> {
+    let mut all = args.to_vec();
+    all.extend([OsStr::new("--script"), script.as_os_str()]);
+    run_command(test, &all, config_dir, &[]).map(|(_, log)| log)
+}
+
+/// Runs `hanim-viewer ARGS...` under `xvfb-run -a` (or the current DISPLAY) with `env` set and the UI
+/// state kept in `config_dir`; returns its standard output and log, or `None` when the test was skipped
+/// (no display or adapter outside CI). Panics when the viewer fails or does not quit in time.
+pub fn run_command(test: &str, args: &[&OsStr], config_dir: &Path, env: &[(&str, &str)]) -> Option<(String, String)> {
     let runner: Vec<&str> = if has_program("xvfb-run") {
         vec!["xvfb-run", "-a", "-s", "-screen 0 1280x1024x24"]
     } else if std::env::var_os("DISPLAY").is_some() {
@@ -74,8 +83,7 @@ pub fn run_with_args(test: &str, args: &[&OsStr], script: &Path, config_dir: &Pa
     };
     command
         .args(args)
-        .arg("--script")
-        .arg(script)
+        .envs(env.iter().copied())
         .env("HANIM_VIEWER_CONFIG_DIR", config_dir)
         .env("RUST_LOG", "info")
         .stdout(Stdio::piped())
@@ -93,7 +101,8 @@ pub fn run_with_args(test: &str, args: &[&OsStr], script: &Path, config_dir: &Pa
         }
         std::thread::sleep(Duration::from_millis(100));
     };
-    let log = String::from_utf8_lossy(&child.wait_with_output().unwrap().stderr).into_owned();
+    let output = child.wait_with_output().unwrap();
+    let log = String::from_utf8_lossy(&output.stderr).into_owned();
     if !status.success() {
         let lower = log.to_lowercase();
         let environment =
@@ -104,7 +113,7 @@ pub fn run_with_args(test: &str, args: &[&OsStr], script: &Path, config_dir: &Pa
         }
         panic!("the viewer exited with {status}\n{log}");
     }
-    Some(log)
+    Some((String::from_utf8_lossy(&output.stdout).into_owned(), log))
 }
 
 /// An RGBA8 PNG as (width, height, pixels).
