@@ -116,6 +116,19 @@ fn interpolate(colors: &[[f32; 3]], angles: &[f32], angle: f32) -> [f32; 3] {
 mod tests {
     use super::*;
 
+    #[test]
+    fn only_one_colour_without_a_drawn_ground_is_uniform() {
+        assert!(Background::uniform([0.1, 0.2, 0.3]).is_uniform());
+        assert!(!dome().is_uniform());
+        let mut one_sky_with_ground = Background::uniform([0.0; 3]);
+        one_sky_with_ground.ground_colors = vec![[0.1; 3], [0.2; 3]];
+        one_sky_with_ground.ground_angles = vec![1.0];
+        assert!(!one_sky_with_ground.is_uniform());
+        // A ground colour without an angle covers nothing (X3D 24.2.1).
+        one_sky_with_ground.ground_angles.clear();
+        assert!(one_sky_with_ground.is_uniform());
+    }
+
     fn dome() -> Background {
         Background {
             sky_colors: vec![[0.0, 0.0, 1.0], [1.0, 1.0, 1.0]],
