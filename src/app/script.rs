@@ -196,7 +196,7 @@ pub fn parse_script(text: &str) -> Result<Vec<ScriptLine>> {
             }
             other => bail!("line {line}: unknown action '{other}'"),
         };
-        if matches!(&step, ScriptStep::Open(p) | ScriptStep::Screenshot(p) | ScriptStep::Capture(p) | ScriptStep::Mapping(p) if p.as_os_str().is_empty())
+        if matches!(&step, ScriptStep::Open(p) | ScriptStep::Screenshot(p) | ScriptStep::WindowScreenshot(p) | ScriptStep::Capture(p) | ScriptStep::Mapping(p) if p.as_os_str().is_empty())
         {
             bail!("line {line}: '{}' needs a file name", words[0]);
         }
@@ -308,6 +308,11 @@ mod tests {
         assert!(parse_script("rotate l_knee 1 2").unwrap_err().to_string().contains("line 1"));
         assert!(parse_script("\njump").unwrap_err().to_string().contains("line 2: unknown action 'jump'"));
         assert!(parse_script("screenshot").is_err());
+        assert_eq!(
+            parse_script("window-screenshot /tmp/w s.png").unwrap()[0].step,
+            ScriptStep::WindowScreenshot(PathBuf::from("/tmp/w s.png"))
+        );
+        assert!(parse_script("window-screenshot").unwrap_err().to_string().contains("needs a file name"));
         assert_eq!(
             parse_script("screenshot-size 320 200").unwrap()[0].step,
             ScriptStep::ScreenshotSize(Some([320, 200]))
