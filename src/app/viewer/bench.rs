@@ -43,6 +43,8 @@ pub(super) struct FrameTimes {
     pub encode_3d: Duration,
     pub encode_ui: Duration,
     pub submit: Duration,
+    /// After waiting for the GPU (only in the timed frames; else the same as `submit`).
+    pub gpu_done: Duration,
     pub present: Duration,
 }
 
@@ -100,7 +102,13 @@ impl Viewer {
             s.add("encode 3D view", "cpu", ms(times.upload, times.encode_3d));
             s.add("encode UI", "cpu", ms(times.encode_3d, times.encode_ui));
             s.add("submit", "cpu", ms(times.encode_ui, times.submit));
-            s.add("present", "cpu", ms(times.submit, times.present));
+            s.add("present", "cpu", ms(times.gpu_done, times.present));
+        }
+        if bench.drawn > measured_end && bench.timer.is_some() {
+            // A timed frame: the GPU was waited for before presenting, so presenting is timed alone.
+            let ms = |a: Duration, b: Duration| b.saturating_sub(a).as_secs_f64() * 1e3;
+            bench.samples.add("GPU work after submit", "cpu+wait", ms(times.submit, times.gpu_done));
+            bench.samples.add("present, GPU idle", "cpu", ms(times.gpu_done, times.present));
         }
         if bench.drawn > measured_end {
             // A timed frame: read its stages (this waits for the GPU).
