@@ -56,6 +56,7 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
         adapter: cli.adapter,
         size: cli.size,
         capture,
+        bench: None,
     })
 }
 

@@ -81,6 +81,7 @@ impl JoeKickFrame {
             background: &Background::uniform([0.0; 3]),
             draws: &draws,
             lines: &lines,
+            timer: None,
         };
         let mut encoder = ctx.device.create_command_encoder(&Default::default());
         self.renderer.encode(ctx, &mut encoder, self.target.views(), Some(&self.scene), &inputs);

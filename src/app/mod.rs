@@ -21,6 +21,7 @@ use winit::event_loop::{ActiveEventLoop, EventLoop};
 use winit::window::WindowId;
 
 use viewer::Viewer;
+pub use viewer::WindowBench;
 
 /// What the window starts with.
 #[derive(Debug, Clone, Default)]
@@ -34,6 +35,8 @@ pub struct Options {
     pub capture: crate::mocap::WindowCapture,
     /// A capture to retarget onto the humanoid once it is loaded (and onto each one opened after).
     pub retarget: Option<crate::mocap::session::CaptureRequest>,
+    /// Measure the window's frames and quit (`bench --window`).
+    pub bench: Option<WindowBench>,
 }
 
 struct App {
@@ -97,4 +100,20 @@ pub fn run(options: Options) -> Result<ExitCode> {
         return Err(e);
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Opens the window on `options.file`, plays a clip and measures `plan.frames` frames drawn and presented
+/// as usual (`bench --window`); the report once it quits.
+pub fn bench_window(mut options: Options, plan: WindowBench) -> Result<crate::render::bench::BenchReport> {
+    options.bench = Some(plan);
+    let event_loop = EventLoop::new().context("opening the display (is DISPLAY or WAYLAND_DISPLAY set?)")?;
+    let mut app = App { options, script: None, viewer: None, failure: None };
+    event_loop.run_app(&mut app).context("running the window's event loop")?;
+    if let Some(e) = app.failure {
+        return Err(e);
+    }
+    app.viewer
+        .as_mut()
+        .and_then(Viewer::bench_report)
+        .ok_or_else(|| anyhow::anyhow!("the window closed before the benchmark finished"))
 }

@@ -14,6 +14,7 @@
 //! resize W H                resize the window (logical pixels)
 //! screenshot FILE           save the 3D view (waits for a view transition to end)
 //! screenshot-size W H|view  later screenshots at W×H pixels, or at the 3D view's size
+//! window-screenshot FILE    save the whole window as presented (UI and 3D view)
 //! motion NAME SECONDS       play clip NAME (HAnimMotion name/DEF or TimeSensor DEF) alone, paused at SECONDS
 //! play-as-file on|off       the transport plays the whole scene as the file says, or one clip at a time
 //! time SECONDS              the transport's clock at SECONDS, paused (the scene clock as the file says)
@@ -50,6 +51,8 @@ pub enum ScriptStep {
     Wait(u32),
     Resize(u32, u32),
     Screenshot(PathBuf),
+    /// The whole window as presented, UI included.
+    WindowScreenshot(PathBuf),
     /// Screenshot size in pixels; `None`: the 3D view's size.
     ScreenshotSize(Option<[u32; 2]>),
     /// A clip played alone, paused at a time in seconds.
@@ -206,6 +209,9 @@ pub fn parse_script(text: &str) -> Result<Vec<ScriptLine>> {
                 }
             },
             "screenshot" => ScriptStep::Screenshot(PathBuf::from(trimmed["screenshot".len()..].trim())),
+            "window-screenshot" => {
+                ScriptStep::WindowScreenshot(PathBuf::from(trimmed["window-screenshot".len()..].trim()))
+            }
             "capture" => ScriptStep::Capture(PathBuf::from(trimmed["capture".len()..].trim())),
             "mapping" => ScriptStep::Mapping(PathBuf::from(trimmed["mapping".len()..].trim())),
             "map" => {
@@ -216,7 +222,7 @@ pub fn parse_script(text: &str) -> Result<Vec<ScriptLine>> {
             }
             other => bail!("line {line}: unknown action '{other}'"),
         };
-        if matches!(&step, ScriptStep::Open(p) | ScriptStep::Screenshot(p) | ScriptStep::Capture(p) | ScriptStep::Mapping(p) if p.as_os_str().is_empty())
+        if matches!(&step, ScriptStep::Open(p) | ScriptStep::Screenshot(p) | ScriptStep::WindowScreenshot(p) | ScriptStep::Capture(p) | ScriptStep::Mapping(p) if p.as_os_str().is_empty())
         {
             bail!("line {line}: '{}' needs a file name", words[0]);
         }
@@ -307,6 +313,7 @@ pub fn commands_for(step: &ScriptStep, summary: &SceneSummary, line: usize) -> R
         | ScriptStep::Time(_)
         | ScriptStep::Click(_)
         | ScriptStep::Map(..)
+        | ScriptStep::WindowScreenshot(_)
         | ScriptStep::LoseDevice => Vec::new(),
     })
 }
@@ -328,6 +335,11 @@ mod tests {
         assert!(parse_script("rotate l_knee 1 2").unwrap_err().to_string().contains("line 1"));
         assert!(parse_script("\njump").unwrap_err().to_string().contains("line 2: unknown action 'jump'"));
         assert!(parse_script("screenshot").is_err());
+        assert_eq!(
+            parse_script("window-screenshot /tmp/w s.png").unwrap()[0].step,
+            ScriptStep::WindowScreenshot(PathBuf::from("/tmp/w s.png"))
+        );
+        assert!(parse_script("window-screenshot").unwrap_err().to_string().contains("needs a file name"));
         assert_eq!(
             parse_script("screenshot-size 320 200").unwrap()[0].step,
             ScriptStep::ScreenshotSize(Some([320, 200]))

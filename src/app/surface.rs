@@ -54,15 +54,17 @@ impl WindowSurface {
     ) -> anyhow::Result<Self> {
         let (format, caps) = surface_format(&surface, gpu)?;
         let size = window.inner_size();
+        // Copyable where the surface allows it, for pictures of the whole window (`window-screenshot`).
+        let usage = wgpu::TextureUsages::RENDER_ATTACHMENT | (caps.usages & wgpu::TextureUsages::COPY_SRC);
         let config = wgpu::SurfaceConfiguration {
-            usage: wgpu::TextureUsages::RENDER_ATTACHMENT,
+            usage,
             format,
             width: size.width.max(1),
             height: size.height.max(1),
             present_mode: wgpu::PresentMode::AutoVsync,
             desired_maximum_frame_latency: 2,
             alpha_mode: caps.alpha_modes.first().copied().unwrap_or(wgpu::CompositeAlphaMode::Auto),
-            view_formats: vec![],
+            view_formats: direct_view_format(gpu, format).into_iter().collect(),
             color_space: wgpu::SurfaceColorSpace::Auto,
         };
         surface.configure(&gpu.device, &config);
@@ -71,6 +73,12 @@ impl WindowSurface {
 
     pub fn format(&self) -> wgpu::TextureFormat {
         self.config.format
+    }
+
+    /// The sRGB view of the surface's textures the 3D view is drawn through, when the surface has one
+    /// (see [`direct_view_format`]).
+    pub fn srgb_view_format(&self) -> Option<wgpu::TextureFormat> {
+        self.config.view_formats.first().copied()
     }
 
     /// Follows a window resize (a zero size minimises: nothing is drawn until it comes back).
@@ -87,6 +95,7 @@ impl WindowSurface {
     pub fn reconfigure_for(&mut self, gpu: &crate::gpu::GpuContext) -> anyhow::Result<()> {
         let (format, _) = surface_format(&self.surface, gpu)?;
         self.config.format = format;
+        self.config.view_formats = direct_view_format(gpu, format).into_iter().collect();
         self.surface.configure(&gpu.device, &self.config);
         Ok(())
     }
@@ -133,6 +142,16 @@ impl WindowSurface {
             Err(e) => log::error!("could not recreate the window surface: {e}"),
         }
     }
+}
+
+/// The sRGB twin of the surface's `format` (egui draws through the plain view, the 3D view through this
+/// one, straight into the surface), when the adapter can view surface textures in another format and the
+/// format has a twin; `HANIM_VIEWER_DIRECT=0` turns it off (the 3D view then goes through its own texture).
+pub fn direct_view_format(gpu: &crate::gpu::GpuContext, format: wgpu::TextureFormat) -> Option<wgpu::TextureFormat> {
+    let off = std::env::var("HANIM_VIEWER_DIRECT").is_ok_and(|v| v.trim() == "0");
+    let supported = gpu.adapter.get_downlevel_capabilities().flags.contains(wgpu::DownlevelFlags::SURFACE_VIEW_FORMATS);
+    let srgb = format.add_srgb_suffix();
+    (!off && supported && srgb != format).then_some(srgb)
 }
 
 /// The surface format the window presents in on `gpu`'s adapter, and the surface's capabilities there.

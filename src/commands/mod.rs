@@ -3,6 +3,7 @@
 //! module; everything it uses lives below it (see ARCHITECTURE.md).
 
 pub mod args;
+pub mod bench;
 pub mod catalog;
 pub mod check;
 pub mod completions;
@@ -39,6 +40,9 @@ pub enum Command {
     Pose(pose::PoseArgs),
     /// Motion capture (ASF/AMC, BVH): import onto a humanoid as HAnimMotion, stick figures, mappings.
     Motion(motion::MotionArgs),
+    /// Measure frames per second and the time of each stage of a frame: the 3D view alone (headless) or
+    /// the whole window (`--window`), with a clip playing; `--copies N` draws N humanoids.
+    Bench(bench::BenchArgs),
     /// Print a shell completion script (bash, zsh, fish, elvish, powershell).
     Completions(completions::CompletionsArgs),
     /// Print the manual page (roff), or write one page per command into a folder.
@@ -61,6 +65,7 @@ pub fn run(command: Command, cli: fn() -> clap::Command) -> Result<ExitCode> {
         Command::Catalog(args) => catalog::run(&args),
         Command::Pose(args) => pose::run(&args).map(|()| ExitCode::SUCCESS),
         Command::Motion(args) => motion::run(&args).map(|()| ExitCode::SUCCESS),
+        Command::Bench(args) => bench::run(&args).map(|()| ExitCode::SUCCESS),
         Command::Completions(args) => completions::run(&args, cli()).map(|()| ExitCode::SUCCESS),
         Command::Man(args) => man::run(&args, cli()).map(|()| ExitCode::SUCCESS),
         Command::InstallDesktop(args) => desktop::run_install(&args).map(|()| ExitCode::SUCCESS),

@@ -133,7 +133,8 @@ impl GpuContext {
         let (device, queue) = adapter
             .request_device(&wgpu::DeviceDescriptor {
                 label: Some("hanim::device"),
-                required_features: wgpu::Features::empty(),
+                // Timestamps for `bench` and the window's frame statistics, where the adapter has them.
+                required_features: adapter.features() & super::timing::TIMER_FEATURES,
                 required_limits: limits.unwrap_or_else(|| adapter.limits()),
                 ..Default::default()
             })

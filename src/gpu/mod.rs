@@ -20,6 +20,7 @@ pub mod shaders;
 pub mod skin_pass;
 pub mod target;
 pub mod textures;
+pub mod timing;
 
 pub use context::{AdapterSummary, GpuContext, SkinCapacity};
 pub use error::GpuError;

@@ -560,6 +560,11 @@ impl MeshDraw {
         self.world_from_humanoid
     }
 
+    /// Draw calls this mesh costs per frame (one per part).
+    pub fn draw_calls(&self) -> u32 {
+        self.parts.len() as u32
+    }
+
     pub fn triangle_count(&self) -> u32 {
         self.parts
             .iter()
@@ -569,13 +574,14 @@ impl MeshDraw {
     }
 }
 
-/// Begins the scene pass on `views`: colour cleared to `clear` (linear), depth cleared to 1.
+/// Begins the scene pass on `views`: colour cleared to `clear` (linear), depth cleared to 1, drawing
+/// confined to `views.region` when there is one.
 pub fn begin_scene_pass<'e>(
     encoder: &'e mut wgpu::CommandEncoder,
     views: FrameViews<'_>,
     clear: wgpu::Color,
 ) -> wgpu::RenderPass<'e> {
-    encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+    let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
         label: Some("scene::pass"),
         color_attachments: &[Some(wgpu::RenderPassColorAttachment {
             view: views.color,
@@ -595,5 +601,10 @@ pub fn begin_scene_pass<'e>(
         timestamp_writes: None,
         occlusion_query_set: None,
         multiview_mask: None,
-    })
+    });
+    if let Some(r) = views.region {
+        pass.set_viewport(r.x as f32, r.y as f32, r.width as f32, r.height as f32, 0.0, 1.0);
+        pass.set_scissor_rect(r.x, r.y, r.width, r.height);
+    }
+    pass
 }

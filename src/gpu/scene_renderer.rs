@@ -15,6 +15,7 @@ use super::overlay::{OverlayBuffers, OverlayLines, OverlayRenderer};
 use super::render_pass::{FrameUniform, HumanoidRenderer, MeshDraw, begin_scene_pass};
 use super::scene_draw::SceneDraw;
 use super::target::{FrameViews, TargetFormats};
+use super::timing::{self, GpuTimer};
 use crate::hanim::{Background, SceneSettings};
 use crate::views::Camera;
 
@@ -33,6 +34,9 @@ pub struct FrameInputs<'a> {
     /// The meshes to draw ([`SceneDraw::draws`] or a selection of them).
     pub draws: &'a [&'a MeshDraw],
     pub lines: &'a OverlayLines,
+    /// Timestamps at the frame's marks ([`timing::MARK_START`] … [`timing::MARK_SCENE_DRAWN`]), where
+    /// the adapter writes them (`bench`, the window's statistics).
+    pub timer: Option<&'a GpuTimer>,
 }
 
 /// The long-lived part of drawing a scene on one device, for one set of target formats.
@@ -77,6 +81,32 @@ impl SceneRenderer {
         scene: Option<&SceneDraw>,
         frame: &FrameInputs<'_>,
     ) {
+        Self::encode_skin(encoder, scene, frame.timer);
+        self.encode_scene_pass(ctx, encoder, views, frame);
+    }
+
+    /// Records `scene`'s skin/morph passes alone (the first half of [`Self::encode`]; `bench` submits the
+    /// halves apart to time them on adapters without timestamps).
+    pub fn encode_skin(encoder: &mut wgpu::CommandEncoder, scene: Option<&SceneDraw>, timer: Option<&GpuTimer>) {
+        if let Some(timer) = timer {
+            timer.mark(encoder, timing::MARK_START);
+        }
+        if let Some(scene) = scene {
+            scene.encode(encoder);
+        }
+        if let Some(timer) = timer {
+            timer.mark(encoder, timing::MARK_SKINNED);
+        }
+    }
+
+    /// Records the scene pass into `views` (the second half of [`Self::encode`]).
+    pub fn encode_scene_pass(
+        &mut self,
+        ctx: &GpuContext,
+        encoder: &mut wgpu::CommandEncoder,
+        views: FrameViews<'_>,
+        frame: &FrameInputs<'_>,
+    ) {
         let uniform = match frame.settings {
             Some(settings) => GpuFrame::lit(frame.camera, frame.aspect, settings, frame.lighting),
             None => GpuFrame::from_camera(frame.camera, frame.aspect, frame.lighting),
@@ -84,13 +114,18 @@ impl SceneRenderer {
         self.frame.write(&ctx.queue, &uniform);
         self.dome.write(&ctx.queue, frame.background, frame.camera, frame.aspect);
         self.overlay_buffers.update(&ctx.device, &ctx.queue, frame.lines);
-        if let Some(scene) = scene {
-            scene.encode(encoder);
-        }
         let [r, g, b] = frame.background.zenith().map(|c| f64::from(linear_from_srgb(c)));
-        let mut pass = begin_scene_pass(encoder, views, wgpu::Color { r, g, b, a: 1.0 });
-        self.dome.draw(&mut pass);
-        self.meshes.draw(&mut pass, &self.frame, frame.draws, frame.camera.position());
-        self.overlay.draw(&mut pass, &self.frame, &self.overlay_buffers);
+        {
+            let mut pass = begin_scene_pass(encoder, views, wgpu::Color { r, g, b, a: 1.0 });
+            // A one-colour dome is the clear colour: drawing it would only shade every pixel again.
+            if !frame.background.is_uniform() {
+                self.dome.draw(&mut pass);
+            }
+            self.meshes.draw(&mut pass, &self.frame, frame.draws, frame.camera.position());
+            self.overlay.draw(&mut pass, &self.frame, &self.overlay_buffers);
+        }
+        if let Some(timer) = frame.timer {
+            timer.mark(encoder, timing::MARK_SCENE_DRAWN);
+        }
     }
 }

@@ -380,6 +380,11 @@ impl GpuSkin {
         }
     }
 
+    /// Dispatches [`Self::encode`] records per frame.
+    pub fn dispatch_count(&self) -> u32 {
+        [self.point_count, self.corner_count, self.segment_point_count].iter().filter(|&&n| n > 0).count() as u32
+    }
+
     /// Records the dispatches; kernels with nothing to do are skipped.
     pub fn encode(&self, encoder: &mut wgpu::CommandEncoder) {
         let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {

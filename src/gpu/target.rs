@@ -34,6 +34,18 @@ pub struct FrameViews<'a> {
     pub color: &'a wgpu::TextureView,
     pub resolve: Option<&'a wgpu::TextureView>,
     pub depth: &'a wgpu::TextureView,
+    /// The part of the attachments the scene is drawn into (the window's 3D view inside its surface);
+    /// `None`: all of them.
+    pub region: Option<PixelRect>,
+}
+
+/// A rectangle of pixels: `x, y` from the top-left corner, `width × height`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PixelRect {
+    pub x: u32,
+    pub y: u32,
+    pub width: u32,
+    pub height: u32,
 }
 
 /// An offscreen colour + MSAA + depth target of a fixed size.
@@ -116,12 +128,15 @@ impl RenderTarget {
     /// The views to draw into: the MSAA texture resolving into the colour texture.
     pub fn views(&self) -> FrameViews<'_> {
         match &self.msaa_view {
-            Some(msaa) => FrameViews { color: msaa, resolve: Some(&self.color_view), depth: &self.depth_view },
-            None => FrameViews { color: &self.color_view, resolve: None, depth: &self.depth_view },
+            Some(msaa) => {
+                FrameViews { color: msaa, resolve: Some(&self.color_view), depth: &self.depth_view, region: None }
+            }
+            None => FrameViews { color: &self.color_view, resolve: None, depth: &self.depth_view, region: None },
         }
     }
 
-    /// Copies the resolved image to the CPU: `width·height·4` bytes, rows top to bottom, no padding.
+    /// Copies the resolved image to the CPU as RGBA (a BGRA target's bytes are swapped): `width·height·4`
+    /// bytes, rows top to bottom, no padding.
     /// Submits its own copy, so call it after the frame's commands were submitted.
     pub fn read_rgba8(&self, ctx: &GpuContext) -> Result<Vec<u8>, GpuError> {
         let padded = padded_bytes_per_row(self.width);
@@ -147,7 +162,13 @@ impl RenderTarget {
         );
         ctx.queue.submit([encoder.finish()]);
         let data: Vec<u8> = readback::map_and_read(ctx, &staging)?;
-        Ok(strip_row_padding(&data, self.width, self.height, padded))
+        let mut rgba = strip_row_padding(&data, self.width, self.height, padded);
+        if matches!(self.formats.color, wgpu::TextureFormat::Bgra8Unorm | wgpu::TextureFormat::Bgra8UnormSrgb) {
+            for pixel in rgba.chunks_exact_mut(4) {
+                pixel.swap(0, 2);
+            }
+        }
+        Ok(rgba)
     }
 }
 

@@ -29,6 +29,12 @@ impl Background {
         Self { sky_colors: vec![color], sky_angles: Vec::new(), ground_colors: Vec::new(), ground_angles: Vec::new() }
     }
 
+    /// Whether every direction shows the zenith's colour: one sky colour and no ground drawn (a ground
+    /// needs an angle and two colours). Such a dome is the pass's clear colour; nothing need be drawn.
+    pub fn is_uniform(&self) -> bool {
+        self.sky_colors.len() <= 1 && (self.ground_angles.is_empty() || self.ground_colors.len() <= 1)
+    }
+
     /// Reads a Background or TextureBackground node's colour fields (their defaults: a black sky, no
     /// ground). The textures of a TextureBackground and the six urls of a Background are not drawn.
     pub fn read(scene: &Scene, id: NodeId) -> Result<Self, X3dError> {
@@ -109,6 +115,19 @@ fn interpolate(colors: &[[f32; 3]], angles: &[f32], angle: f32) -> [f32; 3] {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn only_one_colour_without_a_drawn_ground_is_uniform() {
+        assert!(Background::uniform([0.1, 0.2, 0.3]).is_uniform());
+        assert!(!dome().is_uniform());
+        let mut one_sky_with_ground = Background::uniform([0.0; 3]);
+        one_sky_with_ground.ground_colors = vec![[0.1; 3], [0.2; 3]];
+        one_sky_with_ground.ground_angles = vec![1.0];
+        assert!(!one_sky_with_ground.is_uniform());
+        // A ground colour without an angle covers nothing (X3D 24.2.1).
+        one_sky_with_ground.ground_angles.clear();
+        assert!(one_sky_with_ground.is_uniform());
+    }
 
     fn dome() -> Background {
         Background {

@@ -6,6 +6,7 @@
 //! window (`app`) and `commands`.
 
 mod as_file;
+pub mod bench;
 mod offscreen;
 mod sequence;
 

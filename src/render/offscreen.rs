@@ -278,6 +278,7 @@ impl Offscreen {
             background: &background,
             draws: &draws,
             lines: &lines,
+            timer: None,
         };
         let mut encoder =
             ctx.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("offscreen::encoder") });

@@ -55,11 +55,9 @@ pub fn run_script_sized(
 
 /// Runs `hanim-viewer ARGS... --script script` as [`run_script`] does.
 pub fn run_with_args(test: &str, args: &[&OsStr], script: &Path, config_dir: &Path) -> Option<String> {
-    let (status, log) = run_viewer(test, args, script, config_dir)?;
-    if !status.success() {
-        panic!("the viewer exited with {status}\n{log}");
-    }
-    Some(log)
+    let mut all = args.to_vec();
+    all.extend([OsStr::new("--script"), script.as_os_str()]);
+    run_command(test, &all, config_dir, &[]).map(|(_, log)| log)
 }
 
 /// Runs `hanim-viewer FILE --script script` (900x640) for a script that must fail: returns the log, or
@@ -72,20 +70,32 @@ pub fn run_script_expecting_failure(
     config_dir: &Path,
 ) -> Option<String> {
     let mut args: Vec<&OsStr> = file.map(|f| f.as_os_str()).into_iter().collect();
-    args.extend([OsStr::new("--size"), OsStr::new("900x640")]);
-    let (status, log) = run_viewer(test, &args, script, config_dir)?;
+    args.extend([OsStr::new("--size"), OsStr::new("900x640"), OsStr::new("--script"), script.as_os_str()]);
+    let (status, _, log) = run_viewer(test, &args, config_dir, &[])?;
     assert!(!status.success(), "the script should have failed\n{log}");
     Some(log)
 }
 
-/// Runs the viewer with `args` and `--script script`; `None` when skipped (no display or adapter outside
-/// CI). A failure that looks like the environment's skips (outside CI); any other comes back.
+/// Runs `hanim-viewer ARGS...` under `xvfb-run -a` (or the current DISPLAY) with `env` set and the UI
+/// state kept in `config_dir`; returns its standard output and log, or `None` when the test was skipped
+/// (no display or adapter outside CI). Panics when the viewer fails or does not quit in time.
+pub fn run_command(test: &str, args: &[&OsStr], config_dir: &Path, env: &[(&str, &str)]) -> Option<(String, String)> {
+    let (status, stdout, log) = run_viewer(test, args, config_dir, env)?;
+    if !status.success() {
+        panic!("the viewer exited with {status}\n{log}");
+    }
+    Some((stdout, log))
+}
+
+/// Runs the viewer with `args`; `None` when skipped (no display or adapter outside CI). A failure that
+/// looks like the environment's skips (outside CI); any other comes back with its status, standard
+/// output and log.
 fn run_viewer(
     test: &str,
     args: &[&OsStr],
-    script: &Path,
     config_dir: &Path,
-) -> Option<(std::process::ExitStatus, String)> {
+    env: &[(&str, &str)],
+) -> Option<(std::process::ExitStatus, String, String)> {
     let runner: Vec<&str> = if has_program("xvfb-run") {
         vec!["xvfb-run", "-a", "-s", "-screen 0 1280x1024x24"]
     } else if std::env::var_os("DISPLAY").is_some() {
@@ -105,8 +115,7 @@ fn run_viewer(
     };
     command
         .args(args)
-        .arg("--script")
-        .arg(script)
+        .envs(env.iter().copied())
         .env("HANIM_VIEWER_CONFIG_DIR", config_dir)
         .env("RUST_LOG", "info")
         .stdout(Stdio::piped())
@@ -124,7 +133,8 @@ fn run_viewer(
         }
         std::thread::sleep(Duration::from_millis(100));
     };
-    let log = String::from_utf8_lossy(&child.wait_with_output().unwrap().stderr).into_owned();
+    let output = child.wait_with_output().unwrap();
+    let log = String::from_utf8_lossy(&output.stderr).into_owned();
     if !status.success() {
         let lower = log.to_lowercase();
         let environment =
@@ -134,7 +144,7 @@ fn run_viewer(
             return None;
         }
     }
-    Some((status, log))
+    Some((status, String::from_utf8_lossy(&output.stdout).into_owned(), log))
 }
 
 /// An RGBA8 PNG as (width, height, pixels).

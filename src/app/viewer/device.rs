@@ -3,7 +3,7 @@
 
 use anyhow::{Result, anyhow};
 
-use super::{Viewer, ViewportTarget};
+use super::Viewer;
 use crate::gpu::GpuContext;
 use crate::gpu::scene_renderer::SceneRenderer;
 
@@ -34,13 +34,14 @@ impl Viewer {
             Some(&self.surface.surface),
         ))?;
         self.surface.reconfigure_for(&gpu)?;
-        let renderer = SceneRenderer::new(&gpu, ViewportTarget::formats_for(&gpu.adapter_info))?;
+        let renderer = SceneRenderer::new(&gpu, super::view3d::formats_for(&gpu, &self.surface))?;
         if let Some(scene) = &mut self.scene {
             let rest: Vec<crate::pose::Pose> = scene.doc.humanoids.iter().map(crate::pose::Pose::rest).collect();
             scene.draws = crate::gpu::scene_draw::SceneDraw::new(&gpu, renderer.mesh_pipelines(), &scene.doc, &rest)?;
         }
         self.egui = self.egui.rebuilt(&self.surface.window, &gpu.device, self.surface.format());
         self.viewport = None;
+        self.direct = super::view3d::direct_view(&self.surface);
         self.renderer = renderer;
         self.gpu = gpu;
         log::info!("window adapter after the device loss: {}", self.gpu.summary);

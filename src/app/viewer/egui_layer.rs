@@ -58,7 +58,8 @@ impl EguiLayer {
     }
 
     /// Uploads the frame's texture changes and buffers (textures must be updated even when the frame is
-    /// not presented), then paints the panels into `surface_view` when there is one. Returns the extra
+    /// not presented), then paints the panels into `surface_view` when there is one, cleared first unless
+    /// `clear` is false (the 3D view is already drawn there). Returns the extra
     /// command buffers egui's callbacks asked for, to be submitted before `encoder`'s.
     pub fn paint(
         &mut self,
@@ -67,6 +68,7 @@ impl EguiLayer {
         surface_view: Option<&wgpu::TextureView>,
         size_in_pixels: [u32; 2],
         ui: &PaintedUi,
+        clear: bool,
     ) -> Vec<wgpu::CommandBuffer> {
         for (id, deltas) in &ui.textures_delta.set {
             for delta in deltas {
@@ -84,7 +86,8 @@ impl EguiLayer {
                         depth_slice: None,
                         resolve_target: None,
                         ops: wgpu::Operations {
-                            load: wgpu::LoadOp::Clear(wgpu::Color::BLACK),
+                            // Not cleared over a 3D view drawn into the surface before.
+                            load: if clear { wgpu::LoadOp::Clear(wgpu::Color::BLACK) } else { wgpu::LoadOp::Load },
                             store: wgpu::StoreOp::Store,
                         },
                     })],

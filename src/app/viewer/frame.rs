@@ -4,8 +4,10 @@
 
 use std::time::{Duration, Instant};
 
+use super::bench::FrameTimes;
 use super::egui_layer::PaintedUi;
 use super::{TOAST_SECONDS, Viewer};
+use crate::gpu::target::PixelRect;
 use crate::ui::{self, FrameInfo, UiCommand, ViewportInput};
 
 /// Smoothed frame statistics for the status bar.
@@ -56,6 +58,7 @@ impl Viewer {
         for command in self.script_commands() {
             self.apply(command);
         }
+        self.bench_before_frame();
         if let Err(crate::gpu::GpuError::DeviceLost(reason)) = self.gpu.check_health() {
             self.recover_device(&reason);
         }
@@ -66,51 +69,94 @@ impl Viewer {
             self.apply(command);
         }
         let pixels_per_point = painted.pixels_per_point;
+        let mut times = FrameTimes { ui: started.elapsed(), ..Default::default() };
         self.camera_input(&viewport_input, pixels_per_point);
         self.play_motion(f64::from(dt));
+        times.playback = started.elapsed();
 
-        // The 3D view's size follows the central panel.
-        let rect = viewport_input.rect;
-        let (vw, vh) = if rect.is_positive() {
-            ((rect.width() * pixels_per_point).round() as u32, (rect.height() * pixels_per_point).round() as u32)
-        } else {
-            (1, 1)
-        };
-        self.ensure_viewport(vw, vh);
+        // The 3D view's place and size follow the central panel.
+        let region =
+            view_region(viewport_input.rect, pixels_per_point, [self.surface.config.width, self.surface.config.height]);
+        if self.direct.is_none() {
+            self.ensure_viewport(region.width, region.height);
+        }
         let camera = self.frame_camera(dt);
 
-        let t_ui = started.elapsed();
         let frame = self.surface.acquire(&self.gpu);
-        let t_acquire = started.elapsed();
+        times.acquire = started.elapsed();
         let mut encoder =
             self.gpu.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("viewer::frame") });
-        if let Some((target, id)) = self.viewport.take() {
-            if let Some(scene) = &mut self.scene {
-                scene.write_poses(&self.gpu.queue);
+        if let Some(scene) = &mut self.scene {
+            scene.write_poses(&self.gpu.queue);
+        }
+        times.upload = started.elapsed();
+        // GPU timestamps only in a benchmark's timed frames (reading them back waits for the GPU).
+        let gpu_timer = match &mut self.bench {
+            Some(bench) if bench.times_gpu() => bench.timer.take(),
+            _ => None,
+        };
+        let size = (region.width, region.height);
+        let mut drawn_into_surface = false;
+        if let Some(format) = self.direct.as_ref().map(|d| d.format) {
+            // Straight into the surface (under the UI, which is painted next without clearing).
+            if let Some(frame) = &frame
+                && self.place_direct_view(region)
+                && let Some(attachments) = self.direct.as_mut().and_then(|d| d.attachments.take())
+            {
+                let srgb = frame.texture.create_view(&wgpu::TextureViewDescriptor {
+                    label: Some("viewer::surface_srgb"),
+                    format: Some(format),
+                    ..Default::default()
+                });
+                self.encode_3d_view(&mut encoder, attachments.views(&srgb, region), size, &camera, gpu_timer.as_ref());
+                drawn_into_surface = true;
+                if let Some(direct) = &mut self.direct {
+                    direct.attachments = Some(attachments);
+                }
             }
-            self.encode_3d_view(&mut encoder, &target, &camera);
+        } else if let Some((target, id)) = self.viewport.take() {
+            let size = (target.width(), target.height());
+            self.encode_3d_view(&mut encoder, target.views(), size, &camera, gpu_timer.as_ref());
             self.viewport = Some((target, id));
         }
+        times.encode_3d = started.elapsed();
         self.last_camera = Some(camera);
         let surface_view = frame.as_ref().map(|f| f.texture.create_view(&wgpu::TextureViewDescriptor::default()));
         let size = [self.surface.config.width, self.surface.config.height];
-        let extra = self.egui.paint(&self.gpu, &mut encoder, surface_view.as_ref(), size, &painted);
-        self.gpu.queue.submit(extra.into_iter().chain([encoder.finish()]));
-        let t_submit = started.elapsed();
+        let extra =
+            self.egui.paint(&self.gpu, &mut encoder, surface_view.as_ref(), size, &painted, !drawn_into_surface);
+        if let Some(timer) = &gpu_timer {
+            timer.mark(&mut encoder, crate::gpu::timing::MARK_UI_DRAWN);
+            timer.resolve(&mut encoder);
+        }
+        let window_copy = match &frame {
+            Some(frame) => self.copy_window(&mut encoder, &frame.texture),
+            None => None,
+        };
+        times.encode_ui = started.elapsed();
+        let submitted = self.gpu.queue.submit(extra.into_iter().chain([encoder.finish()]));
+        times.submit = started.elapsed();
+        if let Some(copy) = window_copy {
+            self.write_window_shots(copy);
+        }
+        // A benchmark's timed frames wait for the GPU here, so that presenting is timed alone.
+        if gpu_timer.is_some() {
+            let _ = self.gpu.device.poll(wgpu::PollType::Wait { submission_index: Some(submitted), timeout: None });
+        }
+        times.gpu_done = started.elapsed();
         if let Some(frame) = frame {
             self.surface.window.pre_present_notify();
             self.gpu.queue.present(frame);
         }
-        log::debug!(
-            "frame: ui {:.1} ms, acquire {:.1} ms, encode+submit {:.1} ms, present {:.1} ms",
-            t_ui.as_secs_f64() * 1e3,
-            (t_acquire - t_ui).as_secs_f64() * 1e3,
-            (t_submit - t_acquire).as_secs_f64() * 1e3,
-            (started.elapsed() - t_submit).as_secs_f64() * 1e3
-        );
+        times.present = started.elapsed();
+        if let (Some(bench), Some(t)) = (self.bench.as_mut(), gpu_timer) {
+            bench.timer = Some(t);
+        }
+        log::debug!("frame: {times:?}");
         self.egui.free_textures(&painted);
         self.surface.end_frame(&self.gpu.device);
         self.stats.record_work(started.elapsed());
+        self.bench_after_frame(&times);
         self.take_screenshots();
         if let Err(e) = self.gpu.check_health() {
             log::error!("{e}");
@@ -119,7 +165,8 @@ impl Viewer {
 
     /// Runs the panels over this frame's input: what they ask for, and the 3D view's rectangle and input.
     fn run_ui(&mut self) -> (PaintedUi, Vec<UiCommand>, ViewportInput) {
-        let texture = self.viewport.as_ref().map(|(_, id)| *id);
+        // A directly drawn 3D view is under the UI: the central panel shows no texture.
+        let texture = if self.direct.is_some() { None } else { self.viewport.as_ref().map(|(_, id)| *id) };
         let toasts: Vec<String> = self.toasts.iter().map(|(m, _)| m.clone()).collect();
         let adapter = self.gpu.summary.to_string();
         let loading_path = self.loading.as_ref().map(|l| l.path.clone());
@@ -161,5 +208,32 @@ impl Viewer {
             viewport_input = input;
         });
         (painted, commands, viewport_input)
+    }
+}
+
+/// The 3D view's pixels inside a `surface`-sized window: the central panel's `rect` (points) scaled,
+/// rounded and clamped to the surface, at least one pixel.
+fn view_region(rect: egui::Rect, pixels_per_point: f32, surface: [u32; 2]) -> PixelRect {
+    if !rect.is_positive() {
+        return PixelRect { x: 0, y: 0, width: 1, height: 1 };
+    }
+    let [sw, sh] = surface.map(|s| s.max(1));
+    let x = ((rect.min.x * pixels_per_point).round().max(0.0) as u32).min(sw - 1);
+    let y = ((rect.min.y * pixels_per_point).round().max(0.0) as u32).min(sh - 1);
+    let width = ((rect.width() * pixels_per_point).round() as u32).clamp(1, sw - x);
+    let height = ((rect.height() * pixels_per_point).round() as u32).clamp(1, sh - y);
+    PixelRect { x, y, width, height }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_view_region_is_scaled_and_kept_inside_the_surface() {
+        let rect = egui::Rect::from_min_max(egui::pos2(100.0, 20.0), egui::pos2(500.0, 320.0));
+        assert_eq!(view_region(rect, 2.0, [2000, 2000]), PixelRect { x: 200, y: 40, width: 800, height: 600 });
+        assert_eq!(view_region(rect, 2.0, [900, 500]), PixelRect { x: 200, y: 40, width: 700, height: 460 });
+        assert_eq!(view_region(egui::Rect::NOTHING, 1.0, [10, 10]), PixelRect { x: 0, y: 0, width: 1, height: 1 });
     }
 }

@@ -17,6 +17,7 @@ use winit::event_loop::{ActiveEventLoop, ControlFlow};
 use winit::window::Window;
 
 mod apply;
+mod bench;
 mod capture;
 mod device;
 mod egui_layer;
@@ -37,6 +38,7 @@ use crate::gpu::scene_renderer::SceneRenderer;
 use crate::mocap::session::CaptureRequest;
 use crate::ui::{UiCommand, UiState};
 use crate::views::Camera;
+pub use bench::WindowBench;
 use egui_layer::EguiLayer;
 use frame::FrameStats;
 use loading::Loading;
@@ -52,8 +54,10 @@ pub struct Viewer {
     egui: EguiLayer,
     /// The scene passes, shared with headless rendering.
     renderer: SceneRenderer,
-    /// The 3D view's target and its egui texture.
+    /// The 3D view's target and its egui texture (when the view is not drawn into the surface).
     viewport: Option<(ViewportTarget, egui::TextureId)>,
+    /// The 3D view drawn straight into the surface, where the surface has an sRGB view.
+    direct: Option<view3d::DirectView>,
     scene: Option<LoadedScene>,
     ui: UiState,
     camera: ViewerCamera,
@@ -68,6 +72,8 @@ pub struct Viewer {
     /// A script step failed: the program ends with this error.
     exit_failure: Option<anyhow::Error>,
     quit: bool,
+    /// Pictures of the whole window asked for (`window-screenshot`), copied from the next frame.
+    pending_window_shots: Vec<PathBuf>,
     /// Screenshots asked for this frame, taken after it was submitted (`None`: a new name).
     pending_screenshots: Vec<Option<PathBuf>>,
     /// When egui wants the next frame (animations, tooltips); `None`: only on input.
@@ -81,6 +87,8 @@ pub struct Viewer {
     retarget: Option<CaptureRequest>,
     /// The `--adapter` choice, for a new device after a loss.
     adapter_filter: Option<String>,
+    /// `bench --window`: the window measures itself, then quits.
+    bench: Option<bench::BenchState>,
 }
 
 /// Where the panels' state is remembered between runs (`HANIM_VIEWER_CONFIG_DIR`, else the XDG config
@@ -126,15 +134,19 @@ impl Viewer {
         log::info!("window adapter: {}", gpu.summary);
         let surface = WindowSurface::new(window, surface, &gpu)?;
         let egui = EguiLayer::new(&surface.window, &gpu.device, surface.format());
-        let renderer = SceneRenderer::new(&gpu, ViewportTarget::formats_for(&gpu.adapter_info))?;
-        let persist = script.is_none();
-        let ui = if persist { load_ui_state() } else { UiState::default() };
+        let renderer = SceneRenderer::new(&gpu, view3d::formats_for(&gpu, &surface))?;
+        let direct = view3d::direct_view(&surface);
+        let persist = script.is_none() && options.bench.is_none();
+        let mut ui = if persist { load_ui_state() } else { UiState::default() };
+        let bench = options.bench.clone().map(|plan| bench::BenchState::new(plan, bench::window_timer(&gpu)));
+        ui.continuous_redraw |= bench.is_some();
         let mut viewer = Self {
             surface,
             gpu,
             egui,
             renderer,
             viewport: None,
+            direct,
             scene: None,
             ui,
             camera: ViewerCamera::default(),
@@ -147,11 +159,13 @@ impl Viewer {
             exit_failure: None,
             quit: false,
             pending_screenshots: Vec::new(),
+            pending_window_shots: Vec::new(),
             last_camera: None,
             next_repaint: Some(Instant::now()),
             capture: options.capture.clone(),
             retarget: options.retarget.clone(),
             adapter_filter: options.adapter.clone(),
+            bench,
         };
         match &options.file {
             Some(file) => viewer.start_loading(file.clone()),

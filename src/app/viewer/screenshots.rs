@@ -14,25 +14,29 @@ impl Viewer {
     /// The 3D view's pixels for a screenshot: the view itself, or a fresh offscreen render at the chosen
     /// screenshot size (same camera, the aspect of the chosen size).
     fn screenshot_pixels(&mut self) -> Option<(u32, u32, Result<Vec<u8>, crate::gpu::GpuError>)> {
-        let (target, _) = self.viewport.as_ref()?;
-        let size = [target.width(), target.height()];
-        match self.ui.screenshot_size {
-            Some([w, h]) if [w, h] != size => {
-                let camera = self.last_camera?;
-                let offscreen = match ViewportTarget::new(&self.gpu, self.renderer.formats(), w, h) {
-                    Ok(offscreen) => offscreen,
-                    Err(e) => return Some((w, h, Err(e))),
-                };
-                let mut encoder = self
-                    .gpu
-                    .device
-                    .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("viewer::screenshot") });
-                self.encode_3d_view(&mut encoder, &offscreen, &camera);
-                self.gpu.queue.submit([encoder.finish()]);
-                Some((w, h, offscreen.read_rgba8(&self.gpu)))
-            }
-            _ => Some((target.width(), target.height(), target.read_rgba8(&self.gpu))),
+        let size = self.view_size()?;
+        let wanted = self.ui.screenshot_size.map(|[w, h]| (w, h)).unwrap_or(size);
+        // The view's own target holds the last frame; a view drawn into the surface has none (the surface
+        // also holds the UI), so it is drawn again offscreen with the last frame's camera.
+        if wanted == size
+            && self.direct.is_none()
+            && let Some((target, _)) = &self.viewport
+        {
+            return Some((size.0, size.1, target.read_rgba8(&self.gpu)));
         }
+        let (w, h) = wanted;
+        let camera = self.last_camera?;
+        let offscreen = match ViewportTarget::new(&self.gpu, self.renderer.formats(), w, h) {
+            Ok(offscreen) => offscreen,
+            Err(e) => return Some((w, h, Err(e))),
+        };
+        let mut encoder = self
+            .gpu
+            .device
+            .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("viewer::screenshot") });
+        self.encode_3d_view(&mut encoder, offscreen.views(), (w, h), &camera, None);
+        self.gpu.queue.submit([encoder.finish()]);
+        Some((w, h, offscreen.read_rgba8(&self.gpu)))
     }
 
     pub(super) fn take_screenshots(&mut self) {
@@ -59,6 +63,80 @@ impl Viewer {
                     }
                     self.toasts.push((message, Instant::now()));
                 }
+            }
+        }
+    }
+}
+
+/// A copy of the surface texture on its way to the CPU, for `window-screenshot`.
+pub(super) struct WindowCopy {
+    staging: wgpu::Buffer,
+    width: u32,
+    height: u32,
+    padded: u32,
+    bgra: bool,
+}
+
+impl Viewer {
+    /// Records a copy of `texture` (this frame's surface texture, UI painted) when a picture of the window
+    /// was asked for; `None` otherwise, or when the surface cannot be copied (the script then fails).
+    pub(super) fn copy_window(
+        &mut self,
+        encoder: &mut wgpu::CommandEncoder,
+        texture: &wgpu::Texture,
+    ) -> Option<WindowCopy> {
+        if self.pending_window_shots.is_empty() {
+            return None;
+        }
+        if !self.surface.config.usage.contains(wgpu::TextureUsages::COPY_SRC) {
+            self.pending_window_shots.clear();
+            self.fail("window-screenshot: this window's surface cannot be copied".into());
+            return None;
+        }
+        let (width, height) = (texture.width(), texture.height());
+        let padded = crate::gpu::target::padded_bytes_per_row(width);
+        let staging = self.gpu.device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("viewer::window_copy"),
+            size: u64::from(padded) * u64::from(height),
+            usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: false,
+        });
+        encoder.copy_texture_to_buffer(
+            texture.as_image_copy(),
+            wgpu::TexelCopyBufferInfo {
+                buffer: &staging,
+                layout: wgpu::TexelCopyBufferLayout {
+                    offset: 0,
+                    bytes_per_row: Some(padded),
+                    rows_per_image: Some(height),
+                },
+            },
+            wgpu::Extent3d { width, height, depth_or_array_layers: 1 },
+        );
+        let bgra = matches!(texture.format(), wgpu::TextureFormat::Bgra8Unorm | wgpu::TextureFormat::Bgra8UnormSrgb);
+        Some(WindowCopy { staging, width, height, padded, bgra })
+    }
+
+    /// Writes the pictures of the window asked for from `copy` (after its frame was submitted).
+    pub(super) fn write_window_shots(&mut self, copy: WindowCopy) {
+        let pixels = crate::gpu::readback::map_and_read::<u8>(&self.gpu, &copy.staging).map(|data| {
+            let mut rgba = crate::gpu::target::strip_row_padding(&data, copy.width, copy.height, copy.padded);
+            for pixel in rgba.chunks_exact_mut(4) {
+                if copy.bgra {
+                    pixel.swap(0, 2);
+                }
+                // The window is opaque whatever alpha the UI left in the surface.
+                pixel[3] = 255;
+            }
+            rgba
+        });
+        for path in std::mem::take(&mut self.pending_window_shots) {
+            let result = pixels.as_ref().map_err(|e| anyhow!("{e}")).and_then(|p| {
+                crate::output::write_png_atomically(&path, copy.width, copy.height, p).map_err(anyhow::Error::from)
+            });
+            match result {
+                Ok(()) => log::info!("saved the window as {}", path.display()),
+                Err(e) => self.fail(format!("window-screenshot {} failed: {e:#}", path.display())),
             }
         }
     }

@@ -130,6 +130,12 @@ impl Viewer {
                 }
                 return Vec::new();
             }
+            ScriptStep::WindowScreenshot(path) => {
+                // Copied from this frame's surface texture once it is painted, before it is presented.
+                self.pending_window_shots.push(path.clone());
+                runner.wait_frames = 1;
+                return Vec::new();
+            }
             ScriptStep::LoseDevice => {
                 // As a driver reset would: the device goes, and the loss is noticed this frame.
                 self.gpu.device.destroy();

@@ -5,11 +5,44 @@
 use super::Viewer;
 use super::ViewportTarget;
 use crate::app::scene::overlay_lines;
+use crate::app::surface::WindowSurface;
+use crate::app::viewport::SurfaceAttachments;
 use crate::gpu::lighting::Lighting;
 use crate::gpu::scene_renderer::FrameInputs;
+use crate::gpu::target::{FrameViews, PixelRect, TargetFormats};
 use crate::hanim::Background;
 use crate::ui::{UiCommand, ViewportInput};
 use crate::views::Camera;
+
+/// The 3D view drawn straight into the surface through an sRGB view of it, under the UI, instead of into
+/// a texture of its own that egui then copies: one full-view copy and its sampling less per frame.
+pub(super) struct DirectView {
+    /// The sRGB view format of the surface texture.
+    pub format: wgpu::TextureFormat,
+    /// Depth (and MSAA colour) the size of the surface; made at the first frame and on resizes.
+    pub attachments: Option<SurfaceAttachments>,
+    /// Where the 3D view is in the surface, in pixels.
+    pub rect: PixelRect,
+}
+
+/// The 3D view's formats: the window's ([`ViewportTarget::formats_for`]) in the surface's sRGB view
+/// format when the view is drawn straight into the surface.
+pub(super) fn formats_for(gpu: &crate::gpu::GpuContext, surface: &WindowSurface) -> TargetFormats {
+    let formats = ViewportTarget::formats_for(&gpu.adapter_info);
+    match surface.srgb_view_format() {
+        Some(color) => TargetFormats { color, ..formats },
+        None => formats,
+    }
+}
+
+/// The direct view for `surface`, when it has an sRGB view (placed at the first frame).
+pub(super) fn direct_view(surface: &WindowSurface) -> Option<DirectView> {
+    surface.srgb_view_format().map(|format| DirectView {
+        format,
+        attachments: None,
+        rect: PixelRect { x: 0, y: 0, width: 1, height: 1 },
+    })
+}
 
 /// Pick radius around a joint centre, in points.
 const PICK_RADIUS: f32 = 14.0;
@@ -22,7 +55,8 @@ impl Viewer {
         self.camera.orbit_by(input.orbit.x, input.orbit.y);
         self.camera.pan_by(input.pan.x, input.pan.y, input.rect.height());
         self.camera.zoom_by(input.zoom);
-        let (Some(click), Some(scene), Some((target, _))) = (input.click, &mut self.scene, &self.viewport) else {
+        let Some((width, height)) = self.view_size() else { return };
+        let (Some(click), Some(scene)) = (input.click, &mut self.scene) else {
             return;
         };
         let camera = self.camera.update(None, 0.0);
@@ -32,7 +66,7 @@ impl Viewer {
         if scene.has_touch_sensors() {
             // The camera the clicked picture was drawn with (a bound viewpoint is not the orbit camera).
             let drawn = self.last_camera.unwrap_or(camera);
-            let (origin, dir) = drawn.pixel_ray(pixel.0, pixel.1, target.width(), target.height());
+            let (origin, dir) = drawn.pixel_ray(pixel.0, pixel.1, width, height);
             if scene.click(origin, dir).is_some_and(|hit| !hit.touches.is_empty()) {
                 return;
             }
@@ -43,7 +77,7 @@ impl Viewer {
             .iter()
             .enumerate()
             .filter_map(|(j, c)| {
-                let (x, y) = camera.project_to_pixel(*c, target.width(), target.height())?;
+                let (x, y) = camera.project_to_pixel(*c, width, height)?;
                 Some((j, ((x - pixel.0).powi(2) + (y - pixel.1).powi(2)).sqrt()))
             })
             .min_by(|a, b| a.1.total_cmp(&b.1));
@@ -52,6 +86,35 @@ impl Viewer {
         {
             self.apply(UiCommand::SelectJoint(Some(crate::hanim::JointIndex(j))));
         }
+    }
+
+    /// The 3D view's size in pixels (`None` before the first frame).
+    pub(super) fn view_size(&self) -> Option<(u32, u32)> {
+        match (&self.direct, &self.viewport) {
+            (Some(direct), _) => Some((direct.rect.width, direct.rect.height)),
+            (None, Some((target, _))) => Some((target.width(), target.height())),
+            (None, None) => None,
+        }
+    }
+
+    /// Places the directly drawn 3D view at `rect` (pixels, already inside the surface) and keeps its
+    /// attachments the surface's size. Should they fail, the view is not drawn this frame (logged).
+    pub(super) fn place_direct_view(&mut self, rect: PixelRect) -> bool {
+        let (width, height) = (self.surface.config.width, self.surface.config.height);
+        let formats = self.renderer.formats();
+        let Some(direct) = &mut self.direct else { return false };
+        direct.rect = rect;
+        if direct.attachments.as_ref().is_some_and(|a| a.width == width && a.height == height) {
+            return true;
+        }
+        match SurfaceAttachments::new(&self.gpu, formats, width, height) {
+            Ok(attachments) => direct.attachments = Some(attachments),
+            Err(e) => {
+                log::error!("the 3D view's {width}x{height} attachments could not be made: {e}");
+                direct.attachments = None;
+            }
+        }
+        direct.attachments.is_some()
     }
 
     /// Makes the 3D view `width × height` pixels (within the adapter's texture limit), registering it with
@@ -141,12 +204,15 @@ impl Viewer {
     }
 
     /// Records the skin/morph pass and draws the deformed humanoids and this frame's overlay into
-    /// `target` as `camera` sees it (the poses must already be written: [`LoadedScene::write_poses`]).
+    /// `views` (a `width × height` image or region) as `camera` sees it (the poses must already be
+    /// written: [`LoadedScene::write_poses`]).
     pub(super) fn encode_3d_view(
         &mut self,
         encoder: &mut wgpu::CommandEncoder,
-        target: &ViewportTarget,
+        views: FrameViews<'_>,
+        (width, height): (u32, u32),
         camera: &Camera,
+        timer: Option<&crate::gpu::timing::GpuTimer>,
     ) {
         let lines = overlay_lines(
             self.scene.as_ref(),
@@ -165,14 +231,15 @@ impl Viewer {
             .unwrap_or_else(|| Background::uniform(lighting.default_background(STUDIO_BACKGROUND)));
         let inputs = FrameInputs {
             camera,
-            aspect: target.width() as f32 / target.height() as f32,
+            aspect: width as f32 / height.max(1) as f32,
             settings: self.scene.as_ref().map(|s| &s.doc.settings),
             lighting,
             background: &background,
             draws: &draws,
             lines: &lines,
+            timer,
         };
         let scene_draw = self.scene.as_ref().map(|s| &s.draws);
-        self.renderer.encode(&self.gpu, encoder, target.views(), scene_draw, &inputs);
+        self.renderer.encode(&self.gpu, encoder, views, scene_draw, &inputs);
     }
 }
