@@ -1,6 +1,7 @@
 //! Drawing documents into images: the offscreen renderer ([`PosedRenderer`]) that the commands, tests and
 //! benches share with the window's passes, what to render ([`SceneRequest`]) and what comes back
-//! ([`RenderedImage`]), and rendering a clip over time ([`render_times`]).
+//! ([`RenderedImage`]), rendering a clip over time ([`render_times`]) and a turntable around a pose
+//! ([`render_turntable`]).
 //!
 //! Below: `gpu` (passes, draws, targets), `views` (cameras and framing), `pose`, `animation`. Above: the
 //! window (`app`) and `commands`.
@@ -8,6 +9,7 @@
 mod as_file;
 mod offscreen;
 mod sequence;
+mod turntable;
 
 pub use as_file::render_as_file;
 pub use offscreen::{
@@ -15,6 +17,7 @@ pub use offscreen::{
     ViewRequest, camera_for, render_document, render_posed, scene_bounds,
 };
 pub use sequence::render_times;
+pub use turntable::{render_turntable, turntable_cameras};
 
 use crate::gpu::GpuError;
 use crate::gpu::scene_draw::SceneDrawError;

@@ -360,8 +360,17 @@ impl PosedRenderer {
         self.draw.place_scene_shapes(ctx, placements);
     }
 
-    /// What the automatic and standard views frame at `poses`.
+    /// What the automatic and standard views frame at `poses`: with `only_humanoid`, that humanoid's
+    /// figure alone (the others are not drawn).
     pub fn framing_bounds(&self, doc: &Document, poses: &[Pose]) -> Result<Aabb, RenderError> {
+        if let Some(only) = self.display.only_humanoid
+            && let Some(pose) = poses.get(only)
+        {
+            let figure = views::figure_bounds(doc, crate::hanim::HumanoidIndex(only), pose)?;
+            if !figure.is_empty() {
+                return Ok(figure);
+            }
+        }
         self.draw.framing_bounds(doc, poses, self.display.show_scene)
     }
 

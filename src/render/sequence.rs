@@ -25,7 +25,11 @@ pub fn render_times<E: From<RenderError>>(
     if times.is_empty() {
         return Err(RenderError::Request("no frames to render".into()).into());
     }
-    let base = poses_for(doc, &request.joint_rotations, &request.displacer_weights).map_err(RenderError::from)?;
+    // The request's own poses (the window's, edits included), else the rest pose with its offsets.
+    let base = match &request.poses {
+        Some(poses) => poses.clone(),
+        None => poses_for(doc, &request.joint_rotations, &request.displacer_weights).map_err(RenderError::from)?,
+    };
     // Each frame's poses, user offsets on top; the humanoid fields clips set travel in the poses.
     let frames: Vec<Vec<Pose>> = times
         .iter()

@@ -20,6 +20,7 @@ mod apply;
 mod capture;
 mod device;
 mod egui_layer;
+mod export;
 mod frame;
 mod loading;
 mod screenshots;
