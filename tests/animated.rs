@@ -258,7 +258,7 @@ fn videos_are_piped_to_ffmpeg_and_without_it_the_message_says_what_to_do() {
     let bin = dir.path().join("bin");
     std::fs::create_dir(&bin).unwrap();
     let fake = bin.join("ffmpeg");
-    std::fs::write(&fake, "#!/bin/sh\nfor last; do :; done\necho \"$*\" > \"$last.args\"\ncat > \"$last\"\n").unwrap();
+    std::fs::write(&fake, "#!/bin/sh\nfor last; do :; done\necho \"$*\" > \"$last.args\"\nexec /bin/cat > \"$last\"\n").unwrap();
     use std::os::unix::fs::PermissionsExt;
     std::fs::set_permissions(&fake, std::fs::Permissions::from_mode(0o755)).unwrap();
     let piped = run(&bin);
@@ -285,9 +285,10 @@ fn bad_requests_are_refused_before_rendering_and_leave_nothing() {
     let dir = tempfile::tempdir().unwrap();
     let joe = joe();
     let out = dir.path().join("x.gif");
+    let jpg = dir.path().join("t.jpg");
     let cases: [(&[&str], &str); 4] = [
         (&["--out", out.to_str().unwrap()], "needs a clip (--motion, --amc or --bvh) or --turntable"),
-        (&["--turntable", "--out", dir.path().join("t.jpg").to_str().unwrap()], "written as .gif, .apng"),
+        (&["--turntable", "--out", jpg.to_str().unwrap()], "written as .gif, .apng"),
         (&["--motion", "KickTimer", "--colors", "1", "--out", out.to_str().unwrap()], "1"),
         (&["--turntable", "-2", "--out", out.to_str().unwrap()], "-2"),
     ];
