@@ -258,7 +258,8 @@ fn videos_are_piped_to_ffmpeg_and_without_it_the_message_says_what_to_do() {
     let bin = dir.path().join("bin");
     std::fs::create_dir(&bin).unwrap();
     let fake = bin.join("ffmpeg");
-    std::fs::write(&fake, "#!/bin/sh\nfor last; do :; done\necho \"$*\" > \"$last.args\"\nexec /bin/cat > \"$last\"\n").unwrap();
+    std::fs::write(&fake, "#!/bin/sh\nfor last; do :; done\necho \"$*\" > \"$last.args\"\nexec /bin/cat > \"$last\"\n")
+        .unwrap();
     use std::os::unix::fs::PermissionsExt;
     std::fs::set_permissions(&fake, std::fs::Permissions::from_mode(0o755)).unwrap();
     let piped = run(&bin);

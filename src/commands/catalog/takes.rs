@@ -152,14 +152,19 @@ fn catalogue_take(
     if !unmapped.is_empty() {
         notes.push(format!("capture joints the mapping leaves out: {}", unmapped.join(", ")));
     }
-    let missing: Vec<String> = session
+    // Mappings list alternatives (`root → HumanoidRoot humanoid_root`): only a joint whose every target
+    // is missing drives nothing.
+    let lacking: Vec<String> = session
         .statuses
         .iter()
-        .filter(|s| !s.missing.is_empty())
-        .map(|s| format!("{} → {}", s.source, s.missing.join(" ")))
+        .filter(|s| s.driven.is_empty() && s.listed.as_ref().is_some_and(|l| !l.is_empty()))
+        .map(|s| format!("{} ({})", s.source, s.missing.join(" ")))
         .collect();
-    if !missing.is_empty() {
-        notes.push(format!("mapped to joints the humanoid lacks: {}", missing.join(", ")));
+    if !lacking.is_empty() {
+        notes.push(format!(
+            "capture joints that drive nothing, the humanoid lacking their targets: {}",
+            lacking.join(", ")
+        ));
     }
     let (driving, driven) = session.coverage();
     let clip = &session.capture.clip;
