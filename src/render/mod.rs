@@ -13,11 +13,11 @@ mod turntable;
 
 pub use as_file::render_as_file;
 pub use offscreen::{
-    DisplayOptions, DocumentDraw, ImageSize, NEUTRAL_GREY, Offscreen, PosedRenderer, RenderedImage, SceneRequest,
-    ViewRequest, camera_for, render_document, render_posed, scene_bounds,
+    DisplayOptions, DocumentDraw, ImageSize, LentRenderer, NEUTRAL_GREY, Offscreen, PoseRenderer, PosedRenderer,
+    RenderedImage, SceneRequest, ViewRequest, camera_for, render_document, render_posed, scene_bounds,
 };
-pub use sequence::render_times;
-pub use turntable::{render_turntable, turntable_cameras};
+pub use sequence::{render_times, render_times_with};
+pub use turntable::{render_turntable, render_turntable_with, turntable_cameras};
 
 use crate::gpu::GpuError;
 use crate::gpu::scene_draw::SceneDrawError;

@@ -4,7 +4,7 @@
 
 use glam::{Mat4, Quat, Vec3};
 
-use super::{PosedRenderer, RenderError, RenderedImage, SceneRequest, ViewRequest};
+use super::{PoseRenderer, PosedRenderer, RenderError, RenderedImage, SceneRequest, ViewRequest};
 use crate::gpu::GpuContext;
 use crate::hanim::Document;
 use crate::pose::bounds::Aabb;
@@ -40,15 +40,26 @@ pub fn render_turntable<E: From<RenderError>>(
     doc: &Document,
     request: &SceneRequest,
     frames: usize,
+    each: impl FnMut(usize, RenderedImage) -> Result<(), E>,
+) -> Result<(), E> {
+    let poses = request_poses(doc, request)?;
+    let mut renderer = PosedRenderer::new(ctx, doc, request, &poses)?;
+    render_turntable_with(ctx, &mut renderer, doc, request, frames, each)
+}
+
+/// As [`render_turntable`], drawn with `renderer` (its size and display choices).
+pub fn render_turntable_with<E: From<RenderError>>(
+    ctx: &GpuContext,
+    renderer: &mut impl PoseRenderer,
+    doc: &Document,
+    request: &SceneRequest,
+    frames: usize,
     mut each: impl FnMut(usize, RenderedImage) -> Result<(), E>,
 ) -> Result<(), E> {
     if frames == 0 {
         return Err(RenderError::Request("a turntable needs at least one frame".into()).into());
     }
-    let poses: Vec<Pose> = match &request.poses {
-        Some(poses) => poses.clone(),
-        None => poses_for(doc, &request.joint_rotations, &request.displacer_weights).map_err(RenderError::from)?,
-    };
+    let poses = request_poses(doc, request)?;
     let orientation = match &request.view {
         ViewRequest::Auto => Quat::IDENTITY,
         ViewRequest::Named(name) => match views::computed_view_named(doc, name) {
@@ -63,7 +74,6 @@ pub fn render_turntable<E: From<RenderError>>(
         },
         ViewRequest::Camera(camera) => Quat::from_mat4(&camera.world_from_camera),
     };
-    let mut renderer = PosedRenderer::new(ctx, doc, request, &poses)?;
     let bounds = renderer.framing_bounds(doc, &poses)?;
     let aspect = request.size.width as f32 / request.size.height as f32;
     for (i, camera) in turntable_cameras(&bounds, orientation, frames, aspect).iter().enumerate() {
@@ -71,6 +81,14 @@ pub fn render_turntable<E: From<RenderError>>(
         each(i, image)?;
     }
     Ok(())
+}
+
+/// The request's poses, else the rest pose with its joint rotations and displacer weights.
+fn request_poses(doc: &Document, request: &SceneRequest) -> Result<Vec<Pose>, RenderError> {
+    match &request.poses {
+        Some(poses) => Ok(poses.clone()),
+        None => Ok(poses_for(doc, &request.joint_rotations, &request.displacer_weights)?),
+    }
 }
 
 #[cfg(test)]

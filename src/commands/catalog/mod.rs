@@ -371,8 +371,15 @@ fn catalogue_humanoid(
         request.show_scene = false;
         request.only_humanoid = Some(index);
         request.lighting = options.lighting;
-        for made in previews::humanoid_previews(ctx, doc, index, poses, &request, &id, options, preview_options)
-            .with_context(|| format!("humanoid '{}', previews", h.name))?
+        // The stills' renderer and draws serve the previews too.
+        let mut renderer = crate::render::LentRenderer {
+            offscreen: &mut *offscreen,
+            draw: &mut file.draw,
+            display: request.display(),
+        };
+        for made in
+            previews::humanoid_previews(ctx, &mut renderer, doc, index, poses, &request, &id, options, preview_options)
+                .with_context(|| format!("humanoid '{}', previews", h.name))?
         {
             previews.push(made.preview);
             strips.push(made.strip);

@@ -12,7 +12,7 @@ use crate::gpu::GpuContext;
 use crate::hanim::{Document, HumanoidIndex};
 use crate::output::AnimationFormat;
 use crate::pose::Pose;
-use crate::render::{SceneRequest, render_times, render_turntable};
+use crate::render::{PoseRenderer, SceneRequest, render_times_with, render_turntable_with};
 
 /// How the previews are made.
 #[derive(Debug, Clone)]
@@ -93,6 +93,7 @@ fn slug(text: &str) -> String {
 #[allow(clippy::too_many_arguments)]
 pub fn clip_preview(
     ctx: &GpuContext,
+    renderer: &mut impl PoseRenderer,
     doc: &Document,
     animations: &Animations,
     index: usize,
@@ -112,7 +113,7 @@ pub fn clip_preview(
     let settings = previews.animation.settings(width, height, previews.fps);
     let mut output = AnimationOutput::start(&options.out.join(&image), previews.format, &settings, times.len(), None)?;
     let mut strip = Vec::new();
-    render_times(ctx, doc, animations, &sampling, request, &times, |i, rendered| {
+    render_times_with(ctx, renderer, doc, animations, &sampling, request, &times, |i, rendered| {
         output.push(&rendered)?;
         if i % step == 0 {
             strip.push(rendered.rgba);
@@ -147,6 +148,7 @@ pub fn clips_driving(animations: &Animations, humanoid: usize) -> Vec<usize> {
 #[allow(clippy::too_many_arguments)]
 pub fn humanoid_previews(
     ctx: &GpuContext,
+    renderer: &mut impl PoseRenderer,
     doc: &Document,
     humanoid: usize,
     poses: &[Pose],
@@ -158,21 +160,23 @@ pub fn humanoid_previews(
     let all = Animations::from_document(doc);
     let clips = clips_driving(&all, humanoid);
     if clips.is_empty() {
-        return Ok(vec![turntable_preview(ctx, doc, poses, request, id, options, previews)?]);
+        return Ok(vec![turntable_preview(ctx, renderer, doc, poses, request, id, options, previews)?]);
     }
     clips
         .into_iter()
         .map(|index| {
             let mut animations = all.clone();
             animations.solo(index);
-            clip_preview(ctx, doc, &animations, index, request, id, options, previews)
+            clip_preview(ctx, renderer, doc, &animations, index, request, id, options, previews)
         })
         .collect()
 }
 
 /// The figure at `poses` circled once.
+#[allow(clippy::too_many_arguments)]
 fn turntable_preview(
     ctx: &GpuContext,
+    renderer: &mut impl PoseRenderer,
     doc: &Document,
     poses: &[Pose],
     request: &SceneRequest,
@@ -188,7 +192,7 @@ fn turntable_preview(
     let step = strip_step(frames, previews.strip_cells);
     let mut strip = Vec::new();
     let request = SceneRequest { poses: Some(poses.to_vec()), ..request.clone() };
-    render_turntable(ctx, doc, &request, frames, |i, rendered| {
+    render_turntable_with(ctx, renderer, doc, &request, frames, |i, rendered| {
         output.push(&rendered)?;
         if i % step == 0 {
             strip.push(rendered.rgba);

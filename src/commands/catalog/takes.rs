@@ -19,7 +19,8 @@ use crate::hanim::{Document, HumanoidIndex};
 use crate::mocap::mapping::{Mapping, load_mapping};
 use crate::mocap::session::{CaptureRequest, CaptureSession, MappingOrigin, capture_pair};
 use crate::output::write_png_atomically;
-use crate::render::SceneRequest;
+use crate::pose::Pose;
+use crate::render::{DocumentDraw, LentRenderer, Offscreen, SceneRequest};
 
 /// The motion files a folder is searched for; an `.amc` plays on the `.asf` beside it.
 pub const CAPTURE_EXTENSIONS: &[&str] = &["amc", "bvh"];
@@ -64,13 +65,19 @@ pub fn run(
         let path = options.out.join(sub);
         std::fs::create_dir_all(&path).with_context(|| format!("creating {}", path.display()))?;
     }
+    // One target and one set of the humanoid's draws for every take.
+    let mut offscreen = Offscreen::new(ctx, options.size)?;
+    let rest: Vec<Pose> = doc.humanoids.iter().map(Pose::rest).collect();
+    let mut draw = DocumentDraw::new(ctx, &offscreen, &doc, &rest)?;
     let (files, mut failures) = find_files(&[dir.to_path_buf()], CAPTURE_EXTENSIONS);
     let files = share(files, &mut failures, options.shard);
     let bar = progress(files.len())?;
     let mut takes = Vec::new();
     for (position, input) in &files {
         bar.set_message(input.path.display().to_string());
-        match catalogue_take(ctx, &doc, input, *position, mapping.as_ref(), fps, options, previews) {
+        let display = take_request(options).display();
+        let mut renderer = LentRenderer { offscreen: &mut offscreen, draw: &mut draw, display };
+        match catalogue_take(ctx, &mut renderer, &doc, input, *position, mapping.as_ref(), fps, options, previews) {
             Ok(take) => takes.push(take),
             Err(e) => {
                 let error = format!("{e:#}");
@@ -125,6 +132,7 @@ pub fn run(
 #[allow(clippy::too_many_arguments)]
 fn catalogue_take(
     ctx: &GpuContext,
+    renderer: &mut LentRenderer,
     doc: &Document,
     input: &InputFile,
     position: usize,
@@ -138,11 +146,8 @@ fn catalogue_take(
     let session = CaptureSession::load(doc, HumanoidIndex::FIRST, &request, fps)?;
     let clip = session.clip(doc)?;
     let animations = Animations { clips: vec![clip], ..Animations::default() };
-    let mut scene = SceneRequest::new(options.size.width, options.size.height);
-    scene.show_scene = false;
-    scene.only_humanoid = Some(0);
-    scene.lighting = options.lighting;
-    let made = clip_preview(ctx, doc, &animations, 0, &scene, &input.id, options, previews)?;
+    let scene = take_request(options);
+    let made = clip_preview(ctx, renderer, doc, &animations, 0, &scene, &input.id, options, previews)?;
     let sheet = format!("sheets/{}.png", input.id);
     let (w, h, rgba) = super::contact_sheet(&made.strip, options.size.width, options.size.height)?;
     write_png_atomically(&options.out.join(&sheet), w, h, &rgba)?;
@@ -184,6 +189,15 @@ fn catalogue_take(
         preview: made.preview,
         sheet,
     })
+}
+
+/// How every take is drawn: the humanoid alone, without the file's other Shapes.
+fn take_request(options: &CatalogOptions) -> SceneRequest {
+    let mut scene = SceneRequest::new(options.size.width, options.size.height);
+    scene.show_scene = false;
+    scene.only_humanoid = Some(0);
+    scene.lighting = options.lighting;
+    scene
 }
 
 /// The take's part of the page.
