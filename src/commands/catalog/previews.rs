@@ -30,6 +30,17 @@ pub struct PreviewOptions {
 }
 
 impl PreviewOptions {
+    /// What a page of captures says of the previews (no turntables there).
+    pub fn describe_clips(&self) -> String {
+        format!(
+            "Previews: {} at {} frames per second (at most the first {} s of a take), filmstrips of up to {} frames.",
+            self.format.extension().to_uppercase(),
+            self.fps,
+            self.max_seconds,
+            self.strip_cells
+        )
+    }
+
     /// What the page says of the previews.
     pub fn describe(&self) -> String {
         format!(

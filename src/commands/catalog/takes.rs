@@ -101,7 +101,7 @@ pub fn run(
         escape(&map_text),
         options.size.width,
         options.size.height,
-        escape(&previews.describe())
+        escape(&previews.describe_clips())
     );
     let manifest = Manifest {
         title: "Motion capture catalogue".to_string(),
@@ -218,7 +218,8 @@ fn page_entry(t: &Take, options: &CatalogOptions) -> PageEntry {
     let mut row = |key: &str, value: String| {
         let _ = writeln!(section, "<tr><th>{}</th><td>{}</td></tr>", escape(key), escape(&value));
     };
-    row("length", format!("{:.2} s", t.frames as f64 / t.fps));
+    // From the first frame to the last, as the clip plays.
+    row("length", format!("{:.2} s", t.frames.saturating_sub(1) as f64 / t.fps));
     row("frames", t.frames.to_string());
     row("frame rate", format!("{:.2} frames per second", t.fps));
     row("capture joints", t.source_joints.to_string());
