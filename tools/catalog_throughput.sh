@@ -14,13 +14,15 @@ CAPTURES=$(realpath "${3:-tests/corpus/asf}")
 ONTO=$(realpath "${4:-tests/corpus/x3d/JinLOA1.x3d}")
 command -v parallel >/dev/null || { echo "GNU parallel is needed (apt-get install parallel)" >&2; exit 2; }
 WORK=$(mktemp -d)
+RUNS=0
 trap 'rm -rf "$WORK"' EXIT
 
 # run NAME SHARDS ARGS...: the catalogue in SHARDS shares side by side; prints wall seconds, the entries
 # catalogued (from the shares' catalog.json) and the largest peak RSS of a share in MB.
 run() {
   local name=$1 shards=$2; shift 2
-  local dir="$WORK/$name"
+  RUNS=$((RUNS + 1))
+  local dir="$WORK/run$RUNS"
   mkdir -p "$dir"
   local start end
   start=$(date +%s.%N)
