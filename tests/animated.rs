@@ -26,8 +26,11 @@ fn listing(dir: &Path) -> Vec<String> {
     names
 }
 
-/// Frames of a GIF: (RGBA pixels, delay in ms), and its size.
-fn gif_frames(path: &Path) -> ((u32, u32), Vec<(Vec<u8>, u32)>) {
+/// A decoded frame: RGBA pixels and its delay in milliseconds.
+type Frame = (Vec<u8>, u32);
+
+/// Frames of a GIF, and its size.
+fn gif_frames(path: &Path) -> ((u32, u32), Vec<Frame>) {
     let file = std::io::BufReader::new(std::fs::File::open(path).unwrap());
     let decoder = image::codecs::gif::GifDecoder::new(file).unwrap();
     let frames = decoder.into_frames().collect_frames().unwrap();
