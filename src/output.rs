@@ -2,6 +2,11 @@
 //! folder, which is synced and then renamed over the destination, so a reader (or a crash) never sees
 //! half a file and a failed write leaves the old file untouched.
 
+mod animated;
+mod ffmpeg;
+
+pub use animated::{AnimationError, AnimationFormat, AnimationSettings, AnimationWriter, GifPalette};
+
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};

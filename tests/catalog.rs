@@ -83,6 +83,8 @@ fn the_whole_corpus_is_catalogued_and_a_corrupt_file_is_skipped() {
         size: ImageSize { width: SIZE, height: SIZE },
         pose: "rest pose".to_string(),
         lighting: Default::default(),
+        previews: None,
+        shard: None,
     };
     let started = std::time::Instant::now();
     let report = catalog::catalogue(&ctx, &[corpus.clone(), corrupt.clone()], &options, &RestPose).unwrap();
@@ -270,6 +272,7 @@ fn the_command_exits_non_zero_on_a_bad_file_and_reruns_overwrite_only_its_own_ou
     assert_eq!(
         files,
         [
+            "catalog.json",
             "images/DiamondManLOA1-face.png",
             "images/DiamondManLOA1-front.png",
             "images/two--1-front.png",
@@ -323,6 +326,8 @@ fn catalogue_with(
         size: ImageSize { width: SIZE, height: SIZE },
         pose: source.describe(),
         lighting: Default::default(),
+        previews: None,
+        shard: None,
     };
     catalog::catalogue(ctx, files, &options, source).unwrap()
 }

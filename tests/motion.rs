@@ -526,6 +526,9 @@ fn check_sequence(file: &str, clip: &str, every: u32, expected_frames: usize) {
             out_dir: Some(out.clone()),
             ..Default::default()
         },
+        animate: false,
+        turntable: None,
+        animation: Default::default(),
     };
     hanim_viewer::commands::render::run(&args).unwrap_or_else(|e| panic!("{file}: {e:#}"));
     let mut names: Vec<String> =

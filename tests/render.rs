@@ -204,6 +204,9 @@ fn the_render_command_writes_the_png_atomically() {
         lighting: Default::default(),
         adapter: None,
         motion: Default::default(),
+        animate: false,
+        turntable: None,
+        animation: Default::default(),
     };
     render_command::run(&args).unwrap_or_else(|e| panic!("{e:#}"));
     let names: Vec<String> =

@@ -15,6 +15,7 @@
 //! screenshot FILE           save the 3D view (waits for a view transition to end)
 //! screenshot-size W H|view  later screenshots at W×H pixels, or at the 3D view's size
 //! window-screenshot FILE    save the whole window as presented (UI and 3D view)
+//! export-animation clip|turntable W H FPS FILE   File ▸ Export animation… (the whole clip, or a turntable)
 //! motion NAME SECONDS       play clip NAME (HAnimMotion name/DEF or TimeSensor DEF) alone, paused at SECONDS
 //! play-as-file on|off       the transport plays the whole scene as the file says, or one clip at a time
 //! time SECONDS              the transport's clock at SECONDS, paused (the scene clock as the file says)
@@ -55,6 +56,14 @@ pub enum ScriptStep {
     WindowScreenshot(PathBuf),
     /// Screenshot size in pixels; `None`: the 3D view's size.
     ScreenshotSize(Option<[u32; 2]>),
+    /// File ▸ Export animation… with these choices: the transport's clip (whole) or a turntable, at
+    /// `size` and `fps`, into the file (its extension picks the format).
+    ExportAnimation {
+        what: crate::ui::export::ExportWhat,
+        size: [u32; 2],
+        fps: f64,
+        path: PathBuf,
+    },
     /// A clip played alone, paused at a time in seconds.
     Motion(String, f64),
     /// The transport's mode: as the file says (true) or one clip at a time.
@@ -208,6 +217,31 @@ pub fn parse_script(text: &str) -> Result<Vec<ScriptLine>> {
                     ScriptStep::Click(ClickAt::Pixel(x, y))
                 }
             },
+            "export-animation" => {
+                let usage = || {
+                    anyhow::anyhow!(
+                        "line {line}: 'export-animation' takes clip or turntable, a width and height from 16 to 4096, \
+                         frames per second (1 to 60) and a file name"
+                    )
+                };
+                let [what, w, h, fps, ..] = rest else { return Err(usage()) };
+                let what = crate::ui::export::ExportWhat::from_name(what).ok_or_else(usage)?;
+                let [w, h, fps] = numbers::<3>(&[w, h, fps], line)?;
+                let path = rest[4..].join(" ");
+                if !(16.0..=4096.0).contains(&w)
+                    || !(16.0..=4096.0).contains(&h)
+                    || !(1.0..=60.0).contains(&fps)
+                    || path.is_empty()
+                {
+                    return Err(usage());
+                }
+                ScriptStep::ExportAnimation {
+                    what,
+                    size: [w as u32, h as u32],
+                    fps: f64::from(fps),
+                    path: PathBuf::from(path),
+                }
+            }
             "screenshot" => ScriptStep::Screenshot(PathBuf::from(trimmed["screenshot".len()..].trim())),
             "window-screenshot" => {
                 ScriptStep::WindowScreenshot(PathBuf::from(trimmed["window-screenshot".len()..].trim()))
@@ -304,6 +338,7 @@ pub fn commands_for(step: &ScriptStep, summary: &SceneSummary, line: usize) -> R
         ScriptStep::Capture(path) => vec![UiCommand::ApplyCapture(path.clone())],
         ScriptStep::Mapping(path) => vec![UiCommand::LoadMapping(path.clone())],
         ScriptStep::Quit => vec![UiCommand::Quit],
+        ScriptStep::ExportAnimation { path, .. } => vec![UiCommand::ExportAnimation(path.clone())],
         ScriptStep::Limits(_)
         | ScriptStep::Wait(_)
         | ScriptStep::Resize(..)

@@ -2,6 +2,7 @@
 //! code needs. Argument types several commands take are in [`args`]. Only `cli` (and tests) import this
 //! module; everything it uses lives below it (see ARCHITECTURE.md).
 
+pub mod animation_out;
 pub mod args;
 pub mod bench;
 pub mod catalog;

@@ -1,11 +1,13 @@
 //! `hanim-viewer render`: load a file, pose its humanoids (joint offsets, displacer weights, a frame of a
 //! clip or of a retargeted capture), render offscreen and write a PNG atomically — one image, or a
-//! numbered sequence with one camera for every frame.
+//! numbered sequence with one camera for every frame, or an animation (a clip, a capture or a turntable)
+//! written frame by frame into a GIF, APNG, WebP, MP4 or WebM.
 
 use std::path::PathBuf;
 
 use anyhow::{Context, Result, anyhow, bail};
 
+use super::animation_out::{AnimationOptions, AnimationOutput, DEFAULT_MAX_FPS, clip_rate, clip_times};
 use super::args::{
     CaptureArgs, PlayAsFileArgs, PlaybackArgs, parse_displacer_weight, parse_joint_rotation, parse_lighting, parse_size,
 };
@@ -14,9 +16,15 @@ use crate::gpu::GpuContext;
 use crate::gpu::lighting::Lighting;
 use crate::hanim::Document;
 use crate::mocap::session::CaptureSession;
-use crate::output::write_png_atomically;
+use crate::output::{AnimationFormat, write_png_atomically};
 use crate::pose::{DisplacerWeight, JointRotation};
-use crate::render::{ImageSize, SceneRequest, ViewRequest, render_as_file, render_document, render_times};
+use crate::render::{
+    ImageSize, SceneRequest, ViewRequest, render_as_file, render_document, render_times, render_turntable,
+};
+
+/// A turntable's default length and rate.
+const TURNTABLE_SECONDS: f64 = 4.0;
+const TURNTABLE_FPS: f64 = 25.0;
 
 /// `hanim-viewer render` arguments.
 #[derive(Debug, Clone, clap::Args)]
@@ -59,6 +67,24 @@ pub struct RenderArgs {
     /// Pose the humanoids with a motion (`--motion`, `--frame`/`--time`, `--every` + `--out-dir`).
     #[command(flatten)]
     pub motion: MotionRenderArgs,
+    /// Write the whole clip (--motion, --amc, --bvh) as an animation into --out. Implied by an --out
+    /// ending in .gif, .apng, .webp, .mp4 or .webm; with a .png it writes an animated PNG.
+    #[arg(long, conflicts_with_all = ["every", "frame", "time", "play_as_file"])]
+    pub animate: bool,
+    /// Circle the figure once in SECONDS (default 4) at its pose (--pose, or a clip's --frame/--time) and
+    /// write the animation into --out.
+    #[arg(long, value_name = "SECONDS", num_args = 0..=1, default_missing_value = "4",
+          value_parser = parse_seconds, conflicts_with_all = ["every", "play_as_file", "animate"])]
+    pub turntable: Option<f64>,
+    #[command(flatten)]
+    pub animation: AnimationOptions,
+}
+
+fn parse_seconds(text: &str) -> Result<f64, String> {
+    match text.trim().parse::<f64>() {
+        Ok(s) if s.is_finite() && s > 0.0 && s <= 3600.0 => Ok(s),
+        _ => Err(format!("'{text}' is not a number of seconds above 0 (at most 3600)")),
+    }
 }
 
 /// The motion options of `render`.
@@ -112,6 +138,15 @@ pub fn run(args: &RenderArgs) -> Result<()> {
     for warning in &doc.warnings {
         log::info!("{warning}");
     }
+    let animated = args.animated_format()?;
+    if animated.is_some()
+        && args.turntable.is_none()
+        && capture.is_none()
+        && args.motion.motion.is_none()
+        && !args.motion.as_file.play_as_file
+    {
+        bail!("an animated --out needs a clip (--motion, --amc or --bvh) or --turntable");
+    }
     let ctx = GpuContext::headless(args.adapter.as_deref())?;
     log::info!("rendering on {}", ctx.summary);
     if let Some(request) = capture {
@@ -134,6 +169,9 @@ pub fn run(args: &RenderArgs) -> Result<()> {
         return render_clip(&ctx, &doc, animations, name, args);
     }
     let out = args.out.as_deref().ok_or_else(|| anyhow!("--out is required without --motion ... --out-dir"))?;
+    if let Some(format) = animated {
+        return write_turntable(&ctx, &doc, args.scene_request(), out, format, args);
+    }
     let image = render_document(&ctx, &doc, &args.scene_request())?;
     write_png_atomically(out, image.width, image.height, &image.rgba)?;
     log::info!("wrote {}", out.display());
@@ -148,6 +186,9 @@ fn render_whole_scene(ctx: &GpuContext, doc: &Document, args: &RenderArgs) -> Re
         bail!("--play-as-file renders one scene time: use --time SECONDS (not --frame or --every)");
     }
     let out = args.out.as_deref().ok_or_else(|| anyhow!("--play-as-file needs --out"))?;
+    if args.animated_format()?.is_some() {
+        bail!("--play-as-file renders one scene time into a still image: give --out a .png name");
+    }
     let t = m.time.unwrap_or(0.0);
     render_as_file(ctx, doc, &args.scene_request(), &m.playback.options(), &[t], |_, image| {
         write_png_atomically(out, image.width, image.height, &image.rgba).map_err(anyhow::Error::from)
@@ -175,6 +216,26 @@ fn render_clip(
         animations.clips[index].looping = false;
     }
     let request = args.scene_request();
+    if let (Some(format), Some(out)) = (args.animated_format()?, &args.out) {
+        if args.turntable.is_some() {
+            // The figure at the clip's moment, circled.
+            let mut request = request;
+            let mut poses = crate::pose::poses_for(doc, &request.joint_rotations, &request.displacer_weights)?;
+            animations.apply(doc, tau, &options, &mut poses);
+            request.poses = Some(poses);
+            return write_turntable(ctx, doc, request, out, format, args);
+        }
+        let rate = clip_rate(&animations, index);
+        let fps = args.animation.anim_fps.unwrap_or(rate.min(DEFAULT_MAX_FPS));
+        let times = clip_times(&animations, index, options.interpolation, fps, None);
+        let settings = args.animation.settings(request.size.width, request.size.height, fps);
+        let label = format!("rendering '{name}'");
+        let mut output = AnimationOutput::start(out, format, &settings, times.len(), Some(label.as_str()))?;
+        render_times(ctx, doc, &animations, &options, &request, &times, |_, image| output.push(&image))?;
+        let path = output.finish()?;
+        log::info!("wrote {} ({} frames at {fps} fps)", path.display(), times.len());
+        return Ok(());
+    }
     match (m.every, &m.out_dir, &args.out) {
         (Some(every), Some(dir), _) => {
             let times = animations.sequence_times(index, every, options.interpolation);
@@ -205,4 +266,46 @@ fn render_clip(
         }
         _ => bail!("--motion needs --out (with --frame or --time) or --every K --out-dir DIR"),
     }
+}
+
+impl RenderArgs {
+    /// The animation format `--out` asks for: by its extension, `.png` only with `--animate` or
+    /// `--turntable`; `None` for a still. `--animate`/`--turntable` with a still-only extension is an error.
+    fn animated_format(&self) -> Result<Option<AnimationFormat>> {
+        let wants = self.animate || self.turntable.is_some();
+        let Some(out) = &self.out else {
+            if wants {
+                bail!("--animate and --turntable write into --out (a .gif, .apng, .png, .webp, .mp4 or .webm)");
+            }
+            return Ok(None);
+        };
+        let format = AnimationFormat::from_path(out, wants);
+        if wants && format.is_none() {
+            bail!(
+                "{}: an animation is written as .gif, .apng (or .png), .webp, .mp4 or .webm, chosen by the extension",
+                out.display()
+            );
+        }
+        Ok(format)
+    }
+}
+
+/// `render --turntable`: the figure at `request`'s pose circled once into `out`.
+fn write_turntable(
+    ctx: &GpuContext,
+    doc: &Document,
+    request: SceneRequest,
+    out: &std::path::Path,
+    format: AnimationFormat,
+    args: &RenderArgs,
+) -> Result<()> {
+    let seconds = args.turntable.unwrap_or(TURNTABLE_SECONDS);
+    let fps = args.animation.anim_fps.unwrap_or(TURNTABLE_FPS);
+    let frames = ((seconds * fps).round() as usize).max(1);
+    let settings = args.animation.settings(request.size.width, request.size.height, fps);
+    let mut output = AnimationOutput::start(out, format, &settings, frames, Some("turntable"))?;
+    render_turntable(ctx, doc, &request, frames, |_, image| output.push(&image))?;
+    let path = output.finish()?;
+    log::info!("wrote {} ({frames} frames at {fps} fps)", path.display());
+    Ok(())
 }

@@ -2,7 +2,7 @@
 //! running at once ([`FilePlayback`]); the scene's Shapes and Viewpoints placed where the event cascade
 //! moved them.
 
-use super::{PosedRenderer, RenderError, RenderedImage, SceneRequest, camera_for};
+use super::{PoseRenderer, PosedRenderer, RenderError, RenderedImage, SceneRequest, camera_for};
 use crate::animation::SampleOptions;
 use crate::animation::events::{FilePlayback, ViewerPose, place_scene_seen_from};
 use crate::gpu::GpuContext;

@@ -1,6 +1,7 @@
 //! Drawing documents into images: the offscreen renderer ([`PosedRenderer`]) that the commands, tests and
 //! benches share with the window's passes, what to render ([`SceneRequest`]) and what comes back
-//! ([`RenderedImage`]), and rendering a clip over time ([`render_times`]).
+//! ([`RenderedImage`]), rendering a clip over time ([`render_times`]) and a turntable around a pose
+//! ([`render_turntable`]).
 //!
 //! Below: `gpu` (passes, draws, targets), `views` (cameras and framing), `pose`, `animation`. Above: the
 //! window (`app`) and `commands`.
@@ -9,13 +10,15 @@ mod as_file;
 pub mod bench;
 mod offscreen;
 mod sequence;
+mod turntable;
 
 pub use as_file::render_as_file;
 pub use offscreen::{
-    DisplayOptions, DocumentDraw, ImageSize, NEUTRAL_GREY, Offscreen, PosedRenderer, RenderedImage, SceneRequest,
-    ViewRequest, camera_for, render_document, render_posed, scene_bounds,
+    DisplayOptions, DocumentDraw, ImageSize, LentRenderer, NEUTRAL_GREY, Offscreen, PoseRenderer, PosedRenderer,
+    RenderedImage, SceneRequest, ViewRequest, camera_for, render_document, render_posed, scene_bounds,
 };
-pub use sequence::render_times;
+pub use sequence::{render_times, render_times_with};
+pub use turntable::{render_turntable, render_turntable_with, turntable_cameras};
 
 use crate::gpu::GpuError;
 use crate::gpu::scene_draw::SceneDrawError;

@@ -356,6 +356,42 @@ impl DocumentDraw {
     }
 }
 
+/// What a run of images (a clip's frames, a turntable) is drawn with: the figures' framing box at a
+/// pose, and an image of them at a pose from a camera. [`PosedRenderer`] owns its GPU objects;
+/// [`LentRenderer`] borrows a catalogue's, so one set serves a whole run.
+pub trait PoseRenderer {
+    /// What the automatic and standard views frame at `poses`: with `only_humanoid`, that humanoid's
+    /// figure alone (the others are not drawn).
+    fn framing_bounds(&self, doc: &Document, poses: &[Pose]) -> Result<Aabb, RenderError>;
+    /// Renders `doc` at `poses` (one per humanoid) seen by `camera`.
+    fn render(
+        &mut self,
+        ctx: &GpuContext,
+        doc: &Document,
+        poses: &[Pose],
+        camera: &Camera,
+        bounds: &Aabb,
+    ) -> Result<RenderedImage, RenderError>;
+}
+
+/// The framing box of `draw`'s document at `poses` for `display`.
+fn framing_for(
+    draw: &DocumentDraw,
+    display: &DisplayOptions,
+    doc: &Document,
+    poses: &[Pose],
+) -> Result<Aabb, RenderError> {
+    if let Some(only) = display.only_humanoid
+        && let Some(pose) = poses.get(only)
+    {
+        let figure = views::figure_bounds(doc, crate::hanim::HumanoidIndex(only), pose)?;
+        if !figure.is_empty() {
+            return Ok(figure);
+        }
+    }
+    draw.framing_bounds(doc, poses, display.show_scene)
+}
+
 /// Rendering one document at one size with one set of display choices, re-posed for each image: a motion
 /// sequence renders all its frames with one of these. `render` takes the document it was built from (or
 /// a copy whose humanoid transforms differ, as clips may set them).
@@ -378,11 +414,6 @@ impl PosedRenderer {
         self.draw.place_scene_shapes(ctx, placements);
     }
 
-    /// What the automatic and standard views frame at `poses`.
-    pub fn framing_bounds(&self, doc: &Document, poses: &[Pose]) -> Result<Aabb, RenderError> {
-        self.draw.framing_bounds(doc, poses, self.display.show_scene)
-    }
-
     /// Draws what events wrote into Materials and TextureTransforms for the next image.
     pub fn apply_appearance(
         &mut self,
@@ -392,9 +423,14 @@ impl PosedRenderer {
     ) -> usize {
         self.draw.apply_appearance(ctx, doc, overrides)
     }
+}
 
-    /// Renders `doc` at `poses` (one per humanoid) seen by `camera`.
-    pub fn render(
+impl PoseRenderer for PosedRenderer {
+    fn framing_bounds(&self, doc: &Document, poses: &[Pose]) -> Result<Aabb, RenderError> {
+        framing_for(&self.draw, &self.display, doc, poses)
+    }
+
+    fn render(
         &mut self,
         ctx: &GpuContext,
         doc: &Document,
@@ -403,5 +439,31 @@ impl PosedRenderer {
         bounds: &Aabb,
     ) -> Result<RenderedImage, RenderError> {
         self.offscreen.render(ctx, &mut self.draw, doc, poses, camera, bounds, self.display)
+    }
+}
+
+/// A target and a document's draws borrowed for a run of images: a catalogue renders every preview of a
+/// file with the renderer and draws it made for the file's stills, instead of building pipelines, a
+/// target and the file's draws again for every clip.
+pub struct LentRenderer<'a> {
+    pub offscreen: &'a mut Offscreen,
+    pub draw: &'a mut DocumentDraw,
+    pub display: DisplayOptions,
+}
+
+impl PoseRenderer for LentRenderer<'_> {
+    fn framing_bounds(&self, doc: &Document, poses: &[Pose]) -> Result<Aabb, RenderError> {
+        framing_for(self.draw, &self.display, doc, poses)
+    }
+
+    fn render(
+        &mut self,
+        ctx: &GpuContext,
+        doc: &Document,
+        poses: &[Pose],
+        camera: &Camera,
+        bounds: &Aabb,
+    ) -> Result<RenderedImage, RenderError> {
+        self.offscreen.render(ctx, self.draw, doc, poses, camera, bounds, self.display)
     }
 }

@@ -3,7 +3,7 @@
 
 use glam::Quat;
 
-use super::{PosedRenderer, RenderError, RenderedImage, SceneRequest, ViewRequest, camera_for};
+use super::{PoseRenderer, PosedRenderer, RenderError, RenderedImage, SceneRequest, ViewRequest, camera_for};
 use crate::animation::{Animations, SampleOptions};
 use crate::gpu::GpuContext;
 use crate::hanim::Document;
@@ -20,24 +20,67 @@ pub fn render_times<E: From<RenderError>>(
     options: &SampleOptions,
     request: &SceneRequest,
     times: &[f64],
-    mut each: impl FnMut(usize, RenderedImage) -> Result<(), E>,
+    each: impl FnMut(usize, RenderedImage) -> Result<(), E>,
 ) -> Result<(), E> {
+    let frames = sample_frames(doc, animations, options, request, times)?;
+    // GPU resources are built once; each frame only uploads its pose.
+    let mut renderer = PosedRenderer::new(ctx, doc, request, &frames[0])?;
+    draw_frames(ctx, &mut renderer, doc, &frames, request, each)
+}
+
+/// As [`render_times`], drawn with `renderer` (its size and display choices, not `request`'s).
+#[allow(clippy::too_many_arguments)]
+pub fn render_times_with<E: From<RenderError>>(
+    ctx: &GpuContext,
+    renderer: &mut impl PoseRenderer,
+    doc: &Document,
+    animations: &Animations,
+    options: &SampleOptions,
+    request: &SceneRequest,
+    times: &[f64],
+    each: impl FnMut(usize, RenderedImage) -> Result<(), E>,
+) -> Result<(), E> {
+    let frames = sample_frames(doc, animations, options, request, times)?;
+    draw_frames(ctx, renderer, doc, &frames, request, each)
+}
+
+/// Each time's poses: the request's (or the rest pose with its offsets), the clips sampled on top.
+fn sample_frames(
+    doc: &Document,
+    animations: &Animations,
+    options: &SampleOptions,
+    request: &SceneRequest,
+    times: &[f64],
+) -> Result<Vec<Vec<Pose>>, RenderError> {
     if times.is_empty() {
-        return Err(RenderError::Request("no frames to render".into()).into());
+        return Err(RenderError::Request("no frames to render".into()));
     }
-    let base = poses_for(doc, &request.joint_rotations, &request.displacer_weights).map_err(RenderError::from)?;
+    // The request's own poses (the window's, edits included), else the rest pose with its offsets.
+    let base = match &request.poses {
+        Some(poses) => poses.clone(),
+        None => poses_for(doc, &request.joint_rotations, &request.displacer_weights)?,
+    };
     // Each frame's poses, user offsets on top; the humanoid fields clips set travel in the poses.
-    let frames: Vec<Vec<Pose>> = times
+    Ok(times
         .iter()
         .map(|&t| {
             let mut poses = base.clone();
             animations.apply(doc, t, options, &mut poses);
             poses
         })
-        .collect();
-    // GPU resources are built once; each frame only uploads its pose.
-    let mut renderer = PosedRenderer::new(ctx, doc, request, &frames[0])?;
-    let (bounds, view) = framing_over(&renderer, doc, frames.iter().map(Vec::as_slice), request)?;
+        .collect())
+}
+
+/// Draws `frames` with one camera framing all of them.
+fn draw_frames<E: From<RenderError>>(
+    ctx: &GpuContext,
+    renderer: &mut impl PoseRenderer,
+    doc: &Document,
+    frames: &[Vec<Pose>],
+    request: &SceneRequest,
+    mut each: impl FnMut(usize, RenderedImage) -> Result<(), E>,
+) -> Result<(), E> {
+    let (bounds, view) = framing_over(renderer, doc, frames.iter().map(Vec::as_slice), request)?;
     let aspect = request.size.width as f32 / request.size.height as f32;
     // One camera for every frame: a file Viewpoint is placed at the first frame's pose.
     let camera = match &view {
@@ -54,7 +97,7 @@ pub fn render_times<E: From<RenderError>>(
 /// What a run of frames is framed by: the box of the figures over every frame (so travel shows and nothing
 /// leaves the picture), and the view asked for with the computed ones turned into that box's camera.
 pub(super) fn framing_over<'p>(
-    renderer: &PosedRenderer,
+    renderer: &impl PoseRenderer,
     doc: &Document,
     frames: impl Iterator<Item = &'p [Pose]>,
     request: &SceneRequest,

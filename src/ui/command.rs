@@ -45,6 +45,10 @@ pub enum UiCommand {
     Reload,
     /// Saves the 3D view; `None` picks a name in the screenshot folder.
     Screenshot(Option<PathBuf>),
+    /// Asks where to write the animation File ▸ Export animation… describes ([`super::UiState::export`]).
+    ExportAnimationDialog,
+    /// Writes that animation into this file (its extension picks the format).
+    ExportAnimation(PathBuf),
     /// Asks for the screenshot folder in a native dialog.
     ChooseScreenshotFolder,
     /// Closes the load-error window.

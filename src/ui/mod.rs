@@ -6,6 +6,7 @@
 pub mod capture;
 pub mod command;
 pub mod edit;
+pub mod export;
 pub mod limits;
 pub mod panels;
 pub mod scene;
@@ -173,6 +174,13 @@ fn menu_ui(ui: &mut egui::Ui, state: &mut UiState, info: &FrameInfo) -> Vec<UiCo
                 commands.push(UiCommand::Screenshot(None));
             }
             ui.menu_button("Screenshot settings", |ui| screenshot_settings_ui(ui, state, &mut commands));
+            if ui
+                .add_enabled(info.file.is_some(), egui::Button::new("Export animation…"))
+                .on_hover_text("the clip in the transport or a turntable of the pose, as GIF, APNG, WebP, MP4 or WebM")
+                .clicked()
+            {
+                state.export.open = true;
+            }
             if ui.button("Quit  (Ctrl+Q)").clicked() {
                 commands.push(UiCommand::Quit);
             }

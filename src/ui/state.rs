@@ -42,6 +42,9 @@ pub struct UiState {
     /// Draw frames continuously (to measure fps) instead of on input only.
     #[serde(skip)]
     pub continuous_redraw: bool,
+    /// File ▸ Export animation…'s choices (this session only).
+    #[serde(skip)]
+    pub export: super::export::ExportSettings,
 }
 
 impl Default for UiState {
@@ -66,6 +69,7 @@ impl Default for UiState {
             joints_panel_width: 260.0,
             side_panel_width: 240.0,
             continuous_redraw: false,
+            export: Default::default(),
         }
     }
 }

@@ -82,6 +82,20 @@ impl Viewer {
             UiCommand::Open(path) => self.start_loading(path),
             UiCommand::Reload => self.reload(),
             UiCommand::Screenshot(path) => self.pending_screenshots.push(path),
+            UiCommand::ExportAnimationDialog => {
+                let extension = self.ui.export.format.extension();
+                let mut dialog = rfd::FileDialog::new()
+                    .set_title("Export animation")
+                    .add_filter(extension, &[extension])
+                    .set_file_name(format!("animation.{extension}"));
+                if let Some(folder) = self.ui.screenshot_folder.as_ref().or(self.ui.last_folder.as_ref()) {
+                    dialog = dialog.set_directory(folder);
+                }
+                if let Some(path) = dialog.save_file() {
+                    self.export_animation(path);
+                }
+            }
+            UiCommand::ExportAnimation(path) => self.export_animation(path),
             UiCommand::ChooseScreenshotFolder => {
                 let mut dialog = rfd::FileDialog::new().set_title("Folder for screenshots");
                 if let Some(folder) = self.ui.screenshot_folder.as_ref().or(self.ui.last_folder.as_ref()) {

@@ -205,6 +205,9 @@ impl Viewer {
             if let Some(capture) = capture.as_deref_mut() {
                 commands.extend(capture.editor.window(ui.ctx()));
             }
+            if ui_state.export.open {
+                commands.extend(ui::export::export_window(ui.ctx(), &mut ui_state.export, transport));
+            }
             viewport_input = input;
         });
         (painted, commands, viewport_input)

@@ -21,6 +21,7 @@ mod bench;
 mod capture;
 mod device;
 mod egui_layer;
+mod export;
 mod frame;
 mod loading;
 mod screenshots;

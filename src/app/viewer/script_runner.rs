@@ -88,6 +88,12 @@ impl Viewer {
                 self.ui.screenshot_size = *size;
                 return Vec::new();
             }
+            ScriptStep::ExportAnimation { what, size, fps, path } => {
+                let export = &mut self.ui.export;
+                (export.what, export.size, export.fps) = (*what, *size, *fps);
+                (export.start, export.end) = (0.0, None);
+                return vec![UiCommand::ExportAnimation(path.clone())];
+            }
             ScriptStep::Motion(name, seconds) => {
                 let shown = match self.scene.as_mut() {
                     Some(scene) => scene.transport.show(name, *seconds),

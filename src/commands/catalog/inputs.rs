@@ -19,14 +19,12 @@ pub struct InputFile {
     pub id: String,
 }
 
-fn has_input_extension(path: &Path) -> bool {
-    path.extension()
-        .and_then(|e| e.to_str())
-        .is_some_and(|e| INPUT_EXTENSIONS.iter().any(|x| x.eq_ignore_ascii_case(e)))
+fn has_extension(path: &Path, extensions: &[&str]) -> bool {
+    path.extension().and_then(|e| e.to_str()).is_some_and(|e| extensions.iter().any(|x| x.eq_ignore_ascii_case(e)))
 }
 
 /// Characters safe in a file name on every platform; others become `_`, folders `__`.
-fn slug(relative: &Path) -> String {
+pub(super) fn slug(relative: &Path) -> String {
     let mut parts = Vec::new();
     for component in relative.with_extension("").components() {
         let text = component.as_os_str().to_string_lossy();
@@ -41,8 +39,14 @@ fn slug(relative: &Path) -> String {
 }
 
 /// The input files, in a stable order (each folder's files sorted by path), each once; a path that
-/// does not exist is a failure, not an error.
+/// does not exist is a failure, not an error. Failures are numbered first on the page
+/// ([`Failure::order`]), the files after them.
 pub fn find_inputs(inputs: &[PathBuf]) -> (Vec<InputFile>, Vec<Failure>) {
+    find_files(inputs, INPUT_EXTENSIONS)
+}
+
+/// As [`find_inputs`], for files with any of `extensions` (lower case, without the dot).
+pub fn find_files(inputs: &[PathBuf], extensions: &[&str]) -> (Vec<InputFile>, Vec<Failure>) {
     let mut files = Vec::new();
     let mut failures = Vec::new();
     let mut seen = HashSet::new();
@@ -69,7 +73,11 @@ pub fn find_inputs(inputs: &[PathBuf]) -> (Vec<InputFile>, Vec<Failure>) {
                 let entries = match std::fs::read_dir(&dir) {
                     Ok(e) => e,
                     Err(e) => {
-                        failures.push(Failure { file: dir.display().to_string(), error: format!("cannot read: {e}") });
+                        failures.push(Failure {
+                            order: super::entry_order(failures.len(), 0),
+                            file: dir.display().to_string(),
+                            error: format!("cannot read: {e}"),
+                        });
                         continue;
                     }
                 };
@@ -77,7 +85,7 @@ pub fn find_inputs(inputs: &[PathBuf]) -> (Vec<InputFile>, Vec<Failure>) {
                     let path = entry.path();
                     if path.is_dir() {
                         stack.push(path);
-                    } else if has_input_extension(&path) {
+                    } else if has_extension(&path, extensions) {
                         found.push(path);
                     }
                 }
@@ -91,7 +99,11 @@ pub fn find_inputs(inputs: &[PathBuf]) -> (Vec<InputFile>, Vec<Failure>) {
             let name = input.file_name().map(PathBuf::from).unwrap_or_else(|| input.clone());
             add(input.clone(), &name, &mut files);
         } else {
-            failures.push(Failure { file: input.display().to_string(), error: "no such file or folder".to_string() });
+            failures.push(Failure {
+                order: super::entry_order(failures.len(), 0),
+                file: input.display().to_string(),
+                error: "no such file or folder".to_string(),
+            });
         }
     }
     (files, failures)

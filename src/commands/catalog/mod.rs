@@ -4,43 +4,87 @@
 //!
 //! Outputs, all written to a temporary file and renamed, with names derived from the input paths so
 //! that a re-run overwrites exactly its own files and nothing else:
-//! `DIR/images/<id>-<view>.png`, `DIR/sheets/<id>.png`, `DIR/index.html`.
-//! A file that cannot be loaded or rendered is reported and skipped; the others go on.
+//! `DIR/images/<id>-<view>.png`, `DIR/sheets/<id>.png`, with `--animate` `DIR/previews/<id>-<clip>.gif`
+//! (or `.apng`/`.webp`), `DIR/index.html` and `DIR/catalog.json` (the page in parts, for `catalog merge`).
+//! A file that cannot be loaded or rendered is reported and skipped; the others go on. `--shard I/N`
+//! catalogues a fixed share of the inputs; `catalog merge` joins the shares ([`manifest`]).
+//! `--motions DIR --onto FILE` catalogues captures instead of humanoids ([`takes`]).
 
 mod inputs;
+pub mod manifest;
 mod page;
+mod previews;
+mod shard;
 mod sources;
+mod sparse;
+mod takes;
 
 use std::path::PathBuf;
 use std::time::Instant;
 
 use anyhow::{Context, Result, anyhow, bail};
 
-pub use inputs::{INPUT_EXTENSIONS, InputFile, find_inputs};
-pub use page::{contact_sheet, index_html};
+pub use inputs::{INPUT_EXTENSIONS, InputFile, find_files, find_inputs};
+pub use manifest::{Manifest, entry_order, merge_folders};
+pub use page::{contact_sheet, contact_sheet_rows, index_html};
+pub use previews::{Preview, PreviewOptions};
+pub use shard::Shard;
 pub use sources::{CapturePose, MotionFrame, PoseSource, Posed, RestPose, SceneAtTime};
 
+use super::animation_out::AnimationOptions;
 use super::args::{CaptureArgs, parse_lighting, parse_size};
 use crate::gpu::GpuContext;
 use crate::gpu::lighting::Lighting;
 use crate::hanim::Document;
 use crate::hanim::HumanoidIndex;
 use crate::inspect::info::{self, HumanoidSummary};
-use crate::output::{write_atomically as write_file_atomically, write_png_atomically};
+use crate::output::AnimationFormat;
+use crate::output::write_png_atomically;
 use crate::pose::bounds::Aabb;
 use crate::pose::{self, Pose};
 use crate::render::{DisplayOptions, DocumentDraw, ImageSize, Offscreen, scene_bounds};
 use crate::views::{PoseContext, StandardView, ViewSource, figure_bounds, head_joint, placement};
+use sparse::draws_little_of_itself;
 
 /// `hanim-viewer catalog` arguments.
 #[derive(Debug, Clone, clap::Args)]
+#[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
 pub struct CatalogArgs {
     /// Files and folders (folders are searched recursively for the input extensions).
-    #[arg(required = true, value_name = "INPUT")]
+    #[arg(required_unless_present = "motions", conflicts_with = "motions", value_name = "INPUT")]
     pub inputs: Vec<PathBuf>,
     /// The output folder (created when missing).
-    #[arg(long, value_name = "DIR")]
-    pub out: PathBuf,
+    #[arg(long, value_name = "DIR", required = true)]
+    pub out: Option<PathBuf>,
+    /// Put a looping preview of every clip (a turntable for a figure without clips) beside the stills,
+    /// and its filmstrip on the contact sheet: FORMAT is gif (default), apng or webp.
+    #[arg(long, value_name = "FORMAT", num_args = 0..=1, default_missing_value = "gif", value_parser = parse_preview_format)]
+    pub animate: Option<AnimationFormat>,
+    /// Previews show at most the first SECONDS of a clip.
+    #[arg(long, value_name = "SECONDS", default_value_t = 10.0)]
+    pub preview_seconds: f64,
+    /// A still figure's turntable preview takes SECONDS.
+    #[arg(long, value_name = "SECONDS", default_value_t = 4.0)]
+    pub turntable_seconds: f64,
+    /// Frames in a filmstrip (every k-th frame of the preview, k chosen to fit).
+    #[arg(long, value_name = "N", default_value_t = 8, value_parser = clap::value_parser!(u16).range(1..=64))]
+    pub strip_frames: u16,
+    /// Animation options of the previews (`--anim-fps` defaults to 12 here).
+    #[command(flatten)]
+    pub animation: AnimationOptions,
+    /// Catalogue the motion captures in this folder (ASF/AMC pairs, BVH files, searched recursively)
+    /// retargeted onto the humanoid of --onto: one preview and filmstrip per take.
+    #[arg(long, value_name = "DIR", requires = "onto", conflicts_with_all = ["motion", "amc", "bvh"])]
+    pub motions: Option<PathBuf>,
+    /// The humanoid that plays every take of --motions (its first humanoid).
+    #[arg(long, value_name = "HUMANOID", requires = "motions")]
+    pub onto: Option<PathBuf>,
+    /// Catalogue only share I of N (1-based): the inputs at positions I-1, I-1+N, … of the stable input
+    /// order, into the same layout; `catalog merge` joins the shares' folders.
+    #[arg(long, value_name = "I/N", value_parser = shard::parse_shard)]
+    pub shard: Option<Shard>,
+    #[command(subcommand)]
+    pub action: Option<CatalogAction>,
     /// The views to render, comma-separated.
     #[arg(long, value_delimiter = ',', default_value = "front,side,top,inclined,face", value_parser = parse_view)]
     pub views: Vec<StandardView>,
@@ -77,6 +121,59 @@ pub struct CatalogArgs {
     pub lighting: Lighting,
 }
 
+/// `catalog` subcommands.
+#[derive(Debug, Clone, clap::Subcommand)]
+pub enum CatalogAction {
+    /// Join the folders of a sharded catalogue (`catalog … --shard I/N`) into one: their images,
+    /// sheets and previews copied, one index.html and catalog.json for all.
+    Merge {
+        /// The shards' output folders.
+        #[arg(required = true, value_name = "DIR")]
+        dirs: Vec<PathBuf>,
+        /// The merged catalogue's folder (may be one of the shards').
+        #[arg(long, value_name = "DIR")]
+        out: PathBuf,
+    },
+}
+
+/// A catalogue's previews play at this rate unless `--anim-fps` says otherwise: smooth enough to read a
+/// motion, few enough frames to catalogue thousands of clips.
+const PREVIEW_FPS: f64 = 12.0;
+
+impl CatalogArgs {
+    /// The previews `--animate` asks for (`None` without it).
+    fn preview_options(&self) -> Result<Option<PreviewOptions>> {
+        self.animate.map(|format| self.previews_in(format)).transpose()
+    }
+
+    /// Previews in `format` (or the `--animate` format) with the command line's settings, checked.
+    fn previews_in(&self, format: AnimationFormat) -> Result<PreviewOptions> {
+        let options = PreviewOptions {
+            format: self.animate.unwrap_or(format),
+            fps: self.animation.anim_fps.unwrap_or(PREVIEW_FPS),
+            max_seconds: self.preview_seconds,
+            turntable_seconds: self.turntable_seconds,
+            strip_cells: usize::from(self.strip_frames),
+            animation: self.animation.clone(),
+        };
+        for (name, value) in
+            [("--preview-seconds", options.max_seconds), ("--turntable-seconds", options.turntable_seconds)]
+        {
+            if !(value.is_finite() && value > 0.0) {
+                bail!("{name} must be a number of seconds above 0, not {value}");
+            }
+        }
+        Ok(options)
+    }
+}
+
+fn parse_preview_format(text: &str) -> Result<AnimationFormat, String> {
+    match AnimationFormat::from_name(text) {
+        Some(f) if !f.needs_ffmpeg() => Ok(f),
+        _ => Err(format!("'{text}' is not a preview format (gif, apng, webp)")),
+    }
+}
+
 fn parse_view(text: &str) -> Result<StandardView, String> {
     StandardView::from_name(text).ok_or_else(|| {
         let names: Vec<&str> = StandardView::ALL.iter().map(|s| s.name()).collect();
@@ -93,6 +190,10 @@ pub struct CatalogOptions {
     /// What the page says of the pose ([`PoseSource::describe`]).
     pub pose: String,
     pub lighting: Lighting,
+    /// Moving previews (`--animate`).
+    pub previews: Option<PreviewOptions>,
+    /// This run's share of the inputs (`--shard`).
+    pub shard: Option<Shard>,
 }
 
 /// One rendered view image.
@@ -106,6 +207,8 @@ pub struct ViewImage {
 /// One humanoid catalogued.
 #[derive(Debug, Clone, serde::Serialize)]
 pub struct CatalogEntry {
+    /// Its place on the page of an unsharded run ([`entry_order`]).
+    pub order: usize,
     pub file: String,
     pub id: String,
     pub summary: HumanoidSummary,
@@ -120,11 +223,25 @@ pub struct CatalogEntry {
     pub skeleton_shown: bool,
     /// Why the humanoid is shown at rest instead of the pose asked for (`--motion`).
     pub pose_note: Option<String>,
+    /// Moving previews (`--animate`): one per clip, or a turntable.
+    pub previews: Vec<Preview>,
+}
+
+impl CatalogEntry {
+    /// Every file written for it, relative to the output folder.
+    pub fn outputs(&self) -> Vec<String> {
+        let mut files: Vec<String> = self.images.iter().map(|i| i.image.clone()).collect();
+        files.extend(self.previews.iter().map(|p| p.image.clone()));
+        files.push(self.sheet.clone());
+        files
+    }
 }
 
 /// An input that failed.
 #[derive(Debug, Clone, serde::Serialize)]
 pub struct Failure {
+    /// Its place on the page of an unsharded run.
+    pub order: usize,
     pub file: String,
     pub error: String,
 }
@@ -136,53 +253,6 @@ pub struct CatalogReport {
     pub failures: Vec<Failure>,
     pub files: usize,
     pub seconds: f64,
-}
-
-/// Below this drawn surface per squared figure height, a figure is mostly lines and points (LineSet
-/// skeletons, Sphere markers, small diamonds): the catalogue draws its skeleton over it. A body's skin is
-/// about 0.6 height².
-const SPARSE_SURFACE: f32 = 0.05;
-/// Drawn geometry spanning less than this share of the figure box means that the box is mostly made of
-/// joint centres nothing draws (a skeleton template with one marker): its skeleton is drawn too.
-const SPARSE_EXTENT: f32 = 0.5;
-
-/// True when humanoid `index` (joint matrices `g`) draws little of its figure box `figure` itself — no
-/// skin, and rigid triangles adding up to less than [`SPARSE_SURFACE`] times the box's size squared, or
-/// spanning less than [`SPARSE_EXTENT`] of it — so that its skeleton should be shown.
-fn draws_little_of_itself(
-    doc: &Document,
-    index: usize,
-    g: &[glam::Mat4],
-    figure: &crate::pose::bounds::Aabb,
-) -> Result<bool> {
-    let h = &doc.humanoids[index];
-    let skin = crate::mesh::skin_mesh_from_humanoid(&doc.scene, h)?;
-    if h.skin.is_some() && skin.parts.iter().any(|p| !p.indices.is_empty()) {
-        return Ok(false);
-    }
-    let world_from_humanoid = h.world_from_humanoid();
-    let mut area = 0.0f32;
-    let mut extent = crate::pose::bounds::Aabb::default();
-    let mut notes = Vec::new();
-    for shape in crate::mesh::rigid_shapes(&doc.scene, h)? {
-        let Some((mesh, points)) = crate::mesh::render_mesh_from_rigid_shape(&doc.scene, h, &shape, &mut notes)? else {
-            continue;
-        };
-        let m = world_from_humanoid * shape.joint.and_then(|j| g.get(j)).copied().unwrap_or(glam::Mat4::IDENTITY);
-        let corner = |i: u32| {
-            let point = mesh.source_point.get(i as usize).copied().unwrap_or(0) as usize;
-            m.transform_point3(points.get(point).copied().unwrap_or_default())
-        };
-        for t in mesh.indices.chunks_exact(3) {
-            let (a, b, c) = (corner(t[0]), corner(t[1]), corner(t[2]));
-            area += (b - a).cross(c - a).length() * 0.5;
-            for p in [a, b, c] {
-                extent.add(p);
-            }
-        }
-    }
-    let size = figure.size().max_element();
-    Ok(area < SPARSE_SURFACE * size * size || extent.size().max_element() < SPARSE_EXTENT * size)
 }
 
 /// Renders one humanoid of `doc` in `views`, writes its images and contact sheet, and returns its entry.
@@ -202,6 +272,7 @@ fn catalogue_humanoid(
     offscreen: &mut Offscreen,
     file: &mut FileDraw,
     input: &InputFile,
+    position: usize,
     index: usize,
     pose_note: Option<String>,
     options: &CatalogOptions,
@@ -252,12 +323,37 @@ fn catalogue_humanoid(
         images.push(ViewImage { view, image: relative });
         rendered.push(image.rgba);
     }
+    let mut previews = Vec::new();
+    let mut strips = Vec::new();
+    if let Some(preview_options) = &options.previews {
+        let mut request = crate::render::SceneRequest::new(width, height);
+        request.show_skeleton = show_skeleton;
+        request.show_scene = false;
+        request.only_humanoid = Some(index);
+        request.lighting = options.lighting;
+        // The stills' renderer and draws serve the previews too.
+        let mut renderer = crate::render::LentRenderer {
+            offscreen: &mut *offscreen,
+            draw: &mut file.draw,
+            display: request.display(),
+        };
+        for made in
+            previews::humanoid_previews(ctx, &mut renderer, doc, index, poses, &request, &id, options, preview_options)
+                .with_context(|| format!("humanoid '{}', previews", h.name))?
+        {
+            previews.push(made.preview);
+            strips.push(made.strip);
+        }
+    }
     let sheet = format!("sheets/{id}.png");
-    let (sheet_width, sheet_height, sheet_rgba) = contact_sheet(&rendered, width, height)?;
+    let mut rows: Vec<&[Vec<u8>]> = vec![&rendered];
+    rows.extend(strips.iter().map(Vec::as_slice));
+    let (sheet_width, sheet_height, sheet_rgba) = contact_sheet_rows(&rows, width, height)?;
     write_png_atomically(&options.out.join(&sheet), sheet_width, sheet_height, &sheet_rgba)?;
     let summary = info::summarize(&input.path, doc)?.humanoids.swap_remove(index);
     let empty = h.joints.is_empty() && h.skin.is_none() && h.segments.is_empty() && h.sites.is_empty();
     Ok(CatalogEntry {
+        order: entry_order(position, index),
         file: input.path.display().to_string(),
         id,
         summary,
@@ -267,6 +363,7 @@ fn catalogue_humanoid(
         empty,
         skeleton_shown: show_skeleton,
         pose_note,
+        previews,
     })
 }
 
@@ -275,6 +372,7 @@ fn catalogue_file(
     ctx: &GpuContext,
     offscreen: &mut Offscreen,
     input: &InputFile,
+    position: usize,
     options: &CatalogOptions,
     poses: &dyn PoseSource,
 ) -> Result<Vec<CatalogEntry>> {
@@ -288,7 +386,45 @@ fn catalogue_file(
     let bounds = scene_bounds(shown, &poses)?;
     let mut file = FileDraw { doc: shown, poses: &poses, draw, bounds };
     (0..doc.humanoids.len())
-        .map(|i| catalogue_humanoid(ctx, offscreen, &mut file, input, i, notes[i].clone(), options))
+        .map(|i| catalogue_humanoid(ctx, offscreen, &mut file, input, position, i, notes[i].clone(), options))
+        .collect()
+}
+
+/// The output folders a catalogue writes into.
+fn create_folders(options: &CatalogOptions) -> Result<()> {
+    let mut dirs = vec![options.out.clone(), options.out.join("images"), options.out.join("sheets")];
+    if options.previews.is_some() {
+        dirs.push(options.out.join("previews"));
+    }
+    for dir in dirs {
+        std::fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;
+    }
+    Ok(())
+}
+
+/// A progress bar over `len` inputs (drawn only on a terminal).
+fn progress(len: usize) -> Result<indicatif::ProgressBar> {
+    let bar = indicatif::ProgressBar::new(len as u64);
+    bar.set_style(
+        indicatif::ProgressStyle::with_template("{elapsed_precise} [{bar:30}] {pos}/{len} {wide_msg}")
+            .map_err(|e| anyhow!("progress bar template: {e}"))?
+            .progress_chars("=> "),
+    );
+    Ok(bar)
+}
+
+/// The inputs of this run's share, each with its position in the stable order of all inputs (after the
+/// inputs that failed to be found, which the first share reports).
+fn share<T>(files: Vec<T>, failures: &mut Vec<Failure>, shard: Option<Shard>) -> Vec<(usize, T)> {
+    let first = failures.len();
+    if shard.is_some_and(|s| !s.is_first()) {
+        failures.clear();
+    }
+    files
+        .into_iter()
+        .enumerate()
+        .map(|(i, f)| (first + i, f))
+        .filter(|(i, _)| shard.is_none_or(|s| s.takes(i - first)))
         .collect()
 }
 
@@ -302,30 +438,28 @@ pub fn catalogue(
     poses: &dyn PoseSource,
 ) -> Result<CatalogReport> {
     let started = Instant::now();
-    for dir in [options.out.clone(), options.out.join("images"), options.out.join("sheets")] {
-        std::fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;
-    }
+    create_folders(options)?;
     let (files, mut failures) = find_inputs(inputs);
+    let files = share(files, &mut failures, options.shard);
     for f in &failures {
         log::error!("{}: {}", f.file, f.error);
     }
-    let bar = indicatif::ProgressBar::new(files.len() as u64);
-    bar.set_style(
-        indicatif::ProgressStyle::with_template("{elapsed_precise} [{bar:30}] {pos}/{len} {wide_msg}")
-            .map_err(|e| anyhow!("progress bar template: {e}"))?
-            .progress_chars("=> "),
-    );
+    let bar = progress(files.len())?;
     // One renderer and target for the whole run: every file and view is drawn with them.
     let mut offscreen = Offscreen::new(ctx, options.size)?;
     let mut entries = Vec::new();
-    for input in &files {
+    for (position, input) in &files {
         bar.set_message(input.path.display().to_string());
-        match catalogue_file(ctx, &mut offscreen, input, options, poses) {
+        match catalogue_file(ctx, &mut offscreen, input, *position, options, poses) {
             Ok(mut e) => entries.append(&mut e),
             Err(e) => {
                 let error = format!("{e:#}");
                 bar.suspend(|| log::error!("{}: skipped: {error}", input.path.display()));
-                failures.push(Failure { file: input.path.display().to_string(), error });
+                failures.push(Failure {
+                    order: entry_order(*position, 0),
+                    file: input.path.display().to_string(),
+                    error,
+                });
             }
         }
         bar.inc(1);
@@ -333,13 +467,31 @@ pub fn catalogue(
     bar.finish_and_clear();
     let mut report = CatalogReport { entries, failures, files: files.len(), seconds: 0.0 };
     report.seconds = started.elapsed().as_secs_f64();
-    let html = index_html(&report, options);
-    write_file_atomically(&options.out.join("index.html"), html.as_bytes())?;
+    page::manifest(&report, options).write(&options.out)?;
     Ok(report)
 }
 
 /// `hanim-viewer catalog`: exit code 0 when every input was catalogued, 1 when any failed.
 pub fn run(args: &CatalogArgs) -> Result<std::process::ExitCode> {
+    if let Some(CatalogAction::Merge { dirs, out }) = &args.action {
+        let merged = merge_folders(dirs, out)?;
+        eprintln!(
+            "merged {} share(s): {} {}(s) from {} file(s), {} failed, into {}",
+            dirs.len(),
+            merged.entries.len(),
+            merged.noun,
+            merged.files,
+            merged.failures.len(),
+            out.join("index.html").display()
+        );
+        return Ok(if merged.failures.is_empty() {
+            std::process::ExitCode::SUCCESS
+        } else {
+            std::process::ExitCode::from(1)
+        });
+    }
+    let out = args.out.clone().ok_or_else(|| anyhow!("--out DIR is required"))?;
+    let previews = args.preview_options()?;
     let mut views = Vec::new();
     for v in &args.views {
         if !views.contains(v) {
@@ -351,6 +503,24 @@ pub fn run(args: &CatalogArgs) -> Result<std::process::ExitCode> {
     // gives each humanoid's warning count).
     if std::env::var_os("RUST_LOG").is_none() {
         log::set_max_level(log::LevelFilter::Error);
+    }
+    if let (Some(dir), Some(onto)) = (&args.motions, &args.onto) {
+        let options = CatalogOptions {
+            out,
+            views,
+            size: args.size,
+            pose: "motion captures".to_string(),
+            lighting: args.lighting,
+            previews: Some(match previews {
+                Some(p) => p,
+                None => args.previews_in(AnimationFormat::Gif)?,
+            }),
+            shard: args.shard,
+        };
+        let ctx = GpuContext::headless(args.adapter.as_deref())?;
+        log::info!("rendering on {}", ctx.summary);
+        let fps = args.capture.fps;
+        return takes::run(&ctx, dir, onto, args.capture.map.as_deref(), fps, &options);
     }
     // The capture is read (and its frame checked) before any GPU work.
     let capture = CapturePose::from_args(&args.capture, args.frame.unwrap_or(0))?;
@@ -371,11 +541,13 @@ pub fn run(args: &CatalogArgs) -> Result<std::process::ExitCode> {
         bail!("--time must be a finite number of seconds");
     }
     let options = CatalogOptions {
-        out: args.out.clone(),
+        out,
         views,
         size: args.size,
         pose: source.describe(),
         lighting: args.lighting,
+        previews,
+        shard: args.shard,
     };
     let report = catalogue(&ctx, &args.inputs, &options, source.as_ref())?;
     let images: usize = report.entries.iter().map(|e| e.images.len()).sum();
@@ -388,6 +560,10 @@ pub fn run(args: &CatalogArgs) -> Result<std::process::ExitCode> {
         report.seconds,
         report.failures.len()
     );
+    let previews: usize = report.entries.iter().map(|e| e.previews.len()).sum();
+    if options.previews.is_some() {
+        eprintln!("{previews} moving preview(s) in {}", options.out.join("previews").display());
+    }
     for e in &report.entries {
         if let Some(note) = &e.pose_note {
             eprintln!("at rest: {} ({}): {note}", e.id, e.file);
