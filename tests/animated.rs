@@ -321,3 +321,52 @@ fn bad_requests_are_refused_before_rendering_and_leave_nothing() {
     }
     assert!(listing(dir.path()).is_empty(), "{:?}", listing(dir.path()));
 }
+
+/// With the real `ffmpeg` (Debian's package; `.ci/run` installs it): MP4 (H.264) and WebM (VP9) files
+/// that `ffprobe` reads back with every frame at the size and rate asked for.
+#[test]
+fn real_ffmpeg_writes_mp4_and_webm_with_every_frame() {
+    let has = |program: &str| Command::new(program).arg("-version").output().is_ok_and(|o| o.status.success());
+    if !has("ffmpeg") || !has("ffprobe") {
+        common::window::skip_or_fail("real_ffmpeg_writes_mp4_and_webm_with_every_frame", "ffmpeg/ffprobe not on PATH");
+        return;
+    }
+    if common::gpu_or_skip().is_none() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let joe = joe();
+    for (name, codec) in [("kick.mp4", "h264"), ("kick.webm", "vp9")] {
+        let out = dir.path().join(name);
+        let args = [
+            "render",
+            joe.to_str().unwrap(),
+            "--motion",
+            "KickTimer",
+            "--size",
+            "96x96",
+            "--anim-fps",
+            "10",
+            "--out",
+            out.to_str().unwrap(),
+        ];
+        ok(viewer(&args), name);
+        let probe = Command::new("ffprobe")
+            .args(["-v", "error", "-count_frames", "-show_entries"])
+            .args(["stream=codec_name,width,height,nb_read_frames,r_frame_rate", "-of", "compact"])
+            .arg(&out)
+            .output()
+            .unwrap();
+        let text = String::from_utf8_lossy(&probe.stdout);
+        assert!(text.contains(&format!("codec_name={codec}")), "{name}: {text}");
+        assert!(text.contains("width=96|height=96"), "{name}: {text}");
+        assert!(text.contains("r_frame_rate=10/1"), "{name}: {text}");
+        let frames: u32 = text
+            .split('|')
+            .find_map(|f| f.trim().strip_prefix("nb_read_frames="))
+            .and_then(|n| n.trim().parse().ok())
+            .unwrap_or_else(|| panic!("{name}: {text}"));
+        // KickTimer lasts 3.73 s: 38 frames at 10 per second (37.3 rounded up, first and last included).
+        assert!((37..=39).contains(&frames), "{name}: {frames} frames");
+    }
+}
