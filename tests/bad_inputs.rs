@@ -300,7 +300,7 @@ const CASES: &[Case] = &[
         "inline_missing_file.x3d",
         Warn {
             at: "5:1",
-            has: &["Inline: no local file found", "no_such_file.x3d"],
+            has: &["Inline url 'no_such_file.x3d': not found"],
             check: |doc| assert!(doc.scene.node(doc.scene.roots[0]).children.is_empty()),
         },
     ),
