@@ -22,19 +22,25 @@ pub fn load_file(path: &Path, options: &LoadOptions) -> Result<Scene, X3dError> 
 }
 
 /// Loads scene text (XML or classic, told apart by its header); `path` names it in messages and
-/// resolves relative URLs.
+/// resolves relative URLs. The text is already Unicode: an XML declaration's `encoding` is not applied
+/// to it again.
 pub fn load_str(text: &str, path: &Path, options: &LoadOptions) -> Result<Scene, X3dError> {
-    load_bytes(text.as_bytes(), path, options)
+    parse_main(text.as_bytes(), path, options)
 }
 
 /// Loads scene bytes of any supported encoding, gzip-compressed or not.
 pub fn load_bytes(bytes: &[u8], path: &Path, options: &LoadOptions) -> Result<Scene, X3dError> {
-    let mut scene = Scene::default();
     let bytes = decompress_if_gzip(bytes, path, options.max_decompressed_bytes)?;
     let text = decode_to_utf8(&bytes, path)?;
+    parse_main(&text, path, options)
+}
+
+/// The main document's UTF-8 text into a scene, with the documents it refers to.
+fn parse_main(text: &[u8], path: &Path, options: &LoadOptions) -> Result<Scene, X3dError> {
+    let mut scene = Scene::default();
     let mut context =
         LoadContext { options: options.clone(), chain: vec![path.to_path_buf()], parse: parse_any, documents_read: 0 };
-    let (roots, _) = parse_any(&mut scene, &text, path, &mut context, true)?;
+    let (roots, _) = parse_any(&mut scene, text, path, &mut context, true)?;
     scene.roots = roots;
     Ok(scene)
 }
