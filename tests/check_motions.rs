@@ -9,9 +9,10 @@ use hanim_viewer::hanim;
 /// A clean LOA-0 humanoid with three joints; `joint_fields` go on l_hip, `humanoid_fields` on the
 /// humanoid, `motion` is placed in its `motions` field.
 fn humanoid(humanoid_fields: &str, joint_fields: &str, motion: &str) -> String {
+    let version = if humanoid_fields.contains("version=") { "" } else { "version='2.0'" };
     format!(
         "<?xml version='1.0' encoding='UTF-8'?>\n<X3D version='4.0'><Scene>\n\
-         <HAnimHumanoid DEF='h' name='h' version='2.0' {humanoid_fields}>\n\
+         <HAnimHumanoid DEF='h' name='h' {version} {humanoid_fields}>\n\
          <HAnimJoint DEF='h_humanoid_root' name='humanoid_root' containerField='skeleton'>\n\
          <HAnimJoint DEF='h_sacroiliac' name='sacroiliac' center='0 1 0'>\n\
          <HAnimJoint DEF='h_l_hip' name='l_hip' center='0.1 0.9 0' {joint_fields}/>\n\

@@ -76,9 +76,9 @@ fn an_inline_url_list_is_tried_in_order_and_each_failure_is_a_warning_without_co
     std::fs::create_dir(d.join("folder")).unwrap();
     write(&d.join("big.x3d"), GOOD_INLINE.to_string() + &" ".repeat(2 << 20));
     write(&d.join("good.x3d"), GOOD_INLINE);
-    let urls = "'missing.x3d' 'secret.txt' 'secret.x3d' 'page.xml' 'broken.x3d' 'folder' '/dev/zero' 'big.x3d' \
-                'https://example.com/remote.x3d' 'good.x3d' 'never-tried.x3d'";
-    let main = write(&d.join("main.x3d"), humanoid_with(&format!("<Inline url=\"{urls}\"/>")));
+    let urls = r#""missing.x3d" "secret.txt" "secret.x3d" "page.xml" "broken.x3d" "folder" "/dev/zero" "big.x3d"
+                "https://example.com/remote.x3d" "good.x3d" "never-tried.x3d""#;
+    let main = write(&d.join("main.x3d"), humanoid_with(&format!("<Inline url='{urls}'/>")));
 
     let (code, text) = check(&main, &[("HANIM_MAX_REFERENCE_MIB", "1")]);
     assert_eq!(code, 0, "the main file loads and is clean:\n{text}");
