@@ -90,11 +90,11 @@ fn defects_of(scene: &Scene, h: &Humanoid, m: &Motion, out: &mut Vec<MotionDefec
         out.push(MotionDefect { rule, node: m.node, pos, message: format!("{}: {message}", scene.describe(m.node)) });
     };
 
-    let groups = match channel_groups(&m.channels) {
-        Ok(groups) => groups,
+    let (groups, readable) = match channel_groups(&m.channels) {
+        Ok(groups) => (groups, true),
         Err(message) => {
             push("motion-channels", "channels", message);
-            Vec::new()
+            (Vec::new(), false)
         }
     };
     let unknown: Vec<&str> = groups.iter().flatten().copied().filter(|n| !is_channel_name(n)).collect();
@@ -112,7 +112,8 @@ fn defects_of(scene: &Scene, h: &Humanoid, m: &Motion, out: &mut Vec<MotionDefec
         );
     }
     let names: Vec<&str> = split_list(&m.joints).collect();
-    if !m.channels.trim().is_empty() && names.len() != groups.len() {
+    // Unreadable channels say nothing about the group count: one finding is enough.
+    if readable && !m.channels.trim().is_empty() && names.len() != groups.len() {
         push(
             "motion-channel-count",
             "joints",
