@@ -270,8 +270,10 @@ fn gzip_bomb(path: &Path, member_bytes: usize, members: usize) {
 
 /// Peak resident memory of a child process, in bytes (Linux `wait4` rusage: ru_maxrss in KiB).
 fn run_and_measure_peak(command: &mut Command) -> (std::process::ExitStatus, u64, String) {
-    let mut child = command.stdout(std::process::Stdio::piped()).stderr(std::process::Stdio::piped()).spawn().unwrap();
+    // Reaped by `wait4` below, which std's `wait` cannot replace (it gives no rusage).
+    let child = command.stdout(std::process::Stdio::piped()).stderr(std::process::Stdio::piped()).spawn().unwrap();
     let pid = child.id() as libc::pid_t;
+    let mut child = child;
     let mut stderr = child.stderr.take().unwrap();
     let mut stdout = child.stdout.take().unwrap();
     let err = std::thread::spawn(move || {

@@ -138,7 +138,7 @@ fn defects_of(scene: &Scene, h: &Humanoid, m: &Motion, out: &mut Vec<MotionDefec
 
     let channel_count: usize = groups.iter().map(Vec::len).sum();
     let frame_count = m.values.len().checked_div(channel_count).unwrap_or(0);
-    if channel_count > 0 && m.values.len() % channel_count != 0 {
+    if channel_count > 0 && !m.values.len().is_multiple_of(channel_count) {
         push(
             "motion-values",
             "values",

@@ -65,12 +65,12 @@ impl Checker<'_> {
             );
         }
         for segment in &h.segments {
-            if !(segment.mass >= 0.0) {
+            if segment.mass.is_nan() || segment.mass < 0.0 {
                 let message = format!("segment '{}' has mass {}; it must be 0 or more", segment.name, segment.mass);
                 self.push(Error, "segment-mass", segment.node, message);
             }
             let moments = &segment.moments_of_inertia;
-            if (!moments.is_empty() && moments.len() != 9) || moments.iter().any(|m| !(*m >= 0.0)) {
+            if (!moments.is_empty() && moments.len() != 9) || moments.iter().any(|m| m.is_nan() || *m < 0.0) {
                 let message = format!(
                     "segment '{}' momentsOfInertia must be 9 values of 0 or more, found {:?}",
                     segment.name,
