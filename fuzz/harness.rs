@@ -122,3 +122,105 @@ pub fn fuzz_mocap_files(data: &[u8]) {
         play(&skeleton_rig, &clip);
     }
 }
+
+/// A token that only the fuzz harness's "secret" file holds: no message may ever contain it.
+const FUZZ_SECRET: &str = "Zq7-SECRET-nW4x";
+
+/// References: the bytes split at NUL into a main file and up to three files it may refer to
+/// (`r1.x3d`, `r2.x3d.gz` (gzip-compressed), `r3.x3d`), written into a scratch folder beside a
+/// `secret.txt`, a folder `dir` and links to `/dev/zero`; seeds name them in Inline, EXTERNPROTO and
+/// ImageTexture urls. Loading must never panic, hang or run out of memory, and no warning or error may
+/// quote `secret.txt` (unless the fuzzer wrote the token itself).
+pub fn fuzz_references(data: &[u8]) {
+    use std::io::Write;
+    use std::sync::OnceLock;
+    static DIR: OnceLock<std::path::PathBuf> = OnceLock::new();
+    let dir = DIR.get_or_init(|| {
+        let dir = std::env::temp_dir().join(format!("hanim-fuzz-references-{}", std::process::id()));
+        std::fs::create_dir_all(dir.join("dir")).expect("scratch folder");
+        std::fs::write(dir.join("secret.txt"), format!("{FUZZ_SECRET}\n<X3D>{FUZZ_SECRET}")).expect("secret");
+        #[cfg(unix)]
+        let _ = std::os::unix::fs::symlink("/dev/zero", dir.join("zero.x3d"));
+        dir
+    });
+    let mut parts = data.splitn(4, |&b| b == 0);
+    let main = parts.next().unwrap_or_default();
+    let names = ["r1.x3d", "r2.x3d.gz", "r3.x3d"];
+    for (i, name) in names.iter().enumerate() {
+        let bytes = parts.next().unwrap_or_default();
+        let bytes = if i == 1 {
+            let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+            encoder.write_all(bytes).expect("in memory");
+            encoder.finish().expect("in memory")
+        } else {
+            bytes.to_vec()
+        };
+        std::fs::write(dir.join(name), bytes).expect("scratch file");
+    }
+    let main_path = dir.join("main.x3d");
+    std::fs::write(&main_path, main).expect("scratch file");
+    let options = hanim_viewer::x3d::LoadOptions {
+        max_reference_bytes: 1 << 20,
+        max_decompressed_bytes: 1 << 20,
+        ..Default::default()
+    };
+    let messages: Vec<String> = match hanim_viewer::x3d::load_file(&main_path, &options) {
+        Ok(scene) => match hanim_viewer::hanim::build_document(scene) {
+            Ok(doc) => doc.warnings.iter().map(|w| w.to_string()).collect(),
+            Err(e) => vec![e.to_string()],
+        },
+        Err(e) => vec![e.to_string()],
+    };
+    let token = FUZZ_SECRET.as_bytes();
+    if !data.windows(token.len()).any(|w| w == token) {
+        for m in &messages {
+            assert!(!m.contains(FUZZ_SECRET), "a message quotes secret.txt: {m}");
+        }
+    }
+}
+
+/// Compressed and encoded input: the first byte picks how the rest reaches the loader (as is; gzip-
+/// compressed; gzip-compressed then cut or corrupted at a place the next bytes give; UTF-16 LE or BE
+/// with a byte-order mark; behind an XML declaration naming an 8-bit or unknown encoding), with a
+/// 1 MiB decompression limit. Must never panic, hang or run out of memory; errors are fine.
+pub fn fuzz_compressed_input(data: &[u8]) {
+    use std::io::Write;
+    let Some((&mode, rest)) = data.split_first() else { return };
+    let gzip = |bytes: &[u8]| {
+        let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+        encoder.write_all(bytes).expect("in memory");
+        encoder.finish().expect("in memory")
+    };
+    let input: Vec<u8> = match mode % 8 {
+        0 => rest.to_vec(),
+        1 => gzip(rest),
+        2 | 3 => {
+            let (&at, body) = rest.split_first().unwrap_or((&0, &[]));
+            let mut compressed = gzip(body);
+            let at = at as usize % compressed.len().max(1);
+            if mode % 8 == 2 {
+                compressed.truncate(at);
+            } else if let Some(b) = compressed.get_mut(at) {
+                *b ^= 0x5a;
+            }
+            compressed
+        }
+        4 | 5 => {
+            let text = String::from_utf8_lossy(rest);
+            let little = mode % 8 == 4;
+            let bom: [u8; 2] = if little { [0xFF, 0xFE] } else { [0xFE, 0xFF] };
+            let units = text.encode_utf16().flat_map(|u| if little { u.to_le_bytes() } else { u.to_be_bytes() });
+            bom.into_iter().chain(units).collect()
+        }
+        6 => [&b"<?xml version='1.0' encoding='ISO-8859-1'?>"[..], rest].concat(),
+        _ => {
+            let (label, body) = rest.split_at(rest.len().min(12));
+            let label: String = label.iter().map(|&b| (b % 26 + b'a') as char).collect();
+            [format!("<?xml version='1.0' encoding='{label}'?>").as_bytes(), body].concat()
+        }
+    };
+    let options = hanim_viewer::x3d::LoadOptions { max_decompressed_bytes: 1 << 20, ..Default::default() };
+    if let Ok(scene) = hanim_viewer::x3d::load_bytes(&input, std::path::Path::new("fuzz.x3d.gz"), &options) {
+        let _ = hanim_viewer::hanim::build_document(scene);
+    }
+}

@@ -23,6 +23,10 @@ fn every_fuzzer_finding_is_fixed() {
             fuzz_motion_channels(&data);
         } else if name.starts_with("mocap_files-") {
             fuzz_mocap_files(&data);
+        } else if name.starts_with("references-") {
+            fuzz_references(&data);
+        } else if name.starts_with("compressed_input-") {
+            fuzz_compressed_input(&data);
         } else {
             panic!("{name}: not named after a fuzz target");
         }
@@ -59,4 +63,21 @@ fn the_mocap_harness_runs_on_the_malformed_captures_and_corpus_heads() {
     fuzz_mocap_files(&head("bvh/01_01.bvh"));
     inputs += 2;
     assert!(inputs >= 20, "{inputs} inputs");
+}
+
+#[test]
+fn the_reference_and_compressed_input_harnesses_run_on_their_seeds() {
+    // The fourth and fifth targets' bodies on their seeds: url lists with failing entries (the harness
+    // asserts that no message quotes its secret file), gzip cut and corrupted, UTF-16 and 8-bit text.
+    let fuzz = Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz");
+    let mut inputs = 0;
+    for (folder, harness) in
+        [("seeds_references", fuzz_references as fn(&[u8])), ("seeds_compressed", fuzz_compressed_input)]
+    {
+        for entry in std::fs::read_dir(fuzz.join(folder)).unwrap() {
+            harness(&std::fs::read(entry.unwrap().path()).unwrap());
+            inputs += 1;
+        }
+    }
+    assert!(inputs >= 40, "{inputs} inputs");
 }

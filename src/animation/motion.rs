@@ -151,23 +151,9 @@ pub struct JointSample {
     pub translation: Option<Vec3>,
 }
 
-/// Finds a motion's joint name in the skeleton: exact name, then its H-Anim 1/2 alias, then the name
-/// without a `<humanoid name>_` or `hanim_` prefix (§4.1).
+/// Finds a motion's joint name in the skeleton (see [`Humanoid::find_motion_joint`]).
 pub fn find_joint(h: &Humanoid, name: &str) -> Option<usize> {
-    let name = name.trim();
-    if let Some(j) = h.joint_index(name) {
-        return Some(j);
-    }
-    if let Some(j) = crate::names::hanim_alias(name).and_then(|alias| h.joint_index(alias)) {
-        return Some(j);
-    }
-    let humanoid_prefix = format!("{}_", h.name);
-    for prefix in [humanoid_prefix.as_str(), "hanim_"] {
-        if let Some(stripped) = name.strip_prefix(prefix).filter(|s| !s.is_empty()) {
-            return find_joint(h, stripped);
-        }
-    }
-    None
+    h.find_motion_joint(name)
 }
 
 fn split_list(text: &str) -> impl Iterator<Item = &str> {

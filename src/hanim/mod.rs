@@ -5,7 +5,9 @@ mod binding;
 pub mod build;
 pub mod influences;
 pub mod model;
+pub mod motion_rules;
 
 pub use background::Background;
 pub use build::{HanimError, build_document, count_channels, load, load_str, load_with_progress};
 pub use model::*;
+pub use motion_rules::{MotionDefect, motion_defects};

@@ -75,13 +75,13 @@ impl Report {
 /// (name, DEF, node) of a joint, segment, site or displacer.
 type NamedNode<'h> = (&'h str, Option<&'h str>, NodeId);
 
-struct Checker<'d> {
-    doc: &'d Document,
+pub(super) struct Checker<'d> {
+    pub(super) doc: &'d Document,
     findings: Vec<Finding>,
 }
 
 impl Checker<'_> {
-    fn push_at(&mut self, severity: Severity, rule: &'static str, pos: SourcePos, message: String) {
+    pub(super) fn push_at(&mut self, severity: Severity, rule: &'static str, pos: SourcePos, message: String) {
         self.findings.push(Finding {
             severity,
             rule,
@@ -92,13 +92,20 @@ impl Checker<'_> {
         });
     }
 
-    fn push(&mut self, severity: Severity, rule: &'static str, node: NodeId, message: String) {
+    pub(super) fn push(&mut self, severity: Severity, rule: &'static str, node: NodeId, message: String) {
         let pos = self.doc.scene.pos(self.doc.scene.node(node).loc);
         self.push_at(severity, rule, pos, message);
     }
 
     /// Reports a list of offenders as one finding (first few named), so big files stay readable.
-    fn push_list(&mut self, severity: Severity, rule: &'static str, node: NodeId, what: &str, names: &[String]) {
+    pub(super) fn push_list(
+        &mut self,
+        severity: Severity,
+        rule: &'static str,
+        node: NodeId,
+        what: &str,
+        names: &[String],
+    ) {
         if names.is_empty() {
             return;
         }
@@ -125,6 +132,8 @@ impl Checker<'_> {
         self.loa(h);
         self.skin(h);
         self.rest_pose(h);
+        self.motions(h);
+        self.field_ranges(h);
     }
 
     fn names(&mut self, h: &Humanoid) {
@@ -372,7 +381,9 @@ impl Checker<'_> {
 /// Runs every rule over every humanoid of the document; loader warnings are included as warnings.
 pub fn check(doc: &Document) -> Report {
     let mut checker = Checker { doc, findings: Vec::new() };
-    for w in &doc.warnings {
+    // Motion defects are loader warnings too; here they are errors of their own rules, reported once.
+    let defects: Vec<_> = doc.humanoids.iter().flat_map(|h| crate::hanim::motion_defects(&doc.scene, h)).collect();
+    for w in doc.warnings.iter().filter(|w| !defects.iter().any(|d| d.pos == w.pos && d.message == w.message)) {
         checker.push_at(Severity::Warning, "loader", w.pos.clone(), w.message.clone());
     }
     if doc.humanoids.is_empty() {

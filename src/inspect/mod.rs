@@ -1,4 +1,5 @@
 //! Reports about a loaded document: `info` summaries and `check` rules.
 
 pub mod check;
+mod check_fields;
 pub mod info;

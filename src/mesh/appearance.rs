@@ -28,24 +28,8 @@ impl TextureRef {
     pub fn local_candidates(&self) -> Vec<PathBuf> {
         self.urls
             .iter()
-            .filter_map(|url| {
-                let url = url.trim();
-                if url.is_empty() {
-                    return None;
-                }
-                if let Some(path) = url.strip_prefix("file://").or_else(|| url.strip_prefix("file:")) {
-                    return Some(PathBuf::from(path));
-                }
-                let scheme = url.split_once(':').map(|(s, _)| s);
-                // One-letter "schemes" are Windows drive letters.
-                if scheme
-                    .is_some_and(|s| s.len() > 1 && s.chars().all(|c| c.is_ascii_alphanumeric() || "+-.".contains(c)))
-                {
-                    return None;
-                }
-                let path = PathBuf::from(url);
-                Some(if path.is_absolute() { path } else { self.base.join(path) })
-            })
+            .filter(|url| !url.trim().is_empty())
+            .filter_map(|url| crate::x3d::reference::local_target(&self.base, url).ok().map(|(path, _)| path))
             .collect()
     }
 }

@@ -4,6 +4,7 @@
 use std::path::Path;
 
 use super::TextureRef;
+use crate::x3d::reference::{ReferenceFailure, local_target, read_referenced_file};
 
 /// Largest texture side uploaded; bigger images are scaled down (the adapter's limit may be lower).
 const MAX_TEXTURE_SIDE: u32 = 4096;
@@ -21,17 +22,22 @@ pub struct DecodedImage {
     pub has_alpha: bool,
 }
 
-/// Decodes the first readable image of `texture`'s url list; the error lists what was tried.
+/// Decodes the first readable image of `texture`'s url list; the error names each url tried and why it
+/// failed (the reason's kind only: no byte of a file that is not an image is ever quoted).
 pub fn decode_texture(texture: &TextureRef) -> Result<(DecodedImage, std::path::PathBuf), String> {
-    let candidates = texture.local_candidates();
+    let limit = crate::x3d::LoadOptions::default().max_reference_bytes;
     let mut tried = Vec::new();
-    for path in &candidates {
-        match decode_file(path) {
-            Ok(image) => return Ok((image, path.clone())),
-            Err(e) => tried.push(format!("{}: {e}", path.display())),
+    let mut remote = 0;
+    for url in texture.urls.iter().filter(|u| !u.trim().is_empty()) {
+        match local_target(&texture.base, url) {
+            Ok((path, _)) => match decode_file(&path, limit) {
+                Ok(image) => return Ok((image, path)),
+                Err(reason) => tried.push(format!("'{url}': {reason}")),
+            },
+            Err(ReferenceFailure::Remote) => remote += 1,
+            Err(reason) => tried.push(format!("'{url}': {reason}")),
         }
     }
-    let remote = texture.urls.len() - candidates.len();
     let remote_note = if remote > 0 { format!(" ({remote} remote URL(s) not fetched)") } else { String::new() };
     if tried.is_empty() {
         Err(format!("no local url to read{remote_note}"))
@@ -40,10 +46,13 @@ pub fn decode_texture(texture: &TextureRef) -> Result<(DecodedImage, std::path::
     }
 }
 
-fn decode_file(path: &Path) -> Result<DecodedImage, String> {
-    let reader = image::ImageReader::open(path).map_err(|e| e.to_string())?;
-    let reader = reader.with_guessed_format().map_err(|e| e.to_string())?;
-    let mut image = reader.decode().map_err(|e| e.to_string())?;
+/// The image in the regular file at `path` (at most `limit` bytes, see `x3d::reference`).
+fn decode_file(path: &Path, limit: u64) -> Result<DecodedImage, String> {
+    let bytes = read_referenced_file(path, limit).map_err(|e| e.to_string())?;
+    let reader = image::ImageReader::new(std::io::Cursor::new(bytes));
+    let reader = reader.with_guessed_format().map_err(|_| "cannot be read".to_string())?;
+    let format = reader.format();
+    let mut image = reader.decode().map_err(|e| describe_image_error(&e, format))?;
     if image.width() > MAX_TEXTURE_SIDE || image.height() > MAX_TEXTURE_SIDE {
         image = image.resize(MAX_TEXTURE_SIDE, MAX_TEXTURE_SIDE, image::imageops::FilterType::Triangle);
     }
@@ -51,6 +60,19 @@ fn decode_file(path: &Path) -> Result<DecodedImage, String> {
     let rgba = image.to_rgba8();
     let has_alpha = rgba.pixels().any(|p| p.0[3] < 255);
     Ok(DecodedImage { width: rgba.width(), height: rgba.height(), rgba: rgba.into_raw(), intensity, has_alpha })
+}
+
+/// A decoding failure by its kind: decoders' own messages can quote bytes of the file (a JPEG's bad
+/// marker), and a url may name a file that is no image at all.
+fn describe_image_error(error: &image::ImageError, format: Option<image::ImageFormat>) -> String {
+    let format = format.map(|f| format!("{f:?}")).unwrap_or_else(|| "unknown".into());
+    match error {
+        image::ImageError::Unsupported(_) => {
+            format!("not an image in a format that is read (PNG, JPEG, GIF; found {format})")
+        }
+        image::ImageError::Limits(_) => "an image too large to decode".into(),
+        _ => format!("not a readable image (format {format})"),
+    }
 }
 
 #[cfg(test)]
@@ -81,6 +103,11 @@ mod tests {
         let (grey, _) = decode_texture(&texture(&["g.jpg"], dir.path())).unwrap();
         assert!(grey.intensity, "a one-channel JPEG modulates");
         let err = decode_texture(&texture(&["nope.png", "https://example.org/x.png"], dir.path())).unwrap_err();
-        assert!(err.contains("nope.png") && err.contains("1 remote URL(s) not fetched"), "{err}");
+        assert!(err.contains("'nope.png': not found") && err.contains("1 remote URL(s) not fetched"), "{err}");
+        // Files that are not images fail by kind; nothing of them is quoted.
+        std::fs::write(dir.path().join("secret.png"), b"TOP-SECRET-CONTENT").unwrap();
+        let err = decode_texture(&texture(&["secret.png", "."], dir.path())).unwrap_err();
+        assert!(err.contains("'secret.png': not an image") && err.contains("'.': not a regular file"), "{err}");
+        assert!(!err.contains("TOP-SECRET"), "{err}");
     }
 }

@@ -7,7 +7,7 @@ use super::error::{SourcePos, X3dError};
 use super::external::{LoadContext, ParsedDocument};
 use super::options::{LoadOptions, LoadStage};
 use super::scene::{Encoding, Scene};
-use super::source::{decompress_if_gzip, detect_encoding};
+use super::source::{decode_to_utf8, decompress_if_gzip, detect_encoding};
 use super::{classic, reader};
 
 /// Loads a scene file of any supported encoding.
@@ -22,21 +22,31 @@ pub fn load_file(path: &Path, options: &LoadOptions) -> Result<Scene, X3dError> 
 }
 
 /// Loads scene text (XML or classic, told apart by its header); `path` names it in messages and
-/// resolves relative URLs.
+/// resolves relative URLs. The text is already Unicode: an XML declaration's `encoding` is not applied
+/// to it again.
 pub fn load_str(text: &str, path: &Path, options: &LoadOptions) -> Result<Scene, X3dError> {
-    load_bytes(text.as_bytes(), path, options)
+    parse_main(text.as_bytes(), path, options)
 }
 
 /// Loads scene bytes of any supported encoding, gzip-compressed or not.
 pub fn load_bytes(bytes: &[u8], path: &Path, options: &LoadOptions) -> Result<Scene, X3dError> {
+    let bytes = decompress_if_gzip(bytes, path, options.max_decompressed_bytes)?;
+    let text = decode_to_utf8(&bytes, path)?;
+    parse_main(&text, path, options)
+}
+
+/// The main document's UTF-8 text into a scene, with the documents it refers to.
+fn parse_main(text: &[u8], path: &Path, options: &LoadOptions) -> Result<Scene, X3dError> {
     let mut scene = Scene::default();
-    let mut context = LoadContext { options: options.clone(), chain: vec![path.to_path_buf()], parse: parse_any };
-    let (roots, _) = parse_any(&mut scene, bytes, path, &mut context, true)?;
+    let mut context =
+        LoadContext { options: options.clone(), chain: vec![path.to_path_buf()], parse: parse_any, documents_read: 0 };
+    let (roots, _) = parse_any(&mut scene, text, path, &mut context, true)?;
     scene.roots = roots;
     Ok(scene)
 }
 
-/// Reads one document of any encoding into `scene`: its roots and the prototypes it declares.
+/// Reads one document's UTF-8 text, in either syntax, into `scene`: its roots and the prototypes it
+/// declares.
 fn parse_any(
     scene: &mut Scene,
     bytes: &[u8],
@@ -44,13 +54,12 @@ fn parse_any(
     context: &mut LoadContext,
     is_main: bool,
 ) -> Result<ParsedDocument, X3dError> {
-    let bytes = decompress_if_gzip(bytes, path)?;
-    let encoding = detect_encoding(&bytes, path);
+    let encoding = detect_encoding(bytes, path);
     if is_main {
         scene.encoding = encoding;
     }
     match encoding {
-        Encoding::Xml => reader::parse_document(scene, &bytes, path, context, is_main),
-        Encoding::Classic => classic::parse_document(scene, &bytes, path, context, is_main),
+        Encoding::Xml => reader::parse_document(scene, bytes, path, context, is_main),
+        Encoding::Classic => classic::parse_document(scene, bytes, path, context, is_main),
     }
 }

@@ -20,11 +20,12 @@ mod load;
 mod options;
 mod proto;
 mod reader;
+pub mod reference;
 mod scene;
 mod source;
 
 pub use error::{LineCol, SourcePos, Warning, X3dError};
 pub use load::{load_bytes, load_file, load_str};
-pub use options::{LoadOptions, LoadProgress, LoadStage};
+pub use options::{DEFAULT_MAX_DECOMPRESSED_MIB, DEFAULT_MAX_REFERENCE_MIB, LoadOptions, LoadProgress, LoadStage};
 pub use scene::{Child, Component, Encoding, Field, Loc, Node, NodeId, Route, Scene, SourceFile, Units};
-pub use source::{SUPPORTED_EXTENSIONS, decompress_if_gzip, detect_encoding, is_supported_path};
+pub use source::{SUPPORTED_EXTENSIONS, decode_to_utf8, decompress_if_gzip, detect_encoding, is_supported_path};

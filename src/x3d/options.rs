@@ -8,14 +8,40 @@ pub struct LoadOptions {
     pub follow_inlines: bool,
     /// How many Inlines deep to follow.
     pub max_inline_depth: usize,
+    /// The largest referenced file (Inline, EXTERNPROTO, ImageTexture) read, in bytes on disk; a larger one
+    /// is a warning and the next url is tried.
+    pub max_reference_bytes: u64,
+    /// The largest decompressed size of gzip data (the main file or a referenced one), in bytes.
+    pub max_decompressed_bytes: u64,
     /// Where the main file's parsing reports how far it has come (the window's status bar reads it).
     pub progress: Option<std::sync::Arc<LoadProgress>>,
 }
 
+/// Default of [`LoadOptions::max_reference_bytes`]: 64 MiB, far above any humanoid or texture file seen.
+pub const DEFAULT_MAX_REFERENCE_MIB: u64 = 64;
+/// Default of [`LoadOptions::max_decompressed_bytes`]: 256 MiB of text (the largest corpus file is 2.4 MB).
+pub const DEFAULT_MAX_DECOMPRESSED_MIB: u64 = 256;
+
 impl Default for LoadOptions {
+    /// The defaults, with the two size limits overridable by the environment variables
+    /// `HANIM_MAX_REFERENCE_MIB` and `HANIM_MAX_DECOMPRESSED_MIB` (whole MiB), so that every command and
+    /// the window honour them.
     fn default() -> Self {
-        Self { follow_inlines: true, max_inline_depth: 8, progress: None }
+        Self {
+            follow_inlines: true,
+            max_inline_depth: 8,
+            max_reference_bytes: mib_from_env("HANIM_MAX_REFERENCE_MIB", DEFAULT_MAX_REFERENCE_MIB),
+            max_decompressed_bytes: mib_from_env("HANIM_MAX_DECOMPRESSED_MIB", DEFAULT_MAX_DECOMPRESSED_MIB),
+            progress: None,
+        }
     }
+}
+
+/// A size in MiB from the environment variable `name`, or `default` when it is unset or not a whole
+/// number (a typo must not lift a limit).
+fn mib_from_env(name: &str, default: u64) -> u64 {
+    let mib = std::env::var(name).ok().and_then(|v| v.trim().parse::<u64>().ok()).unwrap_or(default);
+    mib.saturating_mul(1 << 20)
 }
 
 /// A parser's side of [`LoadProgress`]: called with the byte offset reached, it reports each time

@@ -19,9 +19,6 @@ pub const SUPPORTED_EXTENSIONS: &[&str] = &["x3d", "xml", "x3dv", "wrl", "x3dz",
 /// Extensions whose content is the classic (VRML-style) syntax.
 const CLASSIC_EXTENSIONS: &[&str] = &["x3dv", "wrl", "x3dvz", "wrz", "vrml"];
 
-/// Upper bound on the decompressed size of a gzip file, so that a small hostile file cannot fill memory.
-const MAX_DECOMPRESSED_BYTES: u64 = 1 << 30;
-
 /// Whether the viewer opens files with this name (by extension, case-insensitive).
 pub fn is_supported_path(path: &Path) -> bool {
     let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("").to_ascii_lowercase();
@@ -29,25 +26,112 @@ pub fn is_supported_path(path: &Path) -> bool {
 }
 
 /// `bytes` decompressed when they are gzip data (magic `1f 8b`), else unchanged.
-pub fn decompress_if_gzip<'a>(bytes: &'a [u8], path: &Path) -> Result<Cow<'a, [u8]>, X3dError> {
+///
+/// A small file can expand enormously, so the decompressed size is measured first by a streaming pass
+/// that keeps only a fixed 64 KiB buffer: data that would exceed `limit` bytes is refused after that
+/// pass, having cost no more memory than the buffer. Accepted data is then decompressed into a buffer
+/// of exactly its size. Peak memory for any gzip input is therefore at most `limit` plus a constant.
+pub fn decompress_if_gzip<'a>(bytes: &'a [u8], path: &Path, limit: u64) -> Result<Cow<'a, [u8]>, X3dError> {
     if !bytes.starts_with(&[0x1f, 0x8b]) {
         return Ok(Cow::Borrowed(bytes));
     }
-    let mut out = Vec::with_capacity(bytes.len() * 4);
-    let decoder = flate2::read::MultiGzDecoder::new(bytes);
-    decoder.take(MAX_DECOMPRESSED_BYTES + 1).read_to_end(&mut out).map_err(|e| {
+    let corrupt = |e: std::io::Error| {
         X3dError::new(
             SourcePos { file: path.to_path_buf(), at: None },
             format!("the file starts like gzip data but cannot be decompressed: {e} (truncated or corrupt?)"),
         )
-    })?;
-    if out.len() as u64 > MAX_DECOMPRESSED_BYTES {
-        return Err(X3dError::new(
-            SourcePos { file: path.to_path_buf(), at: None },
-            format!("gzip data decompresses to more than {} MiB; refused", MAX_DECOMPRESSED_BYTES >> 20),
+    };
+    let mut scratch = vec![0u8; 64 * 1024];
+    let mut decoder = flate2::read::MultiGzDecoder::new(bytes);
+    let mut size = 0u64;
+    loop {
+        let n = decoder.read(&mut scratch).map_err(corrupt)?;
+        if n == 0 {
+            break;
+        }
+        size += n as u64;
+        if size > limit {
+            return Err(X3dError::new(
+                SourcePos { file: path.to_path_buf(), at: None },
+                format!(
+                    "gzip data decompresses to more than {} MiB (the limit; HANIM_MAX_DECOMPRESSED_MIB raises \
+                     it); refused",
+                    limit >> 20
+                ),
+            ));
+        }
+    }
+    drop(scratch);
+    let mut out = Vec::with_capacity(size as usize);
+    flate2::read::MultiGzDecoder::new(bytes).take(size).read_to_end(&mut out).map_err(corrupt)?;
+    Ok(Cow::Owned(out))
+}
+
+/// Encodings a document may be written in, besides UTF-8: the byte-order mark or the XML declaration
+/// names it. Labels are matched as the WHATWG Encoding Standard does (`latin1`, `ISO-8859-1` and
+/// `US-ASCII` are windows-1252 there, of which ISO-8859-1's printable characters are a subset).
+const ACCEPTED_8BIT_ENCODINGS: &[&encoding_rs::Encoding] = &[encoding_rs::WINDOWS_1252];
+
+/// Document bytes as UTF-8: a UTF-8 byte-order mark is kept (the source registry skips it), UTF-16
+/// with a byte-order mark and the 8-bit encodings an XML declaration may name (ISO-8859-1,
+/// windows-1252) are decoded with `encoding_rs`; any other declared encoding is an error naming it.
+pub fn decode_to_utf8<'a>(bytes: &'a [u8], path: &Path) -> Result<Cow<'a, [u8]>, X3dError> {
+    let error = |message: String| X3dError::new(SourcePos { file: path.to_path_buf(), at: None }, message);
+    if let Some((encoding, bom_length)) = encoding_rs::Encoding::for_bom(bytes) {
+        if encoding == encoding_rs::UTF_8 {
+            return Ok(Cow::Borrowed(bytes));
+        }
+        let (text, malformed) = encoding.decode_without_bom_handling(&bytes[bom_length..]);
+        if malformed {
+            return Err(error(format!("the file is marked {} but is not valid {0}", encoding.name())));
+        }
+        return Ok(Cow::Owned(text.into_owned().into_bytes()));
+    }
+    if bytes.len() >= 4 && (bytes[..4] == [b'<', 0, b'?', 0] || bytes[..4] == [0, b'<', 0, b'?']) {
+        return Err(error(
+            "the file looks like UTF-16 without a byte-order mark; save it as UTF-8, or as \
+                          UTF-16 with a byte-order mark"
+                .into(),
         ));
     }
-    Ok(Cow::Owned(out))
+    let Some(label) = declared_encoding(bytes) else { return Ok(Cow::Borrowed(bytes)) };
+    let Some(encoding) = encoding_rs::Encoding::for_label(label.as_bytes()) else {
+        return Err(error(format!("the XML declaration names the encoding '{label}', which is not known")));
+    };
+    if encoding == encoding_rs::UTF_8 {
+        return Ok(Cow::Borrowed(bytes));
+    }
+    if encoding == encoding_rs::UTF_16LE || encoding == encoding_rs::UTF_16BE {
+        return Err(error(format!(
+            "the XML declaration names the encoding '{label}' but the file has no UTF-16 byte-order mark"
+        )));
+    }
+    if !ACCEPTED_8BIT_ENCODINGS.contains(&encoding) {
+        return Err(error(format!(
+            "the XML declaration names the encoding '{label}', which is not supported (supported: UTF-8, \
+             UTF-16 with a byte-order mark, ISO-8859-1, windows-1252, US-ASCII)"
+        )));
+    }
+    // Never fails for windows-1252: every byte is a character.
+    let (text, _) = encoding.decode_without_bom_handling(bytes);
+    Ok(Cow::Owned(text.into_owned().into_bytes()))
+}
+
+/// The `encoding="..."` of an XML declaration at the very start of the bytes, if any (printable ASCII,
+/// at most 40 characters: a label, not arbitrary text).
+fn declared_encoding(bytes: &[u8]) -> Option<String> {
+    let head = &bytes[..bytes.len().min(256)];
+    if !head.starts_with(b"<?xml") {
+        return None;
+    }
+    let end = head.windows(2).position(|w| w == b"?>")?;
+    let declaration = std::str::from_utf8(&head[..end]).ok()?;
+    let after = &declaration[declaration.find("encoding")? + "encoding".len()..];
+    let after = after.trim_start().strip_prefix('=')?.trim_start();
+    let quote = after.chars().next().filter(|c| *c == '"' || *c == '\'')?;
+    let value = &after[1..];
+    let label = &value[..value.find(quote)?];
+    (label.len() <= 40 && label.chars().all(|c| c.is_ascii_graphic())).then(|| label.to_string())
 }
 
 /// The encoding of (decompressed) file content: the classic header decides, then the extension.
@@ -99,6 +183,45 @@ mod tests {
         assert_eq!(detect_encoding(b"Transform {}", p("a.wrl")), Encoding::Classic);
         assert_eq!(detect_encoding(b"Transform {}", p("a.wrl.gz")), Encoding::Classic);
         assert_eq!(detect_encoding(b"junk", p("a.x3d")), Encoding::Xml);
+    }
+
+    #[test]
+    fn encodings_are_decoded_or_named() {
+        let p = Path::new("e.x3d");
+        let utf16le: Vec<u8> =
+            [0xFF, 0xFE].into_iter().chain("<X3D a='é'/>".encode_utf16().flat_map(u16::to_le_bytes)).collect();
+        assert_eq!(&*decode_to_utf8(&utf16le, p).unwrap(), "<X3D a='é'/>".as_bytes());
+        let utf16be: Vec<u8> =
+            [0xFE, 0xFF].into_iter().chain("<X3D/>".encode_utf16().flat_map(u16::to_be_bytes)).collect();
+        assert_eq!(&*decode_to_utf8(&utf16be, p).unwrap(), b"<X3D/>");
+        let latin1 = b"<?xml version='1.0' encoding='ISO-8859-1'?><X3D a='\xe9\x80'/>";
+        assert_eq!(
+            std::str::from_utf8(&decode_to_utf8(latin1, p).unwrap()).unwrap(),
+            "<?xml version='1.0' encoding='ISO-8859-1'?><X3D a='é€'/>"
+        );
+        let utf8 = "<?xml version=\"1.0\" encoding=\"UTF-8\"?><X3D a='é'/>";
+        assert!(matches!(decode_to_utf8(utf8.as_bytes(), p).unwrap(), Cow::Borrowed(_)));
+        let sjis = decode_to_utf8(b"<?xml version='1.0' encoding='Shift_JIS'?><X3D/>", p).unwrap_err();
+        assert!(sjis.message.contains("'Shift_JIS', which is not supported"), "{}", sjis.message);
+        let unknown = decode_to_utf8(b"<?xml version='1.0' encoding='klingon'?><X3D/>", p).unwrap_err();
+        assert!(unknown.message.contains("'klingon', which is not known"), "{}", unknown.message);
+        let no_bom: Vec<u8> = "<?xml?>".encode_utf16().flat_map(u16::to_le_bytes).collect();
+        assert!(decode_to_utf8(&no_bom, p).unwrap_err().message.contains("UTF-16 without a byte-order mark"));
+    }
+
+    #[test]
+    fn gzip_is_refused_beyond_the_limit_and_read_within_it() {
+        use std::io::Write;
+        let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+        encoder.write_all(&[b' '; 4096]).unwrap();
+        let gz = encoder.finish().unwrap();
+        let p = Path::new("b.x3d.gz");
+        assert_eq!(decompress_if_gzip(&gz, p, 4096).unwrap().len(), 4096);
+        let refused = decompress_if_gzip(&gz, p, 4095).unwrap_err();
+        assert!(refused.message.contains("decompresses to more than"), "{}", refused.message);
+        assert!(
+            decompress_if_gzip(&gz[..gz.len() / 2], p, 1 << 20).unwrap_err().message.contains("cannot be decompressed")
+        );
     }
 
     #[test]

@@ -151,6 +151,9 @@ pub fn build_document(scene: Scene) -> Result<Document, HanimError> {
     all_warnings.extend(warnings);
     for h in &humanoids {
         all_warnings.extend(h.warnings.iter().cloned());
+        // A defective motion still loads (it may play clamped, or be left out of the clips): a warning.
+        let defects = super::motion_rules::motion_defects(&scene, h);
+        all_warnings.extend(defects.into_iter().map(|d| x3d::Warning { pos: d.pos, message: d.message }));
     }
     Ok(Document { scene, humanoids, viewpoints, other_shapes, switched_out_shapes, settings, warnings: all_warnings })
 }

@@ -16,29 +16,11 @@ impl HumanoidBuilder<'_> {
             }
             let channels = scene.string(id, "channels").unwrap_or("").to_string();
             let values = scene.mf_float(id, "values")?;
-            let channel_count = match count_channels(&channels) {
-                Some(n) => n,
-                None => {
-                    let message = format!(
-                        "{}: channels '{}' cannot be read (each joint needs a count followed by that many \
-                         channel names); the motion has no frames",
-                        scene.describe(id),
-                        channels.chars().take(60).collect::<String>()
-                    );
-                    self.warn(id, message);
-                    0
-                }
-            };
+            // Defects (unreadable channels, values that are not whole frames, ...) are reported by
+            // `motion_rules` once the humanoid is complete, since some need its skeleton.
+            let channel_count = count_channels(&channels).unwrap_or(0);
             let frame_count =
                 if channel_count > 0 && values.len() % channel_count == 0 { values.len() / channel_count } else { 0 };
-            if channel_count > 0 && values.len() % channel_count != 0 {
-                let message = format!(
-                    "{}: {} values is not a multiple of {channel_count} channels",
-                    scene.describe(id),
-                    values.len()
-                );
-                self.warn(id, message);
-            }
             motions.push(Motion {
                 name: self.name_of(id),
                 def: scene.node(id).def.clone(),

@@ -226,15 +226,8 @@ impl Doc<'_> {
         if decl.external && !decl.urls.is_empty() {
             // Resolved from a local file when one declares it; otherwise instances fall back as before
             // (H-Anim names to native nodes, others to a placeholder with a warning).
-            let copy = decl.clone();
-            decl = match self.context.resolve_external(self.scene, decl, &self.dir) {
-                Ok((resolved, _)) => resolved,
-                Err(e) => {
-                    let msg = format!("ExternProtoDeclare '{}': its file cannot be read ({e})", copy.name);
-                    self.scene.warn(copy.loc, msg);
-                    copy
-                }
-            };
+            // Each url that fails is a warning of its own (see `external`).
+            (decl, _) = self.context.resolve_external(self.scene, decl, &self.dir);
         }
         if let Some(previous) = self.protos.get(&decl.name) {
             // An ExternProtoDeclare followed by a full ProtoDeclare: keep the full one.

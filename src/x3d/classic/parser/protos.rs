@@ -139,18 +139,13 @@ impl Parser<'_> {
             Some(native) => format!("its instances are read as the H-Anim node {native}"),
             None => "its instances cannot be expanded".to_string(),
         };
-        let copy = decl.clone();
         let resolved = match self.context.resolve_external(self.scene, decl, &self.dir) {
-            Ok((resolved, _)) if !resolved.external => resolved,
-            Ok((decl, tried)) => {
+            (resolved, _) if !resolved.external => resolved,
+            (decl, tried) => {
                 let tried = if tried.is_empty() { "no URL".to_string() } else { tried.join("; ") };
                 self.scene
                     .warn(loc, format!("EXTERNPROTO '{name}' is not available locally (tried {tried}); {fallback}"));
                 decl
-            }
-            Err(e) => {
-                self.scene.warn(loc, format!("EXTERNPROTO '{name}': its file cannot be read ({e}); {fallback}"));
-                copy
             }
         };
         self.declare(resolved);
