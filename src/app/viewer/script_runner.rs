@@ -28,14 +28,14 @@ impl Viewer {
     /// camera sees it. Clicking a name that hits none of its TouchSensors' geometry is an error (the
     /// script meant to press it); a pixel may hit anything or nothing, as a user's click.
     fn scripted_click(&mut self, at: &ClickAt) -> Result<(), String> {
-        let (Some(scene), Some(camera), Some((target, _))) = (self.scene.as_mut(), self.last_camera, &self.viewport)
-        else {
+        // The 3D view's size, whether it is drawn into the surface or into its own target.
+        let size = self.view_size();
+        let (Some(scene), Some(camera), Some((width, height))) = (self.scene.as_mut(), self.last_camera, size) else {
             return Err("click: no humanoid is loaded or no frame drawn yet".to_string());
         };
         if scene.transport.mode != PlayMode::AsFile {
             return Err("click: TouchSensors are live only as the file says (play-as-file on first)".to_string());
         }
-        let (width, height) = (target.width(), target.height());
         let (x, y) = match at {
             ClickAt::Pixel(x, y) => (*x, *y),
             ClickAt::Node(name) => {
