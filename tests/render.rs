@@ -207,6 +207,7 @@ fn the_render_command_writes_the_png_atomically() {
         animate: false,
         turntable: None,
         animation: Default::default(),
+        reach: Default::default(),
     };
     render_command::run(&args).unwrap_or_else(|e| panic!("{e:#}"));
     let names: Vec<String> =

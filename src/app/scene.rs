@@ -206,6 +206,16 @@ impl LoadedScene {
         &self.doc.humanoids[self.humanoid]
     }
 
+    /// Where the effector `name` (a Site, or a joint's centre) of the posed humanoid is now, in world
+    /// coordinates.
+    pub fn effector_position(&self, name: &str) -> Result<Vec3, String> {
+        let h = self.humanoid();
+        let p = crate::pose::ik::find_effector(h, name).map_err(|e| e.to_string())?;
+        let pose = &self.editor.pose;
+        let globals = crate::pose::humanoid_from_joint(h, pose);
+        Ok(self.world_from_humanoid.transform_point3(globals[p.joint].transform_point3(p.point)))
+    }
+
     /// Writes this frame's pose and placement of every humanoid into its draws (the skin pass then
     /// deforms them when the frame is encoded).
     pub fn write_poses(&mut self, queue: &wgpu::Queue) {
@@ -291,6 +301,22 @@ impl LoadedScene {
         out
     }
 
+    /// Every effector a drag can take, with its world position now: the Sites that move with a joint,
+    /// then the joints (their centres).
+    pub fn effector_handles(&self) -> Vec<(String, Vec3)> {
+        let h = self.humanoid();
+        let globals = self.humanoid_from_joint();
+        let world =
+            |joint: usize, p: Vec3| self.world_from_humanoid.transform_point3(globals[joint].transform_point3(p));
+        let sites = h.sites.iter().filter_map(|s| {
+            let joint = crate::hanim::site_joint(h, s)?;
+            let local = (s.offset * s.transform.matrix()).transform_point3(Vec3::ZERO);
+            Some((s.name.clone(), world(joint, local)))
+        });
+        let joints = h.joints.iter().enumerate().map(|(j, joint)| (joint.name.clone(), world(j, joint.rest.center)));
+        sites.chain(joints).collect()
+    }
+
     /// World-space joint centres at the current pose.
     pub fn joint_centres(&self) -> Vec<Vec3> {
         overlay::joint_centres(self.humanoid(), &self.editor.pose)
@@ -335,13 +361,45 @@ fn push_limit_arcs(out: &mut Vec<GpuLineVertex>, scene: &LoadedScene, joint: usi
     }
 }
 
-/// This frame's overlay: grid, axes, skeleton and the selected joint's marker and limit arcs.
+/// How the effector handles are marked: pinned ones red, the hovered or dragged one yellow.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct HandleMarks<'a> {
+    pub pins: &'a [String],
+    pub active: Option<&'a str>,
+}
+
+/// A diamond (three crossing segments) around each Site that can be dragged, and around every pinned or
+/// active effector (a joint too): orange, pinned red, active yellow.
+fn push_handles(out: &mut Vec<GpuLineVertex>, scene: &LoadedScene, marks: &HandleMarks, radius: f32) {
+    let h = scene.humanoid();
+    for (name, p) in scene.effector_handles() {
+        let is_site = h.sites.iter().any(|s| s.name == name);
+        let pinned = marks.pins.contains(&name);
+        let active = marks.active == Some(name.as_str());
+        if !(is_site || pinned || active) {
+            continue;
+        }
+        let (color, r) = match (active, pinned) {
+            (true, _) => ([1.0, 0.95, 0.1], radius * 1.6),
+            (false, true) => ([1.0, 0.15, 0.1], radius * 1.3),
+            _ => ([1.0, 0.55, 0.1], radius),
+        };
+        let corners = [Vec3::X, Vec3::Y, Vec3::Z, -Vec3::X, -Vec3::Y, -Vec3::Z].map(|a| p + a * r);
+        for (a, b) in [(0, 1), (1, 3), (3, 4), (4, 0), (0, 2), (2, 3), (3, 5), (5, 0), (1, 2), (2, 4), (4, 5), (5, 1)] {
+            line(out, corners[a], corners[b], color);
+        }
+    }
+}
+
+/// This frame's overlay: grid, axes, skeleton, effector handles and the selected joint's marker and
+/// limit arcs.
 pub fn overlay_lines(
     scene: Option<&LoadedScene>,
     show_grid: bool,
     show_axes: bool,
     show_skeleton: bool,
     selected: Option<usize>,
+    marks: &HandleMarks,
 ) -> OverlayLines {
     let mut lines = OverlayLines::default();
     let bounds = scene.map(|s| s.rest_bounds).unwrap_or_default();
@@ -359,6 +417,7 @@ pub fn overlay_lines(
         let cross = size * 0.006;
         if show_skeleton {
             overlay::push_skeleton(&mut lines.skeleton, scene.humanoid(), &scene.editor.pose, cross);
+            push_handles(&mut lines.skeleton, scene, marks, cross * 1.5);
         }
         if let Some(j) = selected
             && let Some(c) = scene.joint_centres().get(j).copied()

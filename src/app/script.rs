@@ -22,6 +22,13 @@
 //! click X Y | click NAME    click the 3D view at pixel X Y (from its top-left corner), or at the middle of
 //!                           the Shape NAME (a DEF: a Shape, or a TouchSensor's first sensed Shape); as the
 //!                           file says, TouchSensors on the nearest Shape hit send their events
+//! reach EFFECTOR X Y Z [root]   move a Site (or a joint's centre) to world X Y Z by IK along its default
+//!                           chain (to the skeleton's root with `root`), as one drag does; one undo step
+//! drag EFFECTOR X Y Z [root]    the same through the 3D view's mouse drag: pressed on the effector's
+//!                           pixel, moved to the pixel of X Y Z (reached where it lies in the plane
+//!                           through the effector facing the camera), released
+//! pin EFFECTOR              pin or unpin an effector (it holds while others reach)
+//! expect EFFECTOR X Y Z TOL fail the script unless the effector is within TOL of world X Y Z
 //! quit
 //! ```
 
@@ -79,6 +86,14 @@ pub enum ScriptStep {
     /// Sets the targets of one capture joint in the mapping (none: it drives nothing), as an edit in the
     /// capture window does.
     Map(String, Vec<String>),
+    /// An IK reach: effector, world target, chain to the skeleton's root.
+    Reach(String, [f32; 3], bool),
+    /// A scripted mouse drag of an effector to a world position.
+    Drag(String, [f32; 3], bool),
+    /// Pins or unpins an effector.
+    Pin(String),
+    /// Fails the script unless the effector is within the tolerance of the world position.
+    Expect(String, [f32; 3], f32),
     /// Destroys the GPU device, as a driver reset would, to exercise the recovery.
     LoseDevice,
     Quit,
@@ -254,6 +269,29 @@ pub fn parse_script(text: &str) -> Result<Vec<ScriptLine>> {
                 };
                 ScriptStep::Map((*source).to_string(), targets.iter().map(|t| (*t).to_string()).collect())
             }
+            "reach" | "drag" => {
+                let (to_root, rest) = match rest {
+                    [body @ .., "root"] => (true, body),
+                    _ => (false, rest),
+                };
+                let Some((effector, values)) = rest.split_first() else {
+                    bail!("line {line}: '{}' takes an effector and X Y Z (and 'root')", words[0])
+                };
+                let (effector, target) = ((*effector).to_string(), numbers::<3>(values, line)?);
+                if words[0] == "reach" {
+                    ScriptStep::Reach(effector, target, to_root)
+                } else {
+                    ScriptStep::Drag(effector, target, to_root)
+                }
+            }
+            "pin" => ScriptStep::Pin(one("effector (Site or joint)")?),
+            "expect" => {
+                let Some((effector, values)) = rest.split_first() else {
+                    bail!("line {line}: 'expect' takes an effector, X Y Z and a tolerance")
+                };
+                let [x, y, z, tolerance] = numbers::<4>(values, line)?;
+                ScriptStep::Expect((*effector).to_string(), [x, y, z], tolerance)
+            }
             other => bail!("line {line}: unknown action '{other}'"),
         };
         if matches!(&step, ScriptStep::Open(p) | ScriptStep::Screenshot(p) | ScriptStep::WindowScreenshot(p) | ScriptStep::Capture(p) | ScriptStep::Mapping(p) if p.as_os_str().is_empty())
@@ -339,7 +377,14 @@ pub fn commands_for(step: &ScriptStep, summary: &SceneSummary, line: usize) -> R
         ScriptStep::Mapping(path) => vec![UiCommand::LoadMapping(path.clone())],
         ScriptStep::Quit => vec![UiCommand::Quit],
         ScriptStep::ExportAnimation { path, .. } => vec![UiCommand::ExportAnimation(path.clone())],
-        ScriptStep::Limits(_)
+        ScriptStep::Reach(effector, target, to_root) => vec![
+            UiCommand::Reach { effector: effector.clone(), target: Vec3::from_array(*target), to_root: *to_root },
+            UiCommand::EndEdit,
+        ],
+        ScriptStep::Pin(effector) => vec![UiCommand::TogglePin(effector.clone())],
+        ScriptStep::Expect(..)
+        | ScriptStep::Drag(..)
+        | ScriptStep::Limits(_)
         | ScriptStep::Wait(_)
         | ScriptStep::Resize(..)
         | ScriptStep::ScreenshotSize(_)

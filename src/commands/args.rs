@@ -1,5 +1,5 @@
 //! Argument types more than one command takes, each parsed in one place: image and window sizes,
-//! `--pose` joint rotations and `--displacer` weights, the lighting model, how clips are sampled, and a
+//! `--pose` joint rotations and `--displacer` weights, `--reach` inverse kinematics, the lighting model, how clips are sampled, and a
 //! motion capture to retarget.
 
 use std::path::PathBuf;
@@ -10,6 +10,7 @@ use glam::Vec3;
 use crate::animation::{Interpolation, RootMode, SampleOptions};
 use crate::gpu::lighting::Lighting;
 use crate::mocap::session::CaptureRequest;
+use crate::pose::ik::{IkOptions, Reach, ReachRequest};
 use crate::pose::{DisplacerWeight, JointRotation};
 use crate::render::ImageSize;
 
@@ -177,5 +178,54 @@ mod tests {
         assert_eq!(parse_displacer_weight("smile=0.5").unwrap().weight, 0.5);
         assert!(parse_displacer_weight("smile=x").is_err());
         assert!(parse_fps("120").is_ok() && parse_fps("0").is_err() && parse_fps("nan").is_err());
+    }
+}
+
+/// `--reach EFFECTOR=X,Y,Z`: a Site or joint moved to a world position.
+pub fn parse_reach(text: &str) -> Result<Reach, String> {
+    let expected = || {
+        format!(
+            "'{text}' is not EFFECTOR=X,Y,Z (a Site or joint name and a world position, e.g. l_hand_tip=0.2,1.1,0.3)"
+        )
+    };
+    let (name, values) = text.split_once('=').ok_or_else(expected)?;
+    let numbers: Vec<f32> =
+        values.split(',').map(|v| v.trim().parse::<f32>().map_err(|_| expected())).collect::<Result<_, _>>()?;
+    let [x, y, z] = numbers[..] else { return Err(expected()) };
+    let target = Vec3::new(x, y, z);
+    if name.trim().is_empty() || !target.is_finite() {
+        return Err(expected());
+    }
+    Ok(Reach { effector: name.trim().to_string(), target })
+}
+
+/// Inverse kinematics on named effectors (`pose`, `render`): `--reach`, `--pin`, `--reach-to-root`.
+#[derive(Debug, Clone, Default, clap::Args)]
+pub struct ReachArgs {
+    /// Move an effector (a Site such as l_hand_tip, or a joint's centre) to world coordinates X,Y,Z by
+    /// inverse kinematics along its default chain (hand → shoulder, foot → hip, head → lower spine),
+    /// within the joints' limits and scaled by their stiffness; repeatable.
+    #[arg(long = "reach", value_name = "EFFECTOR=X,Y,Z", value_parser = parse_reach)]
+    pub reaches: Vec<Reach>,
+    /// Keep an effector (Site or joint) where it is while the others reach; repeatable.
+    #[arg(long = "pin", value_name = "EFFECTOR", requires = "reaches")]
+    pub pins: Vec<String>,
+    /// Run every reach and pin chain to the skeleton's root (the spine and pelvis turn too).
+    #[arg(long, requires = "reaches")]
+    pub reach_to_root: bool,
+    /// Let the reach solve ignore the joints' llimit/ulimit.
+    #[arg(long, requires = "reaches")]
+    pub reach_ignore_limits: bool,
+}
+
+impl ReachArgs {
+    /// The solve these arguments ask for; `None` without `--reach`.
+    pub fn request(&self) -> Option<ReachRequest> {
+        (!self.reaches.is_empty()).then(|| ReachRequest {
+            reaches: self.reaches.clone(),
+            pins: self.pins.clone(),
+            to_root: self.reach_to_root,
+            options: IkOptions { respect_limits: !self.reach_ignore_limits, ..IkOptions::default() },
+        })
     }
 }

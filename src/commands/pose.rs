@@ -7,9 +7,10 @@ use std::path::PathBuf;
 use anyhow::Result;
 use glam::Quat;
 
-use super::args::{PlayAsFileArgs, PlaybackArgs};
+use super::args::{PlayAsFileArgs, PlaybackArgs, ReachArgs};
 use crate::animation::{Animations, ClipSource, Interpolation, MotionError};
 use crate::hanim::Document;
+use crate::pose::ik::{ReachOutcome, reach_named};
 use crate::pose::{self, Pose};
 
 /// `hanim-viewer pose` arguments.
@@ -31,6 +32,8 @@ pub struct PoseArgs {
     pub playback: PlaybackArgs,
     #[command(flatten)]
     pub as_file: PlayAsFileArgs,
+    #[command(flatten)]
+    pub reach: ReachArgs,
     /// Print JSON instead of text.
     #[arg(long)]
     pub json: bool,
@@ -138,6 +141,9 @@ pub struct PoseReport {
     pub time: f64,
     /// Frame position of an HAnimMotion (fractional between frames).
     pub frame: Option<f64>,
+    /// The `--reach` solves, one per humanoid that reached (on top of the pose above them).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub reach: Vec<ReachOutcome>,
     pub humanoids: Vec<HumanoidReport>,
 }
 
@@ -196,6 +202,31 @@ pub fn render_text(r: &PoseReport) -> String {
             let _ = writeln!(out, "rest pose");
         }
     }
+    for solve in &r.reach {
+        let _ = writeln!(
+            out,
+            "reach on '{}': {} steps, {:.3} ms, {}",
+            solve.humanoid,
+            solve.iterations,
+            solve.milliseconds,
+            if solve.converged { "converged" } else { "not converged (target out of reach?)" }
+        );
+        for e in &solve.effectors {
+            let what = if e.pinned { "pinned" } else { "reach" };
+            let _ = writeln!(
+                out,
+                "  {what} {:<20} chain from {:<16} target {}  reached {}  distance {:.3e}",
+                e.name,
+                e.chain_root,
+                fmt3(e.target),
+                fmt3(e.reached),
+                e.distance
+            );
+        }
+        if !solve.at_limit.is_empty() {
+            let _ = writeln!(out, "  at a limit: {}", solve.at_limit.join(", "));
+        }
+    }
     for h in &r.humanoids {
         let _ = writeln!(out, "humanoid '{}': {} joints", h.name, h.joints.len());
         for j in &h.joints {
@@ -220,7 +251,7 @@ pub fn build_report(doc: &Document, args: &PoseArgs) -> Result<PoseReport> {
     let options = args.playback.options();
     let mut animations = Animations::from_document(doc);
     let as_file = args.as_file.play_as_file;
-    let (poses, tau, frame) = match &args.motion {
+    let (mut poses, tau, frame) = match &args.motion {
         None if as_file => {
             let t = args.time.unwrap_or(0.0);
             let mut poses: Vec<Pose> = doc.humanoids.iter().map(Pose::rest).collect();
@@ -239,12 +270,17 @@ pub fn build_report(doc: &Document, args: &PoseArgs) -> Result<PoseReport> {
             (animations.sample(doc, tau, &options), tau, frame)
         }
     };
+    let reach = match args.reach.request() {
+        Some(request) => reach_named(doc, &mut poses, &request)?,
+        None => Vec::new(),
+    };
     Ok(PoseReport {
         file: args.file.display().to_string(),
         motion: args.motion.clone(),
         as_file,
         time: tau,
         frame,
+        reach,
         humanoids: report(doc, &poses),
     })
 }

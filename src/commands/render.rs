@@ -9,7 +9,8 @@ use anyhow::{Context, Result, anyhow, bail};
 
 use super::animation_out::{AnimationOptions, AnimationOutput, DEFAULT_MAX_FPS, clip_rate, clip_times};
 use super::args::{
-    CaptureArgs, PlayAsFileArgs, PlaybackArgs, parse_displacer_weight, parse_joint_rotation, parse_lighting, parse_size,
+    CaptureArgs, PlayAsFileArgs, PlaybackArgs, ReachArgs, parse_displacer_weight, parse_joint_rotation, parse_lighting,
+    parse_size,
 };
 use crate::animation::Animations;
 use crate::gpu::GpuContext;
@@ -17,7 +18,8 @@ use crate::gpu::lighting::Lighting;
 use crate::hanim::Document;
 use crate::mocap::session::CaptureSession;
 use crate::output::{AnimationFormat, write_png_atomically};
-use crate::pose::{DisplacerWeight, JointRotation};
+use crate::pose::ik::reach_named;
+use crate::pose::{DisplacerWeight, JointRotation, poses_for};
 use crate::render::{
     ImageSize, SceneRequest, ViewRequest, render_as_file, render_document, render_times, render_turntable,
 };
@@ -78,6 +80,9 @@ pub struct RenderArgs {
     pub turntable: Option<f64>,
     #[command(flatten)]
     pub animation: AnimationOptions,
+    /// Inverse kinematics on top of the rest pose and `--pose` offsets (not with a motion).
+    #[command(flatten)]
+    pub reach: ReachArgs,
 }
 
 fn parse_seconds(text: &str) -> Result<f64, String> {
@@ -134,6 +139,11 @@ impl RenderArgs {
 pub fn run(args: &RenderArgs) -> Result<()> {
     // A bad capture or mapping is reported before the humanoid file is read.
     let capture = args.motion.capture.request()?;
+    if !args.reach.reaches.is_empty()
+        && (args.motion.motion.is_some() || args.motion.as_file.play_as_file || capture.is_some())
+    {
+        bail!("--reach poses the rest pose (with --pose offsets): it does not combine with a motion or capture");
+    }
     let doc = crate::hanim::load(&args.file)?;
     for warning in &doc.warnings {
         log::info!("{warning}");
@@ -169,10 +179,26 @@ pub fn run(args: &RenderArgs) -> Result<()> {
         return render_clip(&ctx, &doc, animations, name, args);
     }
     let out = args.out.as_deref().ok_or_else(|| anyhow!("--out is required without --motion ... --out-dir"))?;
-    if let Some(format) = animated {
-        return write_turntable(&ctx, &doc, args.scene_request(), out, format, args);
+    let mut request = args.scene_request();
+    if let Some(reach) = args.reach.request() {
+        let mut poses = poses_for(&doc, &request.joint_rotations, &request.displacer_weights)?;
+        for solve in reach_named(&doc, &mut poses, &reach)? {
+            for e in &solve.effectors {
+                log::info!(
+                    "{}: {} {} steps, {:.3e} from its target",
+                    solve.humanoid,
+                    e.name,
+                    solve.iterations,
+                    e.distance
+                );
+            }
+        }
+        request.poses = Some(poses);
     }
-    let image = render_document(&ctx, &doc, &args.scene_request())?;
+    if let Some(format) = animated {
+        return write_turntable(&ctx, &doc, request, out, format, args);
+    }
+    let image = render_document(&ctx, &doc, &request)?;
     write_png_atomically(out, image.width, image.height, &image.rgba)?;
     log::info!("wrote {}", out.display());
     Ok(())

@@ -317,6 +317,20 @@ impl Humanoid {
     }
 }
 
+/// The joint a site moves with, or `None` when it is fixed to the humanoid: sites listed in
+/// `viewpoints` are evaluated with the humanoid transform only, even when they also sit in the
+/// skeleton (§5 decision).
+pub fn site_joint(h: &Humanoid, site: &Site) -> Option<usize> {
+    if site.in_viewpoints {
+        return None;
+    }
+    match site.parent {
+        SiteParent::Segment(s) => h.segments.get(s).and_then(|seg| seg.joint),
+        SiteParent::Joint(j) => Some(j),
+        SiteParent::Humanoid => None,
+    }
+}
+
 /// Background colour and other scene settings around the humanoid.
 #[derive(Debug, Clone, Default)]
 pub struct SceneSettings {

@@ -49,6 +49,8 @@
 //! is skipped, and pose entries missing from a short [`Pose`] fall back to the file's rest values.
 
 pub mod bounds;
+pub mod ik;
+pub mod limits;
 mod named;
 mod skinning;
 #[cfg(test)]

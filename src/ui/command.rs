@@ -23,6 +23,16 @@ pub enum UiCommand {
         joint: JointIndex,
         translation: Vec3,
     },
+    /// Moves an effector (a Site, or a joint's centre, by name) toward `target` (world coordinates) by
+    /// inverse kinematics along its default chain, or to the skeleton's root with `to_root`; the pinned
+    /// effectors hold. Consecutive reaches of one effector (one drag) are one undo step.
+    Reach {
+        effector: String,
+        target: Vec3,
+        to_root: bool,
+    },
+    /// Pins an effector where it is, or unpins it.
+    TogglePin(String),
     ResetJoint(JointIndex),
     ResetAllJoints,
     SetDisplacerWeight {

@@ -8,7 +8,7 @@ use super::limits;
 use super::state::UiState;
 use crate::hanim::Humanoid;
 use crate::hanim::JointIndex;
-use crate::pose::Pose;
+use crate::pose::{Pose, ik};
 
 /// Undo steps kept.
 pub const MAX_UNDO: usize = 200;
@@ -44,6 +44,8 @@ enum EditKey {
     JointRotation(usize),
     JointTranslation(usize),
     Displacer(usize),
+    /// An IK drag of the effector on this joint.
+    Reach(usize),
     /// Resets are always their own step.
     Reset,
 }
@@ -129,6 +131,41 @@ impl PoseEditor {
                 self.history.begin(EditKey::JointTranslation(joint), &self.pose);
                 self.pose.translation_offsets[joint] = translation - base;
                 self.revision += 1;
+            }
+            UiCommand::Reach { effector, target, to_root } => {
+                let point = ik::find_effector(h, &effector).ok()?;
+                if !target.is_finite() {
+                    return None;
+                }
+                let pins = state.pins.iter().filter(|p| **p != effector).cloned().collect();
+                let request = ik::ReachRequest {
+                    reaches: vec![ik::Reach { effector, target }],
+                    pins,
+                    to_root,
+                    // Each frame of a drag starts from the last frame's solve: a few steps suffice.
+                    options: ik::IkOptions {
+                        respect_limits: !state.ignore_limits,
+                        max_iterations: 60,
+                        ..ik::IkOptions::default()
+                    },
+                };
+                self.history.begin(EditKey::Reach(point.joint), &self.pose);
+                match ik::reach_humanoid(h, &mut self.pose, &request) {
+                    Ok(outcome) => log::debug!("reach: {outcome:?}"),
+                    Err(e) => log::warn!("reach: {e}"),
+                }
+                self.revision += 1;
+            }
+            UiCommand::TogglePin(name) => {
+                if ik::find_effector(h, &name).is_err() {
+                    return None;
+                }
+                match state.pins.iter().position(|p| *p == name) {
+                    Some(i) => {
+                        state.pins.remove(i);
+                    }
+                    None => state.pins.push(name),
+                }
             }
             UiCommand::ResetJoint(JointIndex(joint)) => {
                 if joint >= self.pose.rotation_offsets.len() {

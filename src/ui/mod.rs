@@ -60,11 +60,36 @@ pub struct ViewportInput {
     pub zoom: f32,
     /// A click (not a drag), relative to `rect.min`.
     pub click: Option<egui::Vec2>,
+    /// Where a primary-button drag started, on the frame it started (relative to `rect.min`): on an
+    /// effector handle it becomes an IK drag instead of an orbit.
+    pub press: Option<egui::Vec2>,
+    /// The pointer while a primary drag goes on (relative to `rect.min`).
+    pub pointer: Option<egui::Vec2>,
+    /// The primary drag ended this frame.
+    pub drag_released: bool,
+    /// Alt was held: an IK drag runs its chain to the skeleton's root.
+    pub alt: bool,
+    /// A secondary-button click (pins or unpins the handle under it).
+    pub secondary_click: Option<egui::Vec2>,
+    /// The pointer over the view, for hover highlights.
+    pub hover: Option<egui::Vec2>,
 }
 
 impl Default for ViewportInput {
     fn default() -> Self {
-        Self { rect: egui::Rect::NOTHING, orbit: egui::Vec2::ZERO, pan: egui::Vec2::ZERO, zoom: 0.0, click: None }
+        Self {
+            rect: egui::Rect::NOTHING,
+            orbit: egui::Vec2::ZERO,
+            pan: egui::Vec2::ZERO,
+            zoom: 0.0,
+            click: None,
+            press: None,
+            pointer: None,
+            drag_released: false,
+            alt: false,
+            secondary_click: None,
+            hover: None,
+        }
     }
 }
 
@@ -85,6 +110,9 @@ pub const SHORTCUTS: &[(&str, &str)] = &[
     ("Right or middle drag, Shift+left drag", "Pan"),
     ("Wheel", "Zoom"),
     ("Click near a joint", "Select it"),
+    ("Left drag on a Site or joint", "Move it by inverse kinematics (hand → shoulder, foot → hip, head → spine)"),
+    ("Alt + left drag on a Site or joint", "The same, the chain running to the skeleton's root"),
+    ("Right click on a Site or joint", "Pin / unpin it (held while others are dragged)"),
     ("Ctrl+Q", "Quit"),
 ];
 
@@ -463,6 +491,18 @@ pub fn app_ui(
         {
             input.click = Some(pos - rect.min);
         }
+        if response.drag_started_by(egui::PointerButton::Primary) && !shift {
+            input.press = ui.input(|i| i.pointer.press_origin()).map(|p| p - rect.min);
+        }
+        if response.dragged_by(egui::PointerButton::Primary) {
+            input.pointer = response.interact_pointer_pos().map(|p| p - rect.min);
+        }
+        input.drag_released = response.drag_stopped();
+        input.alt = ui.input(|i| i.modifiers.alt);
+        if response.secondary_clicked() {
+            input.secondary_click = response.interact_pointer_pos().map(|p| p - rect.min);
+        }
+        input.hover = response.hover_pos().map(|p| p - rect.min);
         if !info.toasts.is_empty() {
             let painter = ui.painter();
             let mut y = rect.max.y - 12.0;

@@ -14,6 +14,9 @@ pub struct UiState {
     pub joint_search: String,
     /// Sliders move freely instead of clamping to llimit/ulimit.
     pub ignore_limits: bool,
+    /// Effectors (Site or joint names) that hold their place while another one is dragged.
+    #[serde(skip)]
+    pub pins: Vec<String>,
     pub show_grid: bool,
     pub show_axes: bool,
     pub show_skeleton: bool,
@@ -53,6 +56,7 @@ impl Default for UiState {
             selected_joint: None,
             joint_search: String::new(),
             ignore_limits: false,
+            pins: Vec::new(),
             show_grid: true,
             show_axes: true,
             show_skeleton: true,

@@ -32,7 +32,7 @@ pub use framing::{
     DEFAULT_FIELD_OF_VIEW, FRAME_MARGIN, camera_around, corners_of, frame_points, framed_camera, usable_box,
 };
 
-use crate::hanim::{Document, Humanoid, Site, SiteParent, Viewpoint};
+use crate::hanim::{Document, Humanoid, SiteParent, Viewpoint};
 pub use camera::Camera;
 pub use placement::{PoseContext, ViewPlacement, figure_bounds, placement, x3d_rotation};
 pub use resolve::{
@@ -207,6 +207,7 @@ impl ViewEntry {
     }
 }
 
+pub use crate::hanim::site_joint;
 pub use crate::names::without_prefix;
 
 fn label_of(v: &Viewpoint, fallback: &str) -> String {
@@ -216,20 +217,6 @@ fn label_of(v: &Viewpoint, fallback: &str) -> String {
         def.clone()
     } else {
         fallback.to_string()
-    }
-}
-
-/// The joint a site moves with, or `None` when it is fixed to the humanoid: sites listed in
-/// `viewpoints` are evaluated with the humanoid transform only, even when they also sit in the
-/// skeleton (§5 decision).
-pub fn site_joint(h: &Humanoid, site: &Site) -> Option<usize> {
-    if site.in_viewpoints {
-        return None;
-    }
-    match site.parent {
-        SiteParent::Segment(s) => h.segments.get(s).and_then(|seg| seg.joint),
-        SiteParent::Joint(j) => Some(j),
-        SiteParent::Humanoid => None,
     }
 }
 

@@ -23,6 +23,7 @@ mod device;
 mod egui_layer;
 mod export;
 mod frame;
+mod ik_drag;
 mod loading;
 mod screenshots;
 mod script_runner;
@@ -90,6 +91,10 @@ pub struct Viewer {
     adapter_filter: Option<String>,
     /// `bench --window`: the window measures itself, then quits.
     bench: Option<bench::BenchState>,
+    /// The effector being dragged by inverse kinematics.
+    ik_drag: Option<ik_drag::IkDrag>,
+    /// The effector handle under the pointer (drawn highlighted).
+    hovered_handle: Option<String>,
 }
 
 /// Where the panels' state is remembered between runs (`HANIM_VIEWER_CONFIG_DIR`, else the XDG config
@@ -167,6 +172,8 @@ impl Viewer {
             retarget: options.retarget.clone(),
             adapter_filter: options.adapter.clone(),
             bench,
+            ik_drag: None,
+            hovered_handle: None,
         };
         match &options.file {
             Some(file) => viewer.start_loading(file.clone()),

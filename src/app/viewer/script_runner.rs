@@ -142,6 +142,34 @@ impl Viewer {
                 runner.wait_frames = 1;
                 return Vec::new();
             }
+            ScriptStep::Drag(effector, target, to_root) => {
+                if let Err(e) = self.scripted_drag(effector, glam::Vec3::from_array(*target), *to_root) {
+                    self.fail(format!("line {line}: {e}"));
+                }
+                // The dragged pose reaches the GPU on the next frame.
+                if let Some(runner) = &mut self.script {
+                    runner.wait_frames = 1;
+                }
+                return Vec::new();
+            }
+            ScriptStep::Expect(effector, target, tolerance) => {
+                let at = match self.scene.as_ref() {
+                    Some(scene) => scene.effector_position(effector),
+                    None => Err("no humanoid is loaded".to_string()),
+                };
+                let target = glam::Vec3::from_array(*target);
+                match at {
+                    Ok(at) if at.distance(target) <= *tolerance => {
+                        log::info!("line {line}: {effector} at {at}, {:.2e} from {target}", at.distance(target));
+                    }
+                    Ok(at) => self.fail(format!(
+                        "line {line}: {effector} is at {at}, {} from {target} (allowed {tolerance})",
+                        at.distance(target)
+                    )),
+                    Err(e) => self.fail(format!("line {line}: {e}")),
+                }
+                return Vec::new();
+            }
             ScriptStep::LoseDevice => {
                 // As a driver reset would: the device goes, and the loss is noticed this frame.
                 self.gpu.device.destroy();

@@ -52,6 +52,11 @@ const STUDIO_BACKGROUND: [f32; 3] = [0.2348, 0.2478, 0.2828];
 
 impl Viewer {
     pub(super) fn camera_input(&mut self, input: &ViewportInput, pixels_per_point: f32) {
+        if self.ik_input(input, pixels_per_point) {
+            // The primary drag poses the figure; the camera only zooms meanwhile.
+            self.camera.zoom_by(input.zoom);
+            return;
+        }
         self.camera.orbit_by(input.orbit.x, input.orbit.y);
         self.camera.pan_by(input.pan.x, input.pan.y, input.rect.height());
         self.camera.zoom_by(input.zoom);
@@ -220,6 +225,10 @@ impl Viewer {
             self.ui.show_axes,
             self.ui.show_skeleton,
             self.ui.selected_joint.map(|j| j.0),
+            &crate::app::scene::HandleMarks {
+                pins: &self.ui.pins,
+                active: self.ik_drag.as_ref().map(|d| d.effector.as_str()).or(self.hovered_handle.as_deref()),
+            },
         );
         let draws = self.scene.as_ref().map(|s| s.draws.draws()).unwrap_or_default();
         let lighting = if self.ui.studio_lighting { Lighting::Studio } else { Lighting::Standard };
