@@ -107,37 +107,6 @@ fn nested_dtd_entities_are_never_expanded() {
     assert!(message.len() < 1000, "the message does not carry an expansion: {} bytes", message.len());
 }
 
-/// Peak resident memory of a child process, in bytes (Linux `wait4` rusage: ru_maxrss in KiB).
-fn run_and_measure_peak(command: &mut Command) -> (std::process::ExitStatus, u64, String) {
-    let child = command.stdout(std::process::Stdio::piped()).stderr(std::process::Stdio::piped()).spawn().unwrap();
-    let pid = child.id() as libc::pid_t;
-    // Drain the pipes on threads so a chatty child cannot block.
-    let mut child = child;
-    let mut stderr = child.stderr.take().unwrap();
-    let mut stdout = child.stdout.take().unwrap();
-    let err = std::thread::spawn(move || {
-        let mut s = String::new();
-        std::io::Read::read_to_string(&mut stderr, &mut s).ok();
-        s
-    });
-    let out = std::thread::spawn(move || {
-        let mut s = String::new();
-        std::io::Read::read_to_string(&mut stdout, &mut s).ok();
-        s
-    });
-    let mut status = 0;
-    // SAFETY: plain FFI call on our own child's pid with valid out-pointers (the one place the project
-    // needs unsafe: reading a child's peak memory, which std does not offer).
-    #[allow(unsafe_code)]
-    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-    #[allow(unsafe_code)]
-    let r = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
-    assert_eq!(r, pid, "wait4 failed");
-    let text = out.join().unwrap() + &err.join().unwrap();
-    use std::os::unix::process::ExitStatusExt;
-    (std::process::ExitStatus::from_raw(status), usage.ru_maxrss as u64 * 1024, text)
-}
-
 /// A 500 MB humanoid (24 million skin points): `info` loads it within the memory bound.
 #[test]
 fn a_500_megabyte_file_loads_within_the_memory_bound() {
@@ -170,7 +139,7 @@ fn a_500_megabyte_file_loads_within_the_memory_bound() {
     let size = std::fs::metadata(&path).unwrap().len();
 
     let (status, peak, output) =
-        run_and_measure_peak(Command::new(env!("CARGO_BIN_EXE_hanim-viewer")).arg("info").arg(&path));
+        common::peak::run_and_measure_peak(Command::new(env!("CARGO_BIN_EXE_hanim-viewer")).arg("info").arg(&path));
     assert!(status.success(), "{output}");
     assert!(output.contains(&format!("skin points: {points}")), "{output}");
     let bound = 3 * size + (128 << 20);

@@ -3,6 +3,8 @@
 //! and gzip data that expands enormously. Each case asserts the exit code, the message, and that no
 //! message carries a byte of a referenced file that failed.
 
+mod common;
+
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -268,37 +270,6 @@ fn gzip_bomb(path: &Path, member_bytes: usize, members: usize) {
     file.flush().unwrap();
 }
 
-/// Peak resident memory of a child process, in bytes (Linux `wait4` rusage: ru_maxrss in KiB).
-fn run_and_measure_peak(command: &mut Command) -> (std::process::ExitStatus, u64, String) {
-    // Reaped by `wait4` below, which std's `wait` cannot replace (it gives no rusage).
-    let child = command.stdout(std::process::Stdio::piped()).stderr(std::process::Stdio::piped()).spawn().unwrap();
-    let pid = child.id() as libc::pid_t;
-    let mut child = child;
-    let mut stderr = child.stderr.take().unwrap();
-    let mut stdout = child.stdout.take().unwrap();
-    let err = std::thread::spawn(move || {
-        let mut s = String::new();
-        std::io::Read::read_to_string(&mut stderr, &mut s).ok();
-        s
-    });
-    let out = std::thread::spawn(move || {
-        let mut s = String::new();
-        std::io::Read::read_to_string(&mut stdout, &mut s).ok();
-        s
-    });
-    let mut status = 0;
-    // SAFETY: plain FFI call on our own child's pid with valid out-pointers (std offers no way to read a
-    // child's peak memory).
-    #[allow(unsafe_code)]
-    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-    #[allow(unsafe_code)]
-    let r = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
-    assert_eq!(r, pid, "wait4 failed");
-    let text = out.join().unwrap() + &err.join().unwrap();
-    use std::os::unix::process::ExitStatusExt;
-    (std::process::ExitStatus::from_raw(status), usage.ru_maxrss as u64 * 1024, text)
-}
-
 /// A 8 MB file that expands to 8 GiB: refused with a clear error, at a peak far below the 300 MiB target.
 #[test]
 fn a_gzip_bomb_is_refused_within_bounded_memory() {
@@ -308,7 +279,7 @@ fn a_gzip_bomb_is_refused_within_bounded_memory() {
     let size = std::fs::metadata(&bomb).unwrap().len();
     let start = Instant::now();
     let (status, peak, output) =
-        run_and_measure_peak(Command::new(env!("CARGO_BIN_EXE_hanim-viewer")).arg("info").arg(&bomb));
+        common::peak::run_and_measure_peak(Command::new(env!("CARGO_BIN_EXE_hanim-viewer")).arg("info").arg(&bomb));
     let elapsed = start.elapsed();
     eprintln!("gzip bomb: {size} bytes expanding to 8 GiB: refused in {elapsed:?}, peak {} MiB", peak >> 20);
     assert_eq!(status.code(), Some(1), "{output}");

@@ -2,6 +2,7 @@
 #![allow(dead_code)] // each test binary uses its own subset
 
 pub mod by_hand;
+pub mod peak;
 pub mod window;
 
 use std::path::{Path, PathBuf};
