@@ -166,9 +166,7 @@ mod tests {
     use super::*;
 
     fn doc(text: &str) -> Document {
-        let scene = crate::x3d::load_str(text, std::path::Path::new("t.x3d"), &Default::default())
-            .unwrap_or_else(|e| panic!("{e}"));
-        crate::hanim::build::build_document(scene).unwrap_or_else(|e| panic!("{e}"))
+        crate::hanim::load_str(text, std::path::Path::new("t.x3d")).unwrap_or_else(|e| panic!("{e}"))
     }
 
     #[test]

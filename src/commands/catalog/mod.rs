@@ -403,6 +403,13 @@ fn create_folders(options: &CatalogOptions) -> Result<()> {
 }
 
 /// A progress bar over `len` inputs (drawn only on a terminal).
+/// A file the run could not catalogue: logged above the progress bar and listed on the page.
+fn skipped(bar: &indicatif::ProgressBar, position: usize, input: &InputFile, e: &anyhow::Error) -> Failure {
+    let error = format!("{e:#}");
+    bar.suspend(|| log::error!("{}: skipped: {error}", input.path.display()));
+    Failure { order: entry_order(position, 0), file: input.path.display().to_string(), error }
+}
+
 fn progress(len: usize) -> Result<indicatif::ProgressBar> {
     let bar = indicatif::ProgressBar::new(len as u64);
     bar.set_style(
@@ -452,15 +459,7 @@ pub fn catalogue(
         bar.set_message(input.path.display().to_string());
         match catalogue_file(ctx, &mut offscreen, input, *position, options, poses) {
             Ok(mut e) => entries.append(&mut e),
-            Err(e) => {
-                let error = format!("{e:#}");
-                bar.suspend(|| log::error!("{}: skipped: {error}", input.path.display()));
-                failures.push(Failure {
-                    order: entry_order(*position, 0),
-                    file: input.path.display().to_string(),
-                    error,
-                });
-            }
+            Err(e) => failures.push(skipped(&bar, *position, input, &e)),
         }
         bar.inc(1);
     }

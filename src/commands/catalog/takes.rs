@@ -12,7 +12,7 @@ use anyhow::{Context, Result, bail};
 use super::manifest::{Manifest, PageEntry, PageFailure};
 use super::page::{escape, failure_item, previews_html, toc_item};
 use super::previews::{Preview, clip_preview};
-use super::{CatalogOptions, Failure, InputFile, entry_order, find_files, progress, share};
+use super::{CatalogOptions, InputFile, entry_order, find_files, progress, share, skipped};
 use crate::animation::Animations;
 use crate::gpu::GpuContext;
 use crate::hanim::{Document, HumanoidIndex};
@@ -79,15 +79,7 @@ pub fn run(
         let mut renderer = LentRenderer { offscreen: &mut offscreen, draw: &mut draw, display };
         match catalogue_take(ctx, &mut renderer, &doc, input, *position, mapping.as_ref(), fps, options, previews) {
             Ok(take) => takes.push(take),
-            Err(e) => {
-                let error = format!("{e:#}");
-                bar.suspend(|| log::error!("{}: skipped: {error}", input.path.display()));
-                failures.push(Failure {
-                    order: entry_order(*position, 0),
-                    file: input.path.display().to_string(),
-                    error,
-                });
-            }
+            Err(e) => failures.push(skipped(&bar, *position, input, &e)),
         }
         bar.inc(1);
     }
