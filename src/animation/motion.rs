@@ -8,6 +8,7 @@
 
 use glam::{Quat, Vec3};
 
+use crate::hanim::motion_rules::{channel_groups, split_list};
 use crate::hanim::{Humanoid, Motion};
 use crate::x3d::{Scene, SourcePos, Warning};
 
@@ -156,39 +157,27 @@ pub fn find_joint(h: &Humanoid, name: &str) -> Option<usize> {
     h.find_motion_joint(name)
 }
 
-fn split_list(text: &str) -> impl Iterator<Item = &str> {
-    text.split(|c: char| c.is_whitespace() || c == ',').filter(|t| !t.is_empty())
-}
-
 /// Reads a `channels` string: per joint a count then that many channel names.
 pub fn parse_channels(text: &str) -> Result<Vec<Vec<Channel>>, String> {
-    let mut tokens = split_list(text);
-    let mut groups = Vec::new();
-    while let Some(count) = tokens.next() {
-        let n: usize = count.parse().map_err(|_| {
-            format!("channels: expected the channel count of joint group {}, found '{count}'", groups.len() + 1)
-        })?;
-        // n comes from the file: a joint has at most nine channels, so the capacity is bounded by that.
-        let mut group = Vec::with_capacity(n.min(9));
-        for i in 0..n {
-            let name = tokens.next().ok_or_else(|| {
-                format!(
-                    "channels: joint group {} announces {n} channels but the string ends after {i}",
-                    groups.len() + 1
-                )
-            })?;
-            let channel = Channel::from_name(name).ok_or_else(|| {
-                format!(
-                    "channels: unknown channel name '{name}' in joint group {} (expected Xposition, Yposition, \
-                     Zposition, Xrotation, Yrotation, Zrotation or Xscale, Yscale, Zscale)",
-                    groups.len() + 1
-                )
-            })?;
-            group.push(channel);
-        }
-        groups.push(group);
-    }
-    Ok(groups)
+    let groups = channel_groups(text)?;
+    groups
+        .iter()
+        .enumerate()
+        .map(|(g, names)| {
+            names
+                .iter()
+                .map(|&name| {
+                    Channel::from_name(name).ok_or_else(|| {
+                        format!(
+                            "channels: unknown channel name '{name}' in joint group {} (expected Xposition, \
+                             Yposition, Zposition, Xrotation, Yrotation, Zrotation or Xscale, Yscale, Zscale)",
+                            g + 1
+                        )
+                    })
+                })
+                .collect()
+        })
+        .collect()
 }
 
 impl HanimMotion {

@@ -48,12 +48,14 @@ impl Humanoid {
     }
 }
 
-fn split_list(text: &str) -> impl Iterator<Item = &str> {
+/// The names of a comma- or space-separated list field (`joints`, `channels`).
+pub fn split_list(text: &str) -> impl Iterator<Item = &str> {
     text.split(|c: char| c.is_whitespace() || c == ',').filter(|t| !t.is_empty())
 }
 
-/// The channel groups of a `channels` string (names per joint), or what makes it unreadable.
-fn channel_groups(channels: &str) -> Result<Vec<Vec<&str>>, String> {
+/// The channel groups of a `channels` string (names per joint), or what makes it unreadable. Playback
+/// (`animation::motion::parse_channels`) reads the names of these groups.
+pub fn channel_groups(channels: &str) -> Result<Vec<Vec<&str>>, String> {
     let mut tokens = split_list(channels);
     let mut groups = Vec::new();
     while let Some(count) = tokens.next() {
