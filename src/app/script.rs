@@ -15,6 +15,8 @@
 //! screenshot FILE           save the 3D view (waits for a view transition to end)
 //! screenshot-size W H|view  later screenshots at W×H pixels, or at the 3D view's size
 //! window-screenshot FILE    save the whole window as presented (UI and 3D view)
+//! check-ui-picture          fail unless the UI kept between frames (repainted where it changed) equals
+//!                           this frame's UI painted whole
 //! export-animation clip|turntable W H FPS FILE   File ▸ Export animation… (the whole clip, or a turntable)
 //! motion NAME SECONDS       play clip NAME (HAnimMotion name/DEF or TimeSensor DEF) alone, paused at SECONDS
 //! play-as-file on|off       the transport plays the whole scene as the file says, or one clip at a time
@@ -96,6 +98,8 @@ pub enum ScriptStep {
     Expect(String, [f32; 3], f32),
     /// Destroys the GPU device, as a driver reset would, to exercise the recovery.
     LoseDevice,
+    /// The kept UI picture must equal a full repaint of the frame.
+    CheckUiPicture,
     Quit,
 }
 
@@ -177,6 +181,7 @@ pub fn parse_script(text: &str) -> Result<Vec<ScriptLine>> {
             "redo" => none().map(|_| ScriptStep::Redo)?,
             "quit" => none().map(|_| ScriptStep::Quit)?,
             "lose-device" => none().map(|_| ScriptStep::LoseDevice)?,
+            "check-ui-picture" => none().map(|_| ScriptStep::CheckUiPicture)?,
             "wait" => {
                 let n = one("frame count")?;
                 ScriptStep::Wait(n.parse().with_context(|| format!("line {line}: '{n}' is not a frame count"))?)
@@ -394,7 +399,8 @@ pub fn commands_for(step: &ScriptStep, summary: &SceneSummary, line: usize) -> R
         | ScriptStep::Click(_)
         | ScriptStep::Map(..)
         | ScriptStep::WindowScreenshot(_)
-        | ScriptStep::LoseDevice => Vec::new(),
+        | ScriptStep::LoseDevice
+        | ScriptStep::CheckUiPicture => Vec::new(),
     })
 }
 

@@ -54,8 +54,10 @@ impl WindowSurface {
     ) -> anyhow::Result<Self> {
         let (format, caps) = surface_format(&surface, gpu)?;
         let size = window.inner_size();
-        // Copyable where the surface allows it, for pictures of the whole window (`window-screenshot`).
-        let usage = wgpu::TextureUsages::RENDER_ATTACHMENT | (caps.usages & wgpu::TextureUsages::COPY_SRC);
+        // Copyable where the surface allows it, for pictures of the whole window (`window-screenshot`);
+        // a copy destination for the UI's kept picture (`viewer::ui_cache`).
+        let usage = wgpu::TextureUsages::RENDER_ATTACHMENT
+            | (caps.usages & (wgpu::TextureUsages::COPY_SRC | wgpu::TextureUsages::COPY_DST));
         let config = wgpu::SurfaceConfiguration {
             usage,
             format,

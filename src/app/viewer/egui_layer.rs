@@ -5,12 +5,18 @@ use std::time::Instant;
 
 use winit::window::Window;
 
+use super::ui_cache::{self, UiCache};
 use crate::gpu::GpuContext;
+use crate::gpu::target::PixelRect;
 
 pub struct EguiLayer {
     pub ctx: egui::Context,
     pub state: egui_winit::State,
     pub renderer: egui_wgpu::Renderer,
+    /// The format egui's pipeline draws in (the surface's).
+    format: wgpu::TextureFormat,
+    /// The UI kept as a picture between frames (see `ui_cache`).
+    pub cache: Option<UiCache>,
 }
 
 /// One frame of egui output, tessellated and ready to paint.
@@ -27,7 +33,7 @@ impl EguiLayer {
         let ctx = egui::Context::default();
         let state = state_for(&ctx, window, device);
         let renderer = egui_wgpu::Renderer::new(device, surface_format, egui_wgpu::RendererOptions::default());
-        Self { ctx, state, renderer }
+        Self { ctx, state, renderer, format: surface_format, cache: None }
     }
 
     /// The layer on a new device (after a device loss). egui sends its font atlas once; a new context
@@ -70,33 +76,131 @@ impl EguiLayer {
         ui: &PaintedUi,
         clear: bool,
     ) -> Vec<wgpu::CommandBuffer> {
+        self.upload_textures(gpu, ui);
+        self.paint_whole(gpu, encoder, surface_view, size_in_pixels, ui, clear)
+    }
+
+    /// Paints the frame's UI through the kept picture (see `ui_cache`): repaints the picture where it
+    /// changed, copies it around the 3D view at `view` (already drawn into `surface`), then paints what
+    /// lies over the 3D view. Falls back to [`Self::paint`] (over the 3D view, not cleared) when the
+    /// picture cannot be used: the surface takes no copies, the switch is off, or egui painted a callback.
+    #[allow(clippy::too_many_arguments)]
+    pub fn paint_kept(
+        &mut self,
+        gpu: &GpuContext,
+        encoder: &mut wgpu::CommandEncoder,
+        surface: &wgpu::Texture,
+        surface_view: &wgpu::TextureView,
+        size: [u32; 2],
+        ui: &PaintedUi,
+        view: PixelRect,
+        surface_usage: wgpu::TextureUsages,
+    ) -> Vec<wgpu::CommandBuffer> {
+        let textures_changed = self.upload_textures(gpu, ui);
+        if !ui_cache::enabled(surface_usage) {
+            return self.paint_whole(gpu, encoder, Some(surface_view), size, ui, false);
+        }
+        if !self.cache.as_ref().is_some_and(|c| c.fits(self.format, size)) {
+            self.cache = Some(UiCache::new(gpu, self.format, size));
+        }
+        let Some(cache) = self.cache.as_mut() else { return Vec::new() };
+        let Some(mut split) = cache.split(&ui.jobs, ui.pixels_per_point, size, view, textures_changed) else {
+            return self.paint_whole(gpu, encoder, Some(surface_view), size, ui, false);
+        };
+        let screen = egui_wgpu::ScreenDescriptor { size_in_pixels: size, pixels_per_point: ui.pixels_per_point };
+        log::debug!(
+            "UI picture: {} pixels repainted by {} meshes, {} meshes over the 3D view",
+            cache.repainted_pixels,
+            split.into_picture,
+            split.jobs.len() - split.into_picture
+        );
+        let extra = self.renderer.update_buffers(&gpu.device, &gpu.queue, encoder, &split.jobs, &screen);
+        if split.into_picture > 0 {
+            split.show(true);
+            let mut pass = ui_pass(encoder, cache.view(), wgpu::LoadOp::Load, "egui::picture");
+            self.renderer.render(&mut pass, &split.jobs, &screen);
+        }
+        ui_cache::copy_bands(encoder, cache.texture(), surface, &ui_cache::around(view, size));
+        if split.jobs.len() > split.into_picture {
+            split.show(false);
+            let mut pass = ui_pass(encoder, surface_view, wgpu::LoadOp::Load, "egui::over_view");
+            self.renderer.render(&mut pass, &split.jobs, &screen);
+        }
+        extra
+    }
+
+    /// Paints `ui` whole into a new picture and counts the pixels outside `view` where the kept picture
+    /// differs from it; `None` when the last frame did not paint through a kept picture. Call after the
+    /// frame was submitted (this re-uploads egui's buffers); waits for the GPU.
+    pub fn picture_mismatch(
+        &mut self,
+        gpu: &GpuContext,
+        ui: &PaintedUi,
+        size: [u32; 2],
+        view: PixelRect,
+    ) -> Result<Option<u64>, crate::gpu::GpuError> {
+        let Some(kept) = self.cache.as_ref().filter(|c| c.is_valid() && c.fits(self.format, size)) else {
+            return Ok(None);
+        };
+        let mut fresh = UiCache::new(gpu, self.format, size);
+        let Some(mut split) = fresh.split(&ui.jobs, ui.pixels_per_point, size, view, true) else { return Ok(None) };
+        let mut encoder =
+            gpu.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("egui::check") });
+        let screen = egui_wgpu::ScreenDescriptor { size_in_pixels: size, pixels_per_point: ui.pixels_per_point };
+        let extra = self.renderer.update_buffers(&gpu.device, &gpu.queue, &mut encoder, &split.jobs, &screen);
+        split.show(true);
+        {
+            let mut pass = ui_pass(&mut encoder, fresh.view(), wgpu::LoadOp::Load, "egui::check");
+            self.renderer.render(&mut pass, &split.jobs, &screen);
+        }
+        let kept_copy = ui_cache::copy_to_buffer(gpu, &mut encoder, kept.texture());
+        let fresh_copy = ui_cache::copy_to_buffer(gpu, &mut encoder, fresh.texture());
+        gpu.queue.submit(extra.into_iter().chain([encoder.finish()]));
+        let (kept_pixels, fresh_pixels) = (kept_copy.read(gpu)?, fresh_copy.read(gpu)?);
+        let width = size[0] as usize;
+        let differing = ui_cache::around(view, size)
+            .iter()
+            .flat_map(|band| {
+                (band.y..band.y + band.height).flat_map(move |y| (band.x..band.x + band.width).map(move |x| (x, y)))
+            })
+            .filter(|&(x, y)| {
+                let at = (y as usize * width + x as usize) * 4;
+                kept_pixels[at..at + 4] != fresh_pixels[at..at + 4]
+            })
+            .count();
+        Ok(Some(differing as u64))
+    }
+
+    /// Sends egui's texture changes to its renderer; whether any texture was set (its pixels may show in
+    /// meshes that did not change).
+    fn upload_textures(&mut self, gpu: &GpuContext, ui: &PaintedUi) -> bool {
         for (id, deltas) in &ui.textures_delta.set {
             for delta in deltas {
                 self.renderer.update_texture(&gpu.device, &gpu.queue, *id, delta);
             }
         }
+        !ui.textures_delta.set.is_empty()
+    }
+
+    /// Paints every mesh of the frame into `surface_view` (the kept picture, if any, is then stale).
+    fn paint_whole(
+        &mut self,
+        gpu: &GpuContext,
+        encoder: &mut wgpu::CommandEncoder,
+        surface_view: Option<&wgpu::TextureView>,
+        size_in_pixels: [u32; 2],
+        ui: &PaintedUi,
+        clear: bool,
+    ) -> Vec<wgpu::CommandBuffer> {
+        if let Some(cache) = &mut self.cache {
+            cache.invalidate();
+        }
         let screen = egui_wgpu::ScreenDescriptor { size_in_pixels, pixels_per_point: ui.pixels_per_point };
         let extra = self.renderer.update_buffers(&gpu.device, &gpu.queue, encoder, &ui.jobs, &screen);
         if let Some(view) = surface_view {
-            let mut pass = encoder
-                .begin_render_pass(&wgpu::RenderPassDescriptor {
-                    label: Some("egui::pass"),
-                    color_attachments: &[Some(wgpu::RenderPassColorAttachment {
-                        view,
-                        depth_slice: None,
-                        resolve_target: None,
-                        ops: wgpu::Operations {
-                            // Not cleared over a 3D view drawn into the surface before.
-                            load: if clear { wgpu::LoadOp::Clear(wgpu::Color::BLACK) } else { wgpu::LoadOp::Load },
-                            store: wgpu::StoreOp::Store,
-                        },
-                    })],
-                    depth_stencil_attachment: None,
-                    timestamp_writes: None,
-                    occlusion_query_set: None,
-                    multiview_mask: None,
-                })
-                .forget_lifetime();
+            // Not cleared over a 3D view drawn into the surface before.
+            let load = if clear { wgpu::LoadOp::Clear(wgpu::Color::BLACK) } else { wgpu::LoadOp::Load };
+            let mut pass = ui_pass(encoder, view, load, "egui::pass");
             self.renderer.render(&mut pass, &ui.jobs, &screen);
         }
         extra
@@ -108,6 +212,30 @@ impl EguiLayer {
             self.renderer.free_texture(id);
         }
     }
+}
+
+/// A render pass of egui's into `view`.
+fn ui_pass(
+    encoder: &mut wgpu::CommandEncoder,
+    view: &wgpu::TextureView,
+    load: wgpu::LoadOp<wgpu::Color>,
+    label: &'static str,
+) -> wgpu::RenderPass<'static> {
+    encoder
+        .begin_render_pass(&wgpu::RenderPassDescriptor {
+            label: Some(label),
+            color_attachments: &[Some(wgpu::RenderPassColorAttachment {
+                view,
+                depth_slice: None,
+                resolve_target: None,
+                ops: wgpu::Operations { load, store: wgpu::StoreOp::Store },
+            })],
+            depth_stencil_attachment: None,
+            timestamp_writes: None,
+            occlusion_query_set: None,
+            multiview_mask: None,
+        })
+        .forget_lifetime()
 }
 
 /// egui's winit state for `ctx` on `window`, with the device's texture size limit.

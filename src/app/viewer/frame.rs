@@ -123,8 +123,20 @@ impl Viewer {
         self.last_camera = Some(camera);
         let surface_view = frame.as_ref().map(|f| f.texture.create_view(&wgpu::TextureViewDescriptor::default()));
         let size = [self.surface.config.width, self.surface.config.height];
-        let extra =
-            self.egui.paint(&self.gpu, &mut encoder, surface_view.as_ref(), size, &painted, !drawn_into_surface);
+        let extra = match (&frame, &surface_view) {
+            // Around and over a 3D view in the surface: the UI's kept picture, repainted where it changed.
+            (Some(frame), Some(view)) if drawn_into_surface => self.egui.paint_kept(
+                &self.gpu,
+                &mut encoder,
+                &frame.texture,
+                view,
+                size,
+                &painted,
+                region,
+                self.surface.config.usage,
+            ),
+            _ => self.egui.paint(&self.gpu, &mut encoder, surface_view.as_ref(), size, &painted, !drawn_into_surface),
+        };
         if let Some(timer) = &gpu_timer {
             timer.mark(&mut encoder, crate::gpu::timing::MARK_UI_DRAWN);
             timer.resolve(&mut encoder);
@@ -138,6 +150,9 @@ impl Viewer {
         times.submit = started.elapsed();
         if let Some(copy) = window_copy {
             self.write_window_shots(copy);
+        }
+        if std::mem::take(&mut self.pending_ui_check) {
+            self.check_ui_picture(&painted, region);
         }
         // A benchmark's timed frames wait for the GPU here, so that presenting is timed alone.
         if gpu_timer.is_some() {
@@ -211,6 +226,28 @@ impl Viewer {
             viewport_input = input;
         });
         (painted, commands, viewport_input)
+    }
+}
+
+impl Viewer {
+    /// `check-ui-picture`: the kept UI picture must equal this frame's UI painted whole (outside the 3D
+    /// view, where the picture is shown).
+    fn check_ui_picture(&mut self, painted: &PaintedUi, view: PixelRect) {
+        let size = [self.surface.config.width, self.surface.config.height];
+        match self.egui.picture_mismatch(&self.gpu, painted, size, view) {
+            Ok(Some(0)) => {
+                let repainted = self.egui.cache.as_ref().map_or(0, |c| c.repainted_pixels);
+                log::info!(
+                    "check-ui-picture: the kept UI picture equals a full repaint ({repainted} of {} pixels repainted by the frame)",
+                    u64::from(size[0]) * u64::from(size[1])
+                );
+            }
+            Ok(Some(n)) => {
+                self.fail(format!("check-ui-picture: {n} pixels of the kept UI picture differ from a full repaint"))
+            }
+            Ok(None) => self.fail("check-ui-picture: this frame did not paint through a kept UI picture".into()),
+            Err(e) => self.fail(format!("check-ui-picture: {e}")),
+        }
     }
 }
 

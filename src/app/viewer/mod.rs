@@ -27,6 +27,7 @@ mod ik_drag;
 mod loading;
 mod screenshots;
 mod script_runner;
+mod ui_cache;
 mod view3d;
 
 use super::Options;
@@ -74,6 +75,8 @@ pub struct Viewer {
     /// A script step failed: the program ends with this error.
     exit_failure: Option<anyhow::Error>,
     quit: bool,
+    /// `check-ui-picture`: compare the kept UI picture with a full repaint after the next frame.
+    pending_ui_check: bool,
     /// Pictures of the whole window asked for (`window-screenshot`), copied from the next frame.
     pending_window_shots: Vec<PathBuf>,
     /// Screenshots asked for this frame, taken after it was submitted (`None`: a new name).
@@ -166,6 +169,7 @@ impl Viewer {
             quit: false,
             pending_screenshots: Vec::new(),
             pending_window_shots: Vec::new(),
+            pending_ui_check: false,
             last_camera: None,
             next_repaint: Some(Instant::now()),
             capture: options.capture.clone(),

@@ -136,6 +136,12 @@ impl Viewer {
                 }
                 return Vec::new();
             }
+            ScriptStep::CheckUiPicture => {
+                // Compared once the next frame is painted and submitted.
+                self.pending_ui_check = true;
+                runner.wait_frames = 1;
+                return Vec::new();
+            }
             ScriptStep::WindowScreenshot(path) => {
                 // Copied from this frame's surface texture once it is painted, before it is presented.
                 self.pending_window_shots.push(path.clone());
