@@ -75,7 +75,7 @@ pub const CODES: &[RuleCode] = &[
     code("loa-joints", "HANIM-LOA-JOINTS", &[], false),
     code("loa-joint-count", "HANIM-LOA-JOINT-COUNT", &[], false),
     code("weight-range", "HANIM-WEIGHT-RANGE", &[], false),
-    code("weight-count", "HANIM-WEIGHT-COUNT", &[XIte, FreeWrl], false),
+    code("weight-count", "HANIM-WEIGHT-COUNT", &[XIte], false),
     code("index-range", "HANIM-INDEX-RANGE", &[], false),
     code("limit-count", "HANIM-LIMIT-COUNT", &[], false),
     code("limit-order", "HANIM-LIMIT-ORDER", &[], false),
