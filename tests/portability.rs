@@ -160,7 +160,8 @@ fn repair_refuses_classic_files_and_unknown_codes_writing_nothing() {
     assert!(text.contains("X3D XML files only") && text.contains("classic VRML"), "{text}");
     assert!(!out.exists());
     let clean = common::test_data("portability/clean.x3d");
-    let (status, text) = run(&["repair", clean.to_str().unwrap(), "--out", out.to_str().unwrap(), "--only", "HANIM-LOA"]);
+    let (status, text) =
+        run(&["repair", clean.to_str().unwrap(), "--out", out.to_str().unwrap(), "--only", "HANIM-LOA"]);
     assert_ne!(status, 0);
     assert!(text.contains("does not fix"), "{text}");
     assert!(!out.exists());

@@ -34,7 +34,8 @@ fn a_click_on_a_limit_excess_jumps_the_transport_to_its_frame() {
     let Some(log) = run_script("window_limits", Some(&file), &script, dir.path()) else { return };
     let excesses: Vec<&str> = log.lines().filter(|l| l.contains("limit excess ")).collect();
     assert_eq!(excesses.len(), 3, "{log}");
-    for (line, frame) in excesses.iter().zip(["frame 4 (0.200 s): l_knee X", "frame 6 (0.300 s)", "frame 2 (0.100 s)"]) {
+    for (line, frame) in excesses.iter().zip(["frame 4 (0.200 s): l_knee X", "frame 6 (0.300 s)", "frame 2 (0.100 s)"])
+    {
         assert!(line.contains(frame), "{line} should name {frame}");
     }
     assert!(log.contains("limit-jump to frame 4 at 0.200 s"), "{log}");

@@ -37,7 +37,10 @@ pub fn run(args: &RepairArgs) -> Result<ExitCode> {
     }
     let bytes = std::fs::read(&args.file).with_context(|| format!("reading {}", args.file.display()))?;
     if bytes.starts_with(&[0x1f, 0x8b]) {
-        bail!("{}: gzip-compressed; repair edits uncompressed X3D XML files only (gunzip it first)", args.file.display());
+        bail!(
+            "{}: gzip-compressed; repair edits uncompressed X3D XML files only (gunzip it first)",
+            args.file.display()
+        );
     }
     let Ok(text) = std::str::from_utf8(&bytes) else {
         bail!("{}: not UTF-8; repair edits UTF-8 X3D XML files only", args.file.display());

@@ -3,6 +3,6 @@
 pub mod check;
 mod check_fields;
 pub mod codes;
+pub mod info;
 pub mod portability;
 pub mod repair;
-pub mod info;

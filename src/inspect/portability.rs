@@ -179,7 +179,8 @@ impl Checker<'_> {
                 continue;
             }
             let how = if motion.enabled { "the humanoid's motionsEnabled disables it" } else { "enabled FALSE" };
-            let name = if motion.name.is_empty() { motion.def.clone().unwrap_or_default() } else { motion.name.clone() };
+            let name =
+                if motion.name.is_empty() { motion.def.clone().unwrap_or_default() } else { motion.name.clone() };
             let message = format!("HAnimMotion '{name}' does not play: {how}");
             self.push(Severity::Warning, "motion-disabled", motion.node, message);
         }

@@ -48,7 +48,11 @@ pub fn jump_to(clip: usize, excess: &LimitExcess, transport: &Transport) -> Vec<
 }
 
 /// The window; the commands of a clicked line.
-pub fn limit_report_window(ctx: &egui::Context, panel: &mut LimitReportPanel, transport: &Transport) -> Vec<TransportCommand> {
+pub fn limit_report_window(
+    ctx: &egui::Context,
+    panel: &mut LimitReportPanel,
+    transport: &Transport,
+) -> Vec<TransportCommand> {
     let mut out = Vec::new();
     let mut open = panel.open;
     egui::Window::new("Limits over the clip").open(&mut open).default_width(360.0).show(ctx, |ui| {

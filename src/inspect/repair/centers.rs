@@ -56,7 +56,13 @@ impl Fixer<'_> {
             let rest = &joint.rest;
             if driven[j] {
                 if dp != Vec3::ZERO {
-                    self.skip(CODE, format!("joint '{}' has a driven translation under a converted joint; nothing converted", joint.name));
+                    self.skip(
+                        CODE,
+                        format!(
+                            "joint '{}' has a driven translation under a converted joint; nothing converted",
+                            joint.name
+                        ),
+                    );
                     return;
                 }
                 continue;
@@ -102,7 +108,8 @@ impl Fixer<'_> {
         if let (Some(value), Some(humanoid)) = (binding, self.element(h.node)) {
             self.edits.set_attribute(self.text, &humanoid, "jointBindingPositions", &value);
         }
-        let names: Vec<&str> = joint_edits.iter().filter(|e| e.1.is_some()).map(|e| h.joints[e.0].name.as_str()).collect();
+        let names: Vec<&str> =
+            joint_edits.iter().filter(|e| e.1.is_some()).map(|e| h.joints[e.0].name.as_str()).collect();
         let mut message = format!("{} joints placed by center instead of translation", names.len());
         let _ = write!(message, " ({})", names.iter().take(6).copied().collect::<Vec<_>>().join(", "));
         if !child_edits.is_empty() {
@@ -120,7 +127,10 @@ impl Fixer<'_> {
             "HAnimSegment" if xml::attribute(self.text, child, "USE").is_none() => {
                 for inner in self.index.children(child.start) {
                     let inner_container = xml::attribute(self.text, inner, "containerField");
-                    if inner.name == "HAnimDisplacer" || inner_container == Some("coord") || inner.name.starts_with("Coordinate") {
+                    if inner.name == "HAnimDisplacer"
+                        || inner_container == Some("coord")
+                        || inner.name.starts_with("Coordinate")
+                    {
                         return Err("a segment has a deformable coord or displacers".to_string());
                     }
                     if inner.name.starts_with("Metadata") {

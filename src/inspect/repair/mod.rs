@@ -112,7 +112,9 @@ impl Fixer<'_> {
         if self.wants("HANIM-DEF-PREFIX") {
             self.def_prefixes(h);
         }
-        if self.wants("HANIM-JOINTS-DUPLICATED") || self.wants("HANIM-JOINTS-EMPTY") || self.wants("HANIM-JOINTS-INCOMPLETE")
+        if self.wants("HANIM-JOINTS-DUPLICATED")
+            || self.wants("HANIM-JOINTS-EMPTY")
+            || self.wants("HANIM-JOINTS-INCOMPLETE")
         {
             self.joint_list(h);
         }
@@ -185,7 +187,8 @@ impl Fixer<'_> {
         let mut out = Vec::new();
         for element in &self.index.elements {
             for a in xml::attributes(self.text, element) {
-                if matches!(a.name.as_str(), "USE" | "fromNode" | "toNode") && &self.text[a.value_start..a.value_end] == def
+                if matches!(a.name.as_str(), "USE" | "fromNode" | "toNode")
+                    && &self.text[a.value_start..a.value_end] == def
                 {
                     out.push(a);
                 }
@@ -276,7 +279,11 @@ impl Fixer<'_> {
                 self.skip(code, format!("joint '{}' is in another file; not listed", joint.name));
                 continue;
             };
-            self.edits.append_child(self.text, &humanoid, &format!("<HAnimJoint USE='{def}' containerField='joints'/>"));
+            self.edits.append_child(
+                self.text,
+                &humanoid,
+                &format!("<HAnimJoint USE='{def}' containerField='joints'/>"),
+            );
             added.push(joint.name.clone());
         }
         if !added.is_empty() {
@@ -291,7 +298,8 @@ impl Fixer<'_> {
         for motion in h.motions.iter().filter(|m| !m.enabled) {
             let Some(element) = self.element(motion.node) else { continue };
             self.edits.set_attribute(self.text, &element, "enabled", "true");
-            let name = if motion.name.is_empty() { motion.def.clone().unwrap_or_default() } else { motion.name.clone() };
+            let name =
+                if motion.name.is_empty() { motion.def.clone().unwrap_or_default() } else { motion.name.clone() };
             self.changed(CODE, format!("HAnimMotion '{name}': enabled set to true"));
         }
         if h.motions_enabled.iter().take(h.motions.len()).any(|e| !e)

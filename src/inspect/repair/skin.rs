@@ -145,7 +145,10 @@ impl Fixer<'_> {
             self.edits.set_attribute(self.text, &element, "skinCoordWeight", &weights.join(" "));
             joints_changed += 1;
         }
-        self.changed(CODE, format!("normalised the weights of {fixed_points} points ({joints_changed} joints rewritten)"));
+        self.changed(
+            CODE,
+            format!("normalised the weights of {fixed_points} points ({joints_changed} joints rewritten)"),
+        );
     }
 
     /// HANIM-NORMALS-SHORT: gives skinNormal one vector per skinCoord point, computed from the deforming
@@ -183,7 +186,10 @@ impl Fixer<'_> {
         if faces.is_empty() {
             let used = scene.node(normal).def.as_deref().is_some_and(|d| !self.references(d).is_empty());
             if used {
-                self.skip(CODE, "the skin has no faces to compute normals from and skinNormal is used elsewhere".into());
+                self.skip(
+                    CODE,
+                    "the skin has no faces to compute normals from and skinNormal is used elsewhere".into(),
+                );
             } else {
                 self.edits.remove(self.text, &element);
                 self.changed(CODE, format!("dropped skinNormal ({count} vectors for {} points)", points.len()));
@@ -191,8 +197,10 @@ impl Fixer<'_> {
             return;
         }
         let normals = vertex_normals(&points, &faces);
-        let value: Vec<String> =
-            normals.iter().map(|n| format!("{} {} {}", format_float(n.x), format_float(n.y), format_float(n.z))).collect();
+        let value: Vec<String> = normals
+            .iter()
+            .map(|n| format!("{} {} {}", format_float(n.x), format_float(n.y), format_float(n.z)))
+            .collect();
         self.edits.set_attribute(self.text, &element, "vector", &value.join(", "));
         self.changed(CODE, format!("skinNormal: {} vectors computed from the skin faces (was {count})", points.len()));
     }

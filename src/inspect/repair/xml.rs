@@ -186,7 +186,9 @@ impl Edits {
         let rest = &text[element.end..];
         let line_end = rest.find('\n').map(|n| element.end + n + 1);
         match line_end {
-            Some(end) if text[line_start..element.start].trim().is_empty() && text[element.end..end].trim().is_empty() => {
+            Some(end)
+                if text[line_start..element.start].trim().is_empty() && text[element.end..end].trim().is_empty() =>
+            {
                 self.replace(line_start, end, "")
             }
             _ => self.replace(element.start, element.end, ""),
