@@ -212,3 +212,28 @@ fn a_clip_breaking_the_knee_limit_is_reported_at_exactly_those_frames_worst_firs
     assert_ne!(status, 0);
     assert!(text.contains("no clip named 'walk'") && text.contains("kick"), "{text}");
 }
+
+#[test]
+fn a_corpus_skin_with_a_doubled_joints_list_is_found_and_repaired_to_the_original_bytes() {
+    // Real auto-rigged files list every joint twice; X_ITE then draws no skin (docs/portability.md).
+    let original = std::fs::read_to_string(common::corpus("x3d/JoeKick.x3d")).unwrap();
+    let lines: Vec<&str> = original.split('\n').collect();
+    let listed: Vec<usize> = (0..lines.len()).filter(|&i| lines[i].contains("containerField='joints'")).collect();
+    assert_eq!(listed.len(), 94);
+    let (first, last) = (listed[0], *listed.last().unwrap());
+    let doubled: Vec<&str> =
+        lines[..=last].iter().chain(&lines[first..=last]).chain(&lines[last + 1..]).copied().collect();
+    let dir = tempfile::tempdir().unwrap();
+    let broken = dir.path().join("JoeKick.x3d");
+    std::fs::write(&broken, doubled.join("\n")).unwrap();
+    // JoeKick itself has a weight list of the wrong length (X_ITE reads NaN there); the doubled list is new.
+    let (_, before) = codes(&common::corpus("x3d/JoeKick.x3d"), &["--for", "x_ite"]);
+    let (_, found) = codes(&broken, &["--for", "x_ite"]);
+    let new: Vec<&String> = found.difference(&before).collect();
+    assert_eq!(new, ["HANIM-JOINTS-DUPLICATED"], "{before:?} → {found:?}");
+    let out = dir.path().join("repaired.x3d");
+    let (status, text) = run(&["repair", broken.to_str().unwrap(), "--out", out.to_str().unwrap()]);
+    assert_eq!(status, 0, "{text}");
+    assert!(text.contains("fixed[HANIM-JOINTS-DUPLICATED] removed 94 repeated"), "{text}");
+    assert_eq!(std::fs::read_to_string(&out).unwrap(), original);
+}
