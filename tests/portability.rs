@@ -237,3 +237,41 @@ fn a_corpus_skin_with_a_doubled_joints_list_is_found_and_repaired_to_the_origina
     assert!(text.contains("fixed[HANIM-JOINTS-DUPLICATED] removed 94 repeated"), "{text}");
     assert_eq!(std::fs::read_to_string(&out).unwrap(), original);
 }
+
+#[test]
+fn translation_joints_with_segments_and_sites_become_centres_without_moving_anything() {
+    let path = common::test_data("portability/segments_translation.x3d");
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("centres.x3d");
+    let (status, text) = run(&["repair", path.to_str().unwrap(), "--out", out.to_str().unwrap()]);
+    assert_eq!(status, 0, "{text}");
+    assert!(text.contains("3 joints placed by center") && text.contains("non-joint children shifted back"), "{text}");
+    assert!(!codes(&out, &[]).1.contains("HANIM-JOINT-TRANSLATION-NO-CENTER"));
+    let (a, b) = (hanim::load(&path).unwrap(), hanim::load(&out).unwrap());
+    let (ha, hb) = (&a.humanoids[0], &b.humanoids[0]);
+    for turns in [vec![], vec![("l_hip", Quat::from_rotation_x(-0.7)), ("l_knee", Quat::from_rotation_x(1.2))]] {
+        let pose = |h: &hanim::Humanoid| {
+            let mut pose = Pose::rest(h);
+            for (name, q) in &turns {
+                pose.rotations[h.joint_index(name).unwrap()] *= *q;
+            }
+            pose
+        };
+        let (pa, pb) = (pose(ha), pose(hb));
+        // Segment geometry, rigid with its joint: the bounding box of every Shape.
+        let ba = hanim_viewer::pose::bounds::humanoid_bounds(&a.scene, ha, &pa).unwrap();
+        let bb = hanim_viewer::pose::bounds::humanoid_bounds(&b.scene, hb, &pb).unwrap();
+        assert!(ba.min.distance(bb.min) < 1e-5 && ba.max.distance(bb.max) < 1e-5, "{ba:?} vs {bb:?}");
+        // Sites: G_joint · offset · L(site).
+        let (ga, gb) =
+            (hanim_viewer::pose::humanoid_from_joint(ha, &pa), hanim_viewer::pose::humanoid_from_joint(hb, &pb));
+        for (sa, sb) in ha.sites.iter().zip(&hb.sites) {
+            let at = |h: &hanim::Humanoid, g: &[glam::Mat4], s: &hanim::Site| {
+                let joint = hanim::site_joint(h, s).unwrap();
+                (g[joint] * s.offset * s.transform.matrix()).transform_point3(Vec3::ZERO)
+            };
+            let (pa, pb) = (at(ha, &ga, sa), at(hb, &gb, sb));
+            assert!(pa.distance(pb) < 1e-6, "site {}: {pa} vs {pb}", sa.name);
+        }
+    }
+}
