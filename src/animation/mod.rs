@@ -16,6 +16,7 @@
 
 pub mod events;
 pub mod interpolator;
+pub mod limit_report;
 mod lookup;
 pub mod motion;
 mod play_mode;

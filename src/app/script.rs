@@ -21,6 +21,8 @@
 //! motion NAME SECONDS       play clip NAME (HAnimMotion name/DEF or TimeSensor DEF) alone, paused at SECONDS
 //! play-as-file on|off       the transport plays the whole scene as the file says, or one clip at a time
 //! time SECONDS              the transport's clock at SECONDS, paused (the scene clock as the file says)
+//! limit-report              open View ▸ Limits over the clip for the transport's clip; log its lines
+//! limit-jump N              click line N (0: the worst) of that window: the transport shows its frame
 //! click X Y | click NAME    click the 3D view at pixel X Y (from its top-left corner), or at the middle of
 //!                           the Shape NAME (a DEF: a Shape, or a TouchSensor's first sensed Shape); as the
 //!                           file says, TouchSensors on the nearest Shape hit send their events
@@ -79,6 +81,10 @@ pub enum ScriptStep {
     PlayAsFile(bool),
     /// The transport's clock, paused, in seconds.
     Time(f64),
+    /// Opens View ▸ Limits over the clip for the transport's clip and logs its lines.
+    LimitReport,
+    /// A click on line `n` (0: the worst) of that window: the transport jumps to its frame.
+    LimitJump(usize),
     /// A click in the 3D view.
     Click(ClickAt),
     /// Retargets a capture file onto the humanoid (.amc with its .asf beside it, .asf, .bvh).
@@ -213,6 +219,16 @@ pub fn parse_script(text: &str) -> Result<Vec<ScriptLine>> {
                 let [t] = numbers::<1>(&[seconds], line)?;
                 ScriptStep::Motion((*name).to_string(), f64::from(t))
             }
+            "limit-report" => match rest {
+                [] => ScriptStep::LimitReport,
+                _ => bail!("line {line}: 'limit-report' takes no argument"),
+            },
+            "limit-jump" => match rest {
+                [n] => ScriptStep::LimitJump(
+                    n.parse().map_err(|_| anyhow::anyhow!("line {line}: 'limit-jump' takes a line number from 0"))?,
+                ),
+                _ => bail!("line {line}: 'limit-jump' takes a line number from 0"),
+            },
             "play-as-file" => match rest {
                 ["on"] => ScriptStep::PlayAsFile(true),
                 ["off"] => ScriptStep::PlayAsFile(false),
@@ -388,6 +404,8 @@ pub fn commands_for(step: &ScriptStep, summary: &SceneSummary, line: usize) -> R
         ],
         ScriptStep::Pin(effector) => vec![UiCommand::TogglePin(effector.clone())],
         ScriptStep::Expect(..)
+        | ScriptStep::LimitReport
+        | ScriptStep::LimitJump(_)
         | ScriptStep::Drag(..)
         | ScriptStep::Limits(_)
         | ScriptStep::Wait(_)

@@ -7,6 +7,8 @@ use std::process::ExitCode;
 use anyhow::Result;
 
 use super::{load_document, print};
+use crate::animation::Animations;
+use crate::animation::limit_report::clip_limit_report;
 use crate::gpu::{GpuContext, agreement};
 use crate::hanim::Document;
 use crate::inspect::check::{self, GPU_TOLERANCE, Report, Severity};
@@ -27,21 +29,75 @@ pub struct CheckArgs {
     /// Number of seeded random poses for the GPU agreement check.
     #[arg(long, default_value_t = 8)]
     pub gpu_poses: usize,
+    /// Keep only the findings known to break this player (`all`: any of them); exit 1 when any remains.
+    #[arg(long = "for", value_name = "PLAYER", value_parser = ["x_ite", "castle", "x3dom", "freewrl", "all"])]
+    pub for_player: Option<String>,
+    /// Instead of the rules: every frame of this clip (HAnimMotion name or DEF, TimeSensor DEF) where a
+    /// joint leaves its llimit/ulimit, worst first; exit 1 when there is any.
+    #[arg(long, value_name = "NAME", conflicts_with = "for_player")]
+    pub motion: Option<String>,
 }
 
 /// Exit 0 when clean, 1 when errors were found.
 pub fn run(args: &CheckArgs) -> Result<ExitCode> {
     let doc = load_document(&args.file)?;
+    if let Some(name) = &args.motion {
+        return limit_report(&doc, name, args.json);
+    }
     let mut report = check::check(&doc);
-    if !args.no_gpu {
+    if !args.no_gpu && args.for_player.is_none() {
         check_gpu_agreement(&doc, &mut report, args.adapter.as_deref(), args.gpu_poses);
     }
+    let clean = match args.for_player.as_deref() {
+        Some(player) => {
+            report.keep_breaking(player);
+            report.findings.is_empty()
+        }
+        None => report.is_clean(),
+    };
     if args.json {
         print(&(serde_json::to_string_pretty(&report)? + "\n"))?;
     } else {
         print(&report.render_text())?;
     }
-    Ok(if report.is_clean() { ExitCode::SUCCESS } else { ExitCode::from(1) })
+    Ok(if clean { ExitCode::SUCCESS } else { ExitCode::from(1) })
+}
+
+/// `check --motion NAME`: the frames of one clip where joints leave their limits.
+fn limit_report(doc: &Document, name: &str, json: bool) -> Result<ExitCode> {
+    let animations = Animations::from_document(doc);
+    let Some(index) = animations.find(name) else {
+        let names: Vec<&str> = animations.clips.iter().map(|c| c.name()).collect();
+        anyhow::bail!(
+            "{}: no clip named '{name}' (clips: {})",
+            args_path(doc).display(),
+            if names.is_empty() { "none".to_string() } else { names.join(", ") }
+        );
+    };
+    let excesses = clip_limit_report(doc, &animations, index);
+    if json {
+        let out = serde_json::json!({ "clip": animations.clips[index].name(), "excesses": excesses });
+        print(&(serde_json::to_string_pretty(&out)? + "\n"))?;
+    } else {
+        let mut text = String::new();
+        for e in &excesses {
+            text.push_str(&e.describe());
+            text.push('\n');
+        }
+        let frames: std::collections::BTreeSet<usize> = excesses.iter().map(|e| e.frame).collect();
+        text.push_str(&format!(
+            "clip '{}': {} limit excesses on {} frames\n",
+            animations.clips[index].name(),
+            excesses.len(),
+            frames.len()
+        ));
+        print(&text)?;
+    }
+    Ok(if excesses.is_empty() { ExitCode::SUCCESS } else { ExitCode::from(1) })
+}
+
+fn args_path(doc: &Document) -> &std::path::Path {
+    doc.scene.main_path()
 }
 
 /// Deforms every humanoid with seeded random poses on the GPU and compares with the CPU reference; adds

@@ -14,6 +14,7 @@ pub mod man;
 pub mod motion;
 pub mod pose;
 pub mod render;
+pub mod repair;
 pub mod views;
 
 use std::io::Write;
@@ -29,6 +30,9 @@ pub enum Command {
     Info(info::InfoArgs),
     /// Validate a humanoid against the H-Anim rules; exit 0 when clean, 1 when errors were found.
     Check(check::CheckArgs),
+    /// Write a corrected copy of an X3D XML humanoid for the portability findings `check` reports
+    /// (`joints` lists, shared skinCoord, centers, weights, motions, normals, DEF prefixes).
+    Repair(repair::RepairArgs),
     /// Render the humanoids offscreen on the GPU and write a PNG (pose joints and displacers, pick a view).
     Render(render::RenderArgs),
     /// List every viewpoint of a file (site cameras, eye views, file Viewpoints, computed views) with
@@ -61,6 +65,7 @@ pub fn run(command: Command, cli: fn() -> clap::Command) -> Result<ExitCode> {
     match command {
         Command::Info(args) => info::run(&args).map(|()| ExitCode::SUCCESS),
         Command::Check(args) => check::run(&args),
+        Command::Repair(args) => repair::run(&args),
         Command::Render(args) => render::run(&args).map(|()| ExitCode::SUCCESS),
         Command::Views(args) => views::run(&args).map(|()| ExitCode::SUCCESS),
         Command::Catalog(args) => catalog::run(&args),

@@ -9,6 +9,7 @@ use std::collections::{HashMap, HashSet};
 
 use serde::Serialize;
 
+use super::codes::{self, Player};
 use crate::hanim::{DisplacerOwner, Document, Humanoid};
 use crate::x3d::{NodeId, SourcePos};
 
@@ -26,6 +27,10 @@ pub struct Finding {
     pub severity: Severity,
     /// Stable rule id, e.g. `loa-joints`.
     pub rule: &'static str,
+    /// Its stable diagnostic code, e.g. `HANIM-LOA-JOINTS` ([`super::codes`]).
+    pub code: &'static str,
+    /// Players known to draw or animate the humanoid wrongly because of it (`x_ite`, `castle`, …).
+    pub breaks: &'static [Player],
     pub message: String,
     pub file: String,
     pub line: Option<u32>,
@@ -60,7 +65,7 @@ impl Report {
                 (Some(l), Some(c)) => format!(":{l}:{c}"),
                 _ => String::new(),
             };
-            out.push_str(&format!("{sev}[{}] {}{at}: {}\n", f.rule, f.file, f.message));
+            out.push_str(&format!("{sev}[{}] {}{at}: {} [{}]\n", f.rule, f.file, f.message, f.code));
         }
         if let (Some(adapter), Some(error)) = (&self.gpu_adapter, self.gpu_max_error) {
             out.push_str(&format!(
@@ -70,6 +75,14 @@ impl Report {
         out.push_str(&format!("{} errors, {} warnings\n", self.errors, self.warnings));
         out
     }
+}
+
+fn code_of(rule: &str) -> &'static str {
+    codes::of_rule(rule).map_or("HANIM-UNKNOWN", |c| c.code)
+}
+
+fn breaks_of(rule: &str) -> &'static [Player] {
+    codes::of_rule(rule).map_or(&[], |c| c.breaks)
 }
 
 /// (name, DEF, node) of a joint, segment, site or displacer.
@@ -85,6 +98,8 @@ impl Checker<'_> {
         self.findings.push(Finding {
             severity,
             rule,
+            code: code_of(rule),
+            breaks: breaks_of(rule),
             message,
             file: pos.file.display().to_string(),
             line: pos.at.map(|a| a.line),
@@ -129,6 +144,7 @@ impl Checker<'_> {
             );
         }
         self.names(h);
+        self.portability(h);
         self.loa(h);
         self.skin(h);
         self.rest_pose(h);
@@ -381,11 +397,6 @@ impl Checker<'_> {
 /// Runs every rule over every humanoid of the document; loader warnings are included as warnings.
 pub fn check(doc: &Document) -> Report {
     let mut checker = Checker { doc, findings: Vec::new() };
-    // Motion defects are loader warnings too; here they are errors of their own rules, reported once.
-    let defects: Vec<_> = doc.humanoids.iter().flat_map(|h| crate::hanim::motion_defects(&doc.scene, h)).collect();
-    for w in doc.warnings.iter().filter(|w| !defects.iter().any(|d| d.pos == w.pos && d.message == w.message)) {
-        checker.push_at(Severity::Warning, "loader", w.pos.clone(), w.message.clone());
-    }
     if doc.humanoids.is_empty() {
         let pos = SourcePos { file: doc.scene.main_path().to_path_buf(), at: None };
         checker.push_at(Severity::Error, "no-humanoid", pos, "the file has no HAnimHumanoid".into());
@@ -393,8 +404,20 @@ pub fn check(doc: &Document) -> Report {
     for h in &doc.humanoids {
         checker.humanoid(h);
     }
+    let mut findings = checker.findings;
+    // Motion defects are loader warnings too; here they are errors of their own rules, reported once. So
+    // are the loader's warnings that a portability rule states with its code (`joints` lists, skinNormal).
+    let defects: Vec<_> = doc.humanoids.iter().flat_map(|h| crate::hanim::motion_defects(&doc.scene, h)).collect();
+    let mut loader = Checker { doc, findings: Vec::new() };
+    for w in doc.warnings.iter().filter(|w| !defects.iter().any(|d| d.pos == w.pos && d.message == w.message)) {
+        let stated = super::portability::rule_stating(&w.message).is_some_and(|r| findings.iter().any(|f| f.rule == r));
+        if !stated {
+            loader.push_at(Severity::Warning, "loader", w.pos.clone(), w.message.clone());
+        }
+    }
+    loader.findings.append(&mut findings);
     let mut report =
-        Report { findings: checker.findings, errors: 0, warnings: 0, gpu_adapter: None, gpu_max_error: None };
+        Report { findings: loader.findings, errors: 0, warnings: 0, gpu_adapter: None, gpu_max_error: None };
     report.recount();
     report
 }
@@ -408,10 +431,17 @@ impl Report {
         self.warnings = self.findings.len() - self.errors;
     }
 
+    /// Keeps only the findings known to break `player` (a [`Player::id`], or `all` for any player).
+    pub fn keep_breaking(&mut self, player: &str) {
+        self.findings.retain(|f| f.breaks.iter().any(|p| player == "all" || p.id() == player));
+        self.recount();
+    }
+
     /// Adds a finding about the whole file (no position), e.g. from the GPU agreement check.
     pub fn add(&mut self, severity: Severity, rule: &'static str, file: &std::path::Path, message: String) {
         let file = file.display().to_string();
-        self.findings.push(Finding { severity, rule, message, file, line: None, column: None });
+        let (code, breaks) = (code_of(rule), breaks_of(rule));
+        self.findings.push(Finding { severity, rule, code, breaks, message, file, line: None, column: None });
         self.recount();
     }
 }

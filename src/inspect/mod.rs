@@ -2,4 +2,7 @@
 
 pub mod check;
 mod check_fields;
+pub mod codes;
 pub mod info;
+pub mod portability;
+pub mod repair;

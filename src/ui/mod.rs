@@ -7,6 +7,7 @@ pub mod capture;
 pub mod command;
 pub mod edit;
 pub mod export;
+pub mod limit_report;
 pub mod limits;
 pub mod panels;
 pub mod scene;
@@ -236,6 +237,8 @@ fn menu_ui(ui: &mut egui::Ui, state: &mut UiState, info: &FrameInfo) -> Vec<UiCo
             ui.checkbox(&mut state.show_joints_panel, "Joints panel");
             ui.checkbox(&mut state.show_side_panel, "Displacers and viewpoints panel");
             ui.checkbox(&mut state.continuous_redraw, "Redraw continuously (measure fps)");
+            ui.checkbox(&mut state.limit_report.open, "Limits over the clip")
+                .on_hover_text("the frames of the transport's clip where a joint leaves its llimit/ulimit");
             if ui.button("Motion capture window").on_hover_text("the applied capture and its bone mapping").clicked() {
                 commands.push(UiCommand::ShowCaptureWindow);
             }

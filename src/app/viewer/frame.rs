@@ -204,6 +204,11 @@ impl Viewer {
             can_redo,
             first_run: file_path.as_deref() == Some(std::path::Path::new(super::DEFAULT_HUMANOID_NAME)),
         };
+        if let Some(scene) = self.scene.as_ref()
+            && self.ui.limit_report.stale(&scene.transport)
+        {
+            self.ui.limit_report.refresh(&scene.doc, &scene.transport);
+        }
         let ui_state = &mut self.ui;
         let (scene_view, transport, mut capture) = match self.scene.as_mut() {
             Some(s) => (Some((&s.summary, &s.editor.pose)), Some(&s.transport), s.capture.as_mut()),
@@ -219,6 +224,12 @@ impl Viewer {
             commands.extend(c);
             if let Some(capture) = capture.as_deref_mut() {
                 commands.extend(capture.editor.window(ui.ctx()));
+            }
+            if ui_state.limit_report.open
+                && let Some(transport) = transport
+            {
+                let jump = ui::limit_report::limit_report_window(ui.ctx(), &mut ui_state.limit_report, transport);
+                commands.extend(jump.into_iter().map(UiCommand::Transport));
             }
             if ui_state.export.open {
                 commands.extend(ui::export::export_window(ui.ctx(), &mut ui_state.export, transport));

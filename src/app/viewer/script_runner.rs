@@ -109,6 +109,41 @@ impl Viewer {
                 }
                 return Vec::new();
             }
+            ScriptStep::LimitReport => {
+                let Some(scene) = self.scene.as_ref() else {
+                    self.fail(format!("line {line}: no humanoid is loaded"));
+                    return Vec::new();
+                };
+                if scene.transport.selected.is_none() {
+                    self.fail(format!("line {line}: no clip is selected (use 'motion NAME SECONDS' first)"));
+                    return Vec::new();
+                }
+                let panel = &mut self.ui.limit_report;
+                panel.open = true;
+                panel.refresh(&scene.doc, &scene.transport);
+                for (i, excess) in panel.excesses.iter().enumerate() {
+                    log::info!("line {line}: limit excess {i}: {}", excess.describe());
+                }
+                log::info!("line {line}: {} limit excesses", panel.excesses.len());
+                return Vec::new();
+            }
+            ScriptStep::LimitJump(n) => {
+                let panel = &self.ui.limit_report;
+                let (Some(scene), Some(clip), Some(excess)) =
+                    (self.scene.as_mut(), panel.clip, panel.excesses.get(*n).cloned())
+                else {
+                    self.fail(format!("line {line}: no limit excess {n} (use 'limit-report' first)"));
+                    return Vec::new();
+                };
+                for command in crate::ui::limit_report::jump_to(clip, &excess, &scene.transport) {
+                    command.apply(&mut scene.transport);
+                }
+                log::info!("line {line}: limit-jump to frame {} at {:.3} s", excess.frame, scene.transport.time);
+                if let Some(runner) = &mut self.script {
+                    runner.wait_frames = 1;
+                }
+                return Vec::new();
+            }
             ScriptStep::PlayAsFile(_) | ScriptStep::Time(_) => {
                 match self.scene.as_mut().map(|s| &mut s.transport) {
                     Some(t) => match step {
