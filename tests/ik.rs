@@ -296,3 +296,20 @@ fn default_chains_on_jin_loa4() {
     assert_eq!(root_for("skullbase", false), "vl5");
     assert_eq!(root_for("l_wrist", true), "humanoid_root");
 }
+
+/// The window marks joints whose limited angles sit on a bound: `pose::limits::axes_at_limit` lists a
+/// knee bent to its `ulimit` (or past it, limits ignored), and nothing for the knee inside its interval.
+#[test]
+fn a_knee_on_its_bound_is_listed_at_its_limit() {
+    let doc = load(&Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/portability/knee_limits.x3d")).unwrap();
+    let h = &doc.humanoids[0];
+    let knee = joint(h, "l_knee");
+    let mut pose = Pose::rest(h);
+    let bend = |pose: &mut Pose, radians: f32| pose.rotation_offsets[knee] = Quat::from_rotation_x(radians);
+    for (radians, expected) in
+        [(1.0, vec![]), (2.4, vec![(knee, 0)]), (2.6, vec![(knee, 0)]), (-0.1, vec![(knee, 0)]), (0.5, vec![])]
+    {
+        bend(&mut pose, radians);
+        assert_eq!(hanim_viewer::pose::limits::axes_at_limit(h, &pose), expected, "knee at {radians} rad");
+    }
+}

@@ -334,8 +334,11 @@ fn line(out: &mut Vec<GpuLineVertex>, a: Vec3, b: Vec3, linear: [f32; 3]) {
     out.push(GpuLineVertex { position: b.to_array(), color });
 }
 
-/// The selected joint's limits: per limited axis of its limit frame, the arc of allowed angles (X red,
-/// Y green, Z blue) and a spoke to the current angle (white, red when outside the limits).
+/// The spoke of an angle on a bound of its limits (and the ring of a joint at a limit).
+const AT_LIMIT_COLOR: [f32; 3] = [1.0, 0.2, 0.9];
+
+/// A joint's limits: per limited axis of its limit frame, the arc of allowed angles (X red, Y green,
+/// Z blue) and a spoke to the current angle (white inside, magenta on a bound, red beyond).
 fn push_limit_arcs(out: &mut Vec<GpuLineVertex>, scene: &LoadedScene, joint: usize, centre: Vec3, radius: f32) {
     let (h, pose) = (scene.humanoid(), &scene.editor.pose);
     let Some(summary) = scene.summary.joints.get(joint) else { return };
@@ -356,7 +359,14 @@ fn push_limit_arcs(out: &mut Vec<GpuLineVertex>, scene: &LoadedScene, joint: usi
         }
         let (l, u) = intervals[arc.axis].unwrap_or_default();
         let angle = limits::limit_angles_from_rotation(rotation, summary.limit_orientation)[arc.axis];
-        let spoke = if (l - 1e-4..=u + 1e-4).contains(&angle) { [1.0, 1.0, 1.0] } else { [1.0, 0.1, 0.1] };
+        let tolerance = crate::pose::limits::AT_LIMIT_TOLERANCE;
+        let spoke = if angle < l - tolerance || angle > u + tolerance {
+            [1.0, 0.1, 0.1]
+        } else if angle <= l + tolerance || angle >= u - tolerance {
+            AT_LIMIT_COLOR
+        } else {
+            [1.0, 1.0, 1.0]
+        };
         line(out, centre, arc.current, spoke);
     }
 }
@@ -418,6 +428,21 @@ pub fn overlay_lines(
         if show_skeleton {
             overlay::push_skeleton(&mut lines.skeleton, scene.humanoid(), &scene.editor.pose, cross);
             push_handles(&mut lines.skeleton, scene, marks, cross * 1.5);
+        }
+        if show_skeleton {
+            // Joints at a limit show their limit arcs too (smaller than the selected joint's), so a pose
+            // that stops short — a drag, a slider, a clip — says which joint holds it.
+            let centres = scene.joint_centres();
+            let mut at_limit: Vec<usize> = crate::pose::limits::axes_at_limit(scene.humanoid(), &scene.editor.pose)
+                .into_iter()
+                .map(|(j, _)| j)
+                .collect();
+            at_limit.dedup();
+            for j in at_limit.into_iter().filter(|j| Some(*j) != selected) {
+                if let Some(c) = centres.get(j).copied() {
+                    push_limit_arcs(&mut lines.skeleton, scene, j, c, size * 0.035);
+                }
+            }
         }
         if let Some(j) = selected
             && let Some(c) = scene.joint_centres().get(j).copied()

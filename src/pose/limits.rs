@@ -7,6 +7,13 @@
 
 use glam::{EulerRot, Quat};
 
+use crate::hanim::Humanoid;
+use crate::pose::Pose;
+
+/// How close to a bound an angle counts as on it (radians, about 0.06°): a solve or a clamp that stops at
+/// a limit leaves the angle within float error of it.
+pub const AT_LIMIT_TOLERANCE: f32 = 1e-3;
+
 /// The allowed interval of each limit axis: `Some((l, u))` (radians) when the joint gives a proper
 /// interval for that axis, `None` where the axis is free.
 ///
@@ -42,6 +49,27 @@ pub fn clamp_angles(angles: [f32; 3], intervals: &[Option<(f32, f32)>; 3]) -> [f
         Some((l, u)) => angles[i].clamp(l, u),
         None => angles[i],
     })
+}
+
+/// `(joint, axis)` of every limited angle of `pose` that sits on a bound of its interval (within
+/// [`AT_LIMIT_TOLERANCE`]) or beyond it (a pose that ignores the limits): what the window marks.
+pub fn axes_at_limit(h: &Humanoid, pose: &Pose) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    for (j, joint) in h.joints.iter().enumerate() {
+        let intervals = limit_intervals(&joint.llimit, &joint.ulimit);
+        if intervals.iter().all(Option::is_none) {
+            continue;
+        }
+        let angles = limit_angles_from_rotation(pose.effective_rotation(h, j), joint.limit_orientation);
+        for (axis, interval) in intervals.iter().enumerate() {
+            if let Some((l, u)) = interval
+                && (angles[axis] <= l + AT_LIMIT_TOLERANCE || angles[axis] >= u - AT_LIMIT_TOLERANCE)
+            {
+                out.push((j, axis));
+            }
+        }
+    }
+    out
 }
 
 /// The §8 decision in one call: `rotation` with every limited angle clamped.
