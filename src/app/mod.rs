@@ -8,6 +8,7 @@ pub mod screenshot;
 pub mod script;
 pub mod surface;
 pub mod touch;
+pub mod vertex_pick;
 pub mod viewer;
 pub mod viewport;
 

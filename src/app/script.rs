@@ -29,6 +29,11 @@
 //!                           through the effector facing the camera), released
 //! pin EFFECTOR              pin or unpin an effector (it holds while others reach)
 //! expect EFFECTOR X Y Z TOL fail the script unless the effector is within TOL of world X Y Z
+//! overlay OVERLAY           View ▸ Skin inspection: heatmap (the selected joint) or heatmap:JOINT (selects
+//!                           it), influences, unweighted (colourings, one at a time), axes, sites (added
+//!                           to the colouring), off (all of them off)
+//! pick-vertex X Y           pick the skin vertex at pixel X Y of the 3D view, as a click with a colouring
+//!                           on does; logs `pick-vertex: point N: JOINT WEIGHT, …` (fails on a miss)
 //! quit
 //! ```
 
@@ -94,6 +99,10 @@ pub enum ScriptStep {
     Pin(String),
     /// Fails the script unless the effector is within the tolerance of the world position.
     Expect(String, [f32; 3], f32),
+    /// View ▸ Skin inspection: a colouring, the joint axes or the Sites (`off`: none of them).
+    Overlay(crate::pose::skin_inspection::OverlayChoice),
+    /// Picks the skin vertex at a pixel of the 3D view.
+    PickVertex(f32, f32),
     /// Destroys the GPU device, as a driver reset would, to exercise the recovery.
     LoseDevice,
     Quit,
@@ -219,6 +228,17 @@ pub fn parse_script(text: &str) -> Result<Vec<ScriptLine>> {
                     bail!("line {line}: 'time' takes seconds ≥ 0");
                 }
                 ScriptStep::Time(f64::from(t))
+            }
+            "overlay" => {
+                let choice = one("overlay (heatmap[:JOINT], influences, unweighted, axes, sites, off)")?;
+                ScriptStep::Overlay(choice.parse().map_err(|e: String| anyhow::anyhow!("line {line}: {e}"))?)
+            }
+            "pick-vertex" => {
+                let [x, y] = numbers::<2>(rest, line)?;
+                if !(x >= 0.0 && y >= 0.0) {
+                    bail!("line {line}: 'pick-vertex' takes pixel coordinates ≥ 0");
+                }
+                ScriptStep::PickVertex(x, y)
             }
             "click" => match rest {
                 [name] if name.parse::<f32>().is_err() => ScriptStep::Click(ClickAt::Node((*name).to_string())),
@@ -382,6 +402,11 @@ pub fn commands_for(step: &ScriptStep, summary: &SceneSummary, line: usize) -> R
             UiCommand::EndEdit,
         ],
         ScriptStep::Pin(effector) => vec![UiCommand::TogglePin(effector.clone())],
+        // The runner sets the overlay; the heatmap's joint becomes the selection.
+        ScriptStep::Overlay(crate::pose::skin_inspection::OverlayChoice::Heatmap(Some(name))) => {
+            vec![UiCommand::SelectJoint(Some(joint(summary, name, line)?))]
+        }
+        ScriptStep::Overlay(_) => Vec::new(),
         ScriptStep::Expect(..)
         | ScriptStep::Drag(..)
         | ScriptStep::Limits(_)
@@ -394,6 +419,7 @@ pub fn commands_for(step: &ScriptStep, summary: &SceneSummary, line: usize) -> R
         | ScriptStep::Click(_)
         | ScriptStep::Map(..)
         | ScriptStep::WindowScreenshot(_)
+        | ScriptStep::PickVertex(..)
         | ScriptStep::LoseDevice => Vec::new(),
     })
 }

@@ -51,6 +51,7 @@
 pub mod bounds;
 pub mod ik;
 pub mod limits;
+pub mod skin_inspection;
 mod named;
 mod skinning;
 #[cfg(test)]

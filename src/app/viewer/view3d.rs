@@ -2,6 +2,8 @@
 //! by egui as a texture), clip playback into the poses, this frame's camera, and recording the scene
 //! passes for a camera.
 
+use crate::app::vertex_pick::pick_vertex;
+use crate::pose::skin_inspection::OverlayMode;
 use super::Viewer;
 use super::ViewportTarget;
 use crate::app::scene::overlay_lines;
@@ -75,6 +77,15 @@ impl Viewer {
             if scene.click(origin, dir).is_some_and(|hit| !hit.touches.is_empty()) {
                 return;
             }
+        }
+        // With a skin colouring shown, a click picks the skin vertex under it.
+        if self.ui.skin_overlay != OverlayMode::Off {
+            let drawn = self.last_camera.unwrap_or(camera);
+            let (origin, dir) = drawn.pixel_ray(pixel.0, pixel.1, width, height);
+            let (h, pose) = (&scene.doc.humanoids[scene.humanoid.0], &scene.editor.pose);
+            self.ui.picked_vertex =
+                pick_vertex(&scene.doc.scene, h, pose, scene.world_from_humanoid, origin, dir);
+            return;
         }
         // Pick the joint whose centre is nearest the click, within PICK_RADIUS.
         let nearest = scene
@@ -219,7 +230,7 @@ impl Viewer {
         camera: &Camera,
         timer: Option<&crate::gpu::timing::GpuTimer>,
     ) {
-        let lines = overlay_lines(
+        let mut lines = overlay_lines(
             self.scene.as_ref(),
             self.ui.show_grid,
             self.ui.show_axes,
@@ -230,6 +241,25 @@ impl Viewer {
                 active: self.ik_drag.as_ref().map(|d| d.effector.as_str()).or(self.hovered_handle.as_deref()),
             },
         );
+        let overlay = self.ui.skin_overlay;
+        if let Some(scene) = self.scene.as_mut() {
+            let size = if scene.rest_bounds.is_empty() { 2.0 } else { scene.rest_bounds.size().max_element() };
+            let (h, pose) = (&scene.doc.humanoids[scene.humanoid.0], &scene.editor.pose);
+            if self.ui.show_joint_axes {
+                crate::gpu::overlay::push_joint_axes(&mut lines.skeleton, h, pose, size * 0.03);
+            }
+            if self.ui.show_sites {
+                crate::gpu::overlay::push_sites(&mut lines.skeleton, h, pose, size * 0.008);
+            }
+            // The skin pass computes the overlay's per-point values while one is shown (for the panels'
+            // humanoid's selected joint); rigid segments carry their joint's.
+            if overlay != OverlayMode::Off || self.overlay_shown {
+                let mut selected = vec![None; scene.doc.humanoids.len()];
+                selected[scene.humanoid.0] = self.ui.selected_joint.map(|j| j.0);
+                scene.draws.set_overlay(&self.gpu.queue, overlay, &selected);
+                self.overlay_shown = overlay != OverlayMode::Off;
+            }
+        }
         let draws = self.scene.as_ref().map(|s| s.draws.draws()).unwrap_or_default();
         let lighting = if self.ui.studio_lighting { Lighting::Studio } else { Lighting::Standard };
         // The file's Background, else the model's own colour.
@@ -246,6 +276,7 @@ impl Viewer {
             background: &background,
             draws: &draws,
             lines: &lines,
+            overlay,
             timer,
         };
         let scene_draw = self.scene.as_ref().map(|s| &s.draws);

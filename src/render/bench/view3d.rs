@@ -14,6 +14,7 @@ use crate::animation::{Animations, SampleOptions};
 use crate::gpu::GpuContext;
 use crate::gpu::lighting::Lighting;
 use crate::gpu::overlay::{self, OverlayLines};
+use crate::pose::skin_inspection::OverlayMode;
 use crate::gpu::scene_draw::SceneDraw;
 use crate::gpu::scene_renderer::{FrameInputs, SceneRenderer};
 use crate::gpu::target::{RenderTarget, TargetFormats};
@@ -137,6 +138,7 @@ pub fn bench_view(
             background: &background,
             draws: &draws,
             lines: &lines,
+            overlay: OverlayMode::Off,
             timer: timer.as_ref(),
         };
         let mut encoder =
@@ -245,6 +247,7 @@ fn split_run(
             background,
             draws: &draws,
             lines: &lines,
+            overlay: OverlayMode::Off,
             timer: None,
         };
         let mut encoder = ctx.device.create_command_encoder(&Default::default());
