@@ -327,6 +327,10 @@ impl SceneDraw {
                 draw.set_rigid_overlay(queue, shown.then(|| PointInfluence::rigid(*joint, selected)));
             }
         }
+        // The scene's other Shapes (floors, props) belong to no joint: unweighted.
+        for shape in &mut self.scene_shapes {
+            shape.draw.set_rigid_overlay(queue, (mode != OverlayMode::Off).then(PointInfluence::default));
+        }
     }
 
     /// Records every humanoid's skin/morph compute pass.

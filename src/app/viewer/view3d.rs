@@ -78,14 +78,16 @@ impl Viewer {
                 return;
             }
         }
-        // With a skin colouring shown, a click picks the skin vertex under it.
+        // With a skin colouring shown, a click on the skin picks the vertex under it (elsewhere, and on
+        // segmented figures, it still picks a joint).
         if self.ui.skin_overlay != OverlayMode::Off {
             let drawn = self.last_camera.unwrap_or(camera);
             let (origin, dir) = drawn.pixel_ray(pixel.0, pixel.1, width, height);
             let (h, pose) = (&scene.doc.humanoids[scene.humanoid.0], &scene.editor.pose);
-            self.ui.picked_vertex =
-                pick_vertex(&scene.doc.scene, h, pose, scene.world_from_humanoid, origin, dir);
-            return;
+            if let Some(picked) = pick_vertex(&scene.doc.scene, h, pose, scene.world_from_humanoid, origin, dir) {
+                self.ui.picked_vertex = Some(picked);
+                return;
+            }
         }
         // Pick the joint whose centre is nearest the click, within PICK_RADIUS.
         let nearest = scene
