@@ -193,7 +193,7 @@ pub const INFLUENCE_COLORS: [[f32; 3]; 6] = [
 ];
 
 /// The legend of [`INFLUENCE_COLORS`].
-pub const INFLUENCE_LABELS: [&str; 6] = ["none", "1", "2", "3", "4", "5 or more"];
+pub const INFLUENCE_LABELS: [&str; 6] = ["none", "1", "2", "3", "4", "5+"];
 
 pub fn influence_color(count: u32) -> [f32; 3] {
     INFLUENCE_COLORS[(count as usize).min(INFLUENCE_COLORS.len() - 1)]

@@ -1,9 +1,7 @@
 //! View ▸ Skin inspection: the overlay's choices in the menu, and a window with the legend of the shown
 //! colouring and the influences of the vertex last picked in the 3D view.
 
-use crate::pose::skin_inspection::{
-    HEAT_END, HEAT_START, INFLUENCE_COLORS, INFLUENCE_LABELS, OverlayMode, WeightSum, heat, turbo,
-};
+use crate::pose::skin_inspection::{INFLUENCE_COLORS, INFLUENCE_LABELS, OverlayMode, WeightSum, heat};
 use crate::ui::UiState;
 
 /// A skin point picked in the 3D view, with its influences as the file gives them.
@@ -55,16 +53,20 @@ pub fn skin_inspection_menu(ui: &mut egui::Ui, state: &mut UiState) {
     });
 }
 
-/// The legend and the picked vertex, while a colouring is shown or a vertex is picked.
-pub fn skin_inspection_window(ctx: &egui::Context, state: &mut UiState, selected_joint: Option<&str>) {
+/// The legend and the picked vertex, while a colouring is shown or a vertex is picked: a small box in the
+/// bottom-left corner of the 3D view (`view`).
+pub fn skin_inspection_window(ctx: &egui::Context, view: egui::Rect, state: &mut UiState, selected_joint: Option<&str>) {
     if state.skin_overlay == OverlayMode::Off && state.picked_vertex.is_none() {
         return;
     }
+    let mut clear = false;
     egui::Window::new("Skin inspection")
-        .anchor(egui::Align2::LEFT_BOTTOM, egui::vec2(8.0, -8.0))
+        .title_bar(false)
+        .pivot(egui::Align2::LEFT_BOTTOM)
+        .fixed_pos(view.left_bottom() + egui::vec2(6.0, -6.0))
         .resizable(false)
-        .collapsible(true)
         .show(ctx, |ui| {
+            ui.spacing_mut().item_spacing.y = 2.0;
             match state.skin_overlay {
                 OverlayMode::Off => {}
                 OverlayMode::Heatmap => {
@@ -83,13 +85,14 @@ pub fn skin_inspection_window(ctx: &egui::Context, state: &mut UiState, selected
                         ui.add_space(130.0);
                         ui.label("1");
                     });
-                    debug_assert!(heat(0.0) == turbo(HEAT_START) && heat(1.0) == turbo(HEAT_END));
                 }
                 OverlayMode::Influences => {
                     ui.label("Joints weighing each vertex");
-                    for (color, label) in INFLUENCE_COLORS.iter().zip(INFLUENCE_LABELS) {
-                        swatch(ui, *color, label);
-                    }
+                    ui.horizontal(|ui| {
+                        for (color, label) in INFLUENCE_COLORS.iter().zip(INFLUENCE_LABELS) {
+                            swatch(ui, *color, label);
+                        }
+                    });
                 }
                 OverlayMode::WeightSums => {
                     ui.label("Sum of each vertex's weights");
@@ -99,8 +102,14 @@ pub fn skin_inspection_window(ctx: &egui::Context, state: &mut UiState, selected
                 }
             }
             if let Some(picked) = &state.picked_vertex {
+                let picked = picked.clone();
                 ui.separator();
-                ui.label(format!("Picked: skin point {}", picked.point));
+                ui.horizontal(|ui| {
+                    ui.label(format!("Picked: skin point {}", picked.point));
+                    if ui.small_button("Clear").clicked() {
+                        clear = true;
+                    }
+                });
                 if picked.influences.is_empty() {
                     ui.label("no joint weighs it");
                 }
@@ -115,9 +124,9 @@ pub fn skin_inspection_window(ctx: &egui::Context, state: &mut UiState, selected
                     ui.strong(format!("{sum:.4}"));
                     ui.end_row();
                 });
-                if ui.small_button("Clear").clicked() {
-                    state.picked_vertex = None;
-                }
             }
         });
+    if clear {
+        state.picked_vertex = None;
+    }
 }
