@@ -12,7 +12,7 @@ use hanim_viewer::gpu::{GpuSkin, SkinCorners};
 use hanim_viewer::hanim::{self, Document, Humanoid};
 use hanim_viewer::mesh::{Topology, render_mesh_from_rigid_shape, rigid_shapes, skin_mesh_from_humanoid};
 use hanim_viewer::pose::skin_inspection::{
-    INFLUENCE_COLORS, OverlayMode, OverlaySet, PointInfluence, point_influences,
+    INFLUENCE_COLORS, OverlayMode, OverlaySet, PointInfluence, WeightSum, point_influences,
 };
 use hanim_viewer::pose::{Pose, deform_skin, humanoid_from_joint};
 use hanim_viewer::render::{RenderedImage, SceneRequest, render_document};
@@ -93,7 +93,8 @@ impl Mask {
             for x in x0.max(0)..=x1.min(self.width as i64 - 1) {
                 let p = (x as f32 + 0.5, y as f32 + 0.5);
                 let (u, v, w) = (edge(b, c, p), edge(c, a, p), edge(a, b, p));
-                let inside = if area >= 0.0 { u >= 0.0 && v >= 0.0 && w >= 0.0 } else { u <= 0.0 && v <= 0.0 && w <= 0.0 };
+                let inside =
+                    if area >= 0.0 { u >= 0.0 && v >= 0.0 && w >= 0.0 } else { u <= 0.0 && v <= 0.0 && w <= 0.0 };
                 if inside {
                     self.mark(x, y, grow);
                 }
@@ -152,8 +153,7 @@ fn rigid_world(doc: &Document, h: &Humanoid, pose: &Pose) -> Vec<RigidWorld> {
     let world_from_humanoid = pose.world_from_humanoid(h);
     let mut out = Vec::new();
     for shape in rigid_shapes(&doc.scene, h).unwrap() {
-        let Some((mesh, points)) = render_mesh_from_rigid_shape(&doc.scene, h, &shape, &mut Vec::new()).unwrap()
-        else {
+        let Some((mesh, points)) = render_mesh_from_rigid_shape(&doc.scene, h, &shape, &mut Vec::new()).unwrap() else {
             continue;
         };
         let place = world_from_humanoid * shape.joint.map_or(Mat4::IDENTITY, |j| globals[j]);
@@ -280,12 +280,40 @@ fn joekick_influence_colours_match_the_cpu_counts_at_visible_vertices() {
         return;
     }
     let doc = load("x3d/JoeKick.x3d");
-    let h = &doc.humanoids[0];
-    let pose = Pose::rest(h);
     let image = render_sized(&doc, OverlayMode::Influences, None, (720, 960));
     save(&image, "joekick-influences.png");
+    let seen = check_visible_vertices(&doc, &image, &INFLUENCE_COLORS, |p| (p.count as usize).min(5));
+    assert!(seen.len() >= 2, "one influence count only: {seen:?}");
+}
+
+#[test]
+fn joekick_weight_sum_colours_match_the_cpu_sums_at_visible_vertices() {
+    if common::gpu_or_skip().is_none() {
+        return;
+    }
+    let doc = load("x3d/JoeKick.x3d");
+    let image = render_sized(&doc, OverlayMode::WeightSums, None, (720, 960));
+    save(&image, "joekick-unweighted.png");
+    let palette = WeightSum::ALL.map(WeightSum::color);
+    let seen = check_visible_vertices(&doc, &image, &palette, |p| {
+        WeightSum::ALL.iter().position(|&s| s == WeightSum::of(p)).unwrap()
+    });
+    assert!(!seen.is_empty());
+}
+
+/// Every skin vertex of `doc`'s first humanoid that the camera sees (no triangle nearer along the ray,
+/// away from the silhouette) shows, of `palette`, nearest the colour `class` gives its CPU values.
+/// Returns the classes seen.
+fn check_visible_vertices(
+    doc: &Document,
+    image: &RenderedImage,
+    palette: &[[f32; 3]],
+    class: impl Fn(&PointInfluence) -> usize,
+) -> std::collections::BTreeSet<usize> {
+    let h = &doc.humanoids[0];
+    let pose = Pose::rest(h);
     let values = point_influences(h, None);
-    let (points, triangles) = skin_triangles(&doc, h, &pose);
+    let (points, triangles) = skin_triangles(doc, h, &pose);
     let used: std::collections::BTreeSet<u32> = triangles.iter().flatten().copied().collect();
     let eye = image.camera.position();
     let world_triangles: Vec<[Vec3; 3]> = triangles.iter().map(|t| t.map(|i| points[i as usize])).collect();
@@ -308,23 +336,27 @@ fn joekick_influence_colours_match_the_cpu_counts_at_visible_vertices() {
             continue;
         }
         // Colours are interpolated between vertices: the pixel at a vertex is nearest its own colour.
-        let count = (values[i as usize].count as usize).min(5);
+        let expected = class(&values[i as usize]);
         let got = image.pixel(x, y);
         let distance = |c: [f32; 3]| {
             let c = srgb8(c);
             (0..3).map(|k| (i32::from(got[k]) - i32::from(c[k])).pow(2)).sum::<i32>()
         };
-        let nearest = (0..INFLUENCE_COLORS.len()).min_by_key(|&k| distance(INFLUENCE_COLORS[k])).unwrap();
+        let nearest = (0..palette.len()).min_by_key(|&k| distance(palette[k])).unwrap();
         checked += 1;
-        counts_seen.insert(count);
-        if nearest != count {
-            mismatched.push((i, count, got, nearest));
+        counts_seen.insert(expected);
+        if nearest != expected {
+            mismatched.push((i, expected, got, nearest));
         }
     }
-    eprintln!("{checked} visible vertices checked, counts {counts_seen:?}, {} mismatched", mismatched.len());
+    eprintln!("{checked} visible vertices checked, classes {counts_seen:?}, {} mismatched", mismatched.len());
     assert!(checked >= 20, "only {checked} vertices could be checked");
-    assert!(counts_seen.len() >= 2, "one influence count only: {counts_seen:?}");
-    assert!(mismatched.is_empty(), "vertices whose colour is not their count's: {:?}", &mismatched[..mismatched.len().min(8)]);
+    assert!(
+        mismatched.is_empty(),
+        "vertices not of their class's colour: {:?}",
+        &mismatched[..mismatched.len().min(8)]
+    );
+    counts_seen
 }
 
 #[test]

@@ -429,6 +429,26 @@ mod tests {
     use super::*;
 
     #[test]
+    fn overlay_and_pick_vertex_steps_parse() {
+        use crate::pose::skin_inspection::OverlayChoice;
+        let steps =
+            parse_script("overlay heatmap:l_shoulder\noverlay influences\noverlay off\npick-vertex 12 30.5\n").unwrap();
+        let steps: Vec<ScriptStep> = steps.into_iter().map(|s| s.step).collect();
+        assert_eq!(
+            steps,
+            vec![
+                ScriptStep::Overlay(OverlayChoice::Heatmap(Some("l_shoulder".into()))),
+                ScriptStep::Overlay(OverlayChoice::Influences),
+                ScriptStep::Overlay(OverlayChoice::Off),
+                ScriptStep::PickVertex(12.0, 30.5),
+            ]
+        );
+        assert!(parse_script("overlay weights\n").unwrap_err().to_string().contains("line 1"));
+        assert!(parse_script("pick-vertex 3\n").is_err());
+        assert!(parse_script("pick-vertex -1 4\n").is_err());
+    }
+
+    #[test]
     fn scripts_parse_and_report_bad_lines() {
         let s = parse_script(
             "# pose an arm\nselect l_shoulder\nrotate l_shoulder 0 0 90\n\ndisplacer l_eyebrow 0.5\nview Front\nwait 3\nscreenshot /tmp/a b.png\nlimits off\nquit\n",

@@ -8,8 +8,8 @@ use glam::{Mat4, Vec3};
 use crate::hanim::Humanoid;
 use crate::mesh::{Topology, skin_mesh_from_humanoid};
 use crate::pose::{Pose, deform_skin};
-use crate::x3d::Scene;
 use crate::ui::panels::skin_inspection::PickedVertex;
+use crate::x3d::Scene;
 
 /// The skin point of `h` (posed by `pose`, placed by `world_from_humanoid`) under the ray from `origin`
 /// along `dir`, with its influences; `None` when the ray misses the skin (or there is none).
@@ -40,13 +40,14 @@ pub fn pick_vertex(
     }
     let (t, points) = best?;
     let hit = origin + dir * t;
-    let point = points.into_iter().min_by(|&a, &b| {
-        world[a as usize].distance_squared(hit).total_cmp(&world[b as usize].distance_squared(hit))
-    })? as usize;
-    Some(picked(h, skin, point))
+    let point = points
+        .into_iter()
+        .min_by(|&a, &b| world[a as usize].distance_squared(hit).total_cmp(&world[b as usize].distance_squared(hit)))?
+        as usize;
+    Some(PickedVertex { position: world[point], ..picked(h, skin, point) })
 }
 
-/// Skin point `point` of `h` with its influences named.
+/// Skin point `point` of `h` with its influences named (no position).
 pub fn picked(h: &Humanoid, skin: &crate::hanim::Skin, point: usize) -> PickedVertex {
     let influences = skin
         .influences
@@ -57,5 +58,5 @@ pub fn picked(h: &Humanoid, skin: &crate::hanim::Skin, point: usize) -> PickedVe
             (name, w)
         })
         .collect();
-    PickedVertex { point, influences }
+    PickedVertex { point, influences, position: Vec3::ZERO }
 }

@@ -305,8 +305,13 @@ impl HumanoidRenderer {
                 message: format!("the mesh has {corner_count} corners but the skin pass skins {}", skin.corner_count),
             });
         }
-        let sources =
-            Sources { first_point: 0, points: &skin.points, overlay_values: &skin.overlay_values, rest_points, textures };
+        let sources = Sources {
+            first_point: 0,
+            points: &skin.points,
+            overlay_values: &skin.overlay_values,
+            rest_points,
+            textures,
+        };
         self.build_draw(device, &mesh.parts, &mesh.corner_offsets(), sources, skin.normals.clone())
     }
 
@@ -584,7 +589,11 @@ pub struct MeshDraw {
 impl MeshDraw {
     /// Sets `H` (humanoid space → world) for the next frames.
     pub fn set_world_from_humanoid(&mut self, queue: &wgpu::Queue, world_from_humanoid: Mat4) {
-        queue.write_buffer(&self.placement, 0, bytemuck::bytes_of(&placement_of(world_from_humanoid, self.rigid_overlay)));
+        queue.write_buffer(
+            &self.placement,
+            0,
+            bytemuck::bytes_of(&placement_of(world_from_humanoid, self.rigid_overlay)),
+        );
         self.world_from_humanoid = world_from_humanoid;
     }
 

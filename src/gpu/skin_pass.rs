@@ -470,8 +470,7 @@ impl GpuSkin {
     /// The skin overlay's values read back, per skin point: (selected joint's weight, influence count,
     /// weight sum) as the last [`Self::encode`] with the overlay shown wrote them.
     pub fn read_overlay_values(&self, ctx: &GpuContext) -> Result<Vec<[f32; 3]>, GpuError> {
-        let raw: Vec<GpuPoint> =
-            super::readback::read_buffer(ctx, &self.overlay_values, self.point_count as usize)?;
+        let raw: Vec<GpuPoint> = super::readback::read_buffer(ctx, &self.overlay_values, self.point_count as usize)?;
         Ok(raw.iter().map(|v| [v[0], v[1], v[2]]).collect())
     }
 

@@ -51,8 +51,8 @@
 pub mod bounds;
 pub mod ik;
 pub mod limits;
-pub mod skin_inspection;
 mod named;
+pub mod skin_inspection;
 mod skinning;
 #[cfg(test)]
 mod test_humanoid;

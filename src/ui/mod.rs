@@ -528,9 +528,8 @@ pub fn app_ui(
             }
         }
     });
-    let selected_name = scene.and_then(|(summary, _)| {
-        state.selected_joint.and_then(|j| summary.joints.get(j.0)).map(|j| j.name.as_str())
-    });
+    let selected_name = scene
+        .and_then(|(summary, _)| state.selected_joint.and_then(|j| summary.joints.get(j.0)).map(|j| j.name.as_str()));
     panels::skin_inspection::skin_inspection_window(ui.ctx(), input.rect, state, selected_name);
     if info.first_run && info.error.is_none() && info.loading.is_none() {
         first_run_ui(ui, input.rect, state, &mut commands);

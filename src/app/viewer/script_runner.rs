@@ -62,14 +62,22 @@ impl Viewer {
 
     /// A scripted vertex pick at pixel (x, y) of the 3D view, as the last frame's camera drew it.
     fn scripted_pick(&self, x: f32, y: f32) -> Result<crate::ui::panels::skin_inspection::PickedVertex, String> {
-        let (Some(scene), Some(camera), Some((width, height))) = (self.scene.as_ref(), self.last_camera, self.view_size())
+        let (Some(scene), Some(camera), Some((width, height))) =
+            (self.scene.as_ref(), self.last_camera, self.view_size())
         else {
             return Err("pick-vertex: no humanoid is loaded or no frame drawn yet".to_string());
         };
         let (origin, dir) = camera.pixel_ray(x, y, width, height);
         let h = &scene.doc.humanoids[scene.humanoid.0];
-        crate::app::vertex_pick::pick_vertex(&scene.doc.scene, h, &scene.editor.pose, scene.world_from_humanoid, origin, dir)
-            .ok_or_else(|| format!("pick-vertex: ({x:.0}, {y:.0}) of {width}x{height} hits no skin triangle"))
+        crate::app::vertex_pick::pick_vertex(
+            &scene.doc.scene,
+            h,
+            &scene.editor.pose,
+            scene.world_from_humanoid,
+            origin,
+            dir,
+        )
+        .ok_or_else(|| format!("pick-vertex: ({x:.0}, {y:.0}) of {width}x{height} hits no skin triangle"))
     }
 
     /// The next script step, if the viewer is ready for it (nothing loading, no transition running).

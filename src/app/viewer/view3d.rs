@@ -2,17 +2,18 @@
 //! by egui as a texture), clip playback into the poses, this frame's camera, and recording the scene
 //! passes for a camera.
 
-use crate::app::vertex_pick::pick_vertex;
-use crate::pose::skin_inspection::OverlayMode;
 use super::Viewer;
 use super::ViewportTarget;
 use crate::app::scene::overlay_lines;
 use crate::app::surface::WindowSurface;
+use crate::app::vertex_pick::pick_vertex;
 use crate::app::viewport::SurfaceAttachments;
 use crate::gpu::lighting::Lighting;
+use crate::gpu::overlay::GpuLineVertex;
 use crate::gpu::scene_renderer::FrameInputs;
 use crate::gpu::target::{FrameViews, PixelRect, TargetFormats};
 use crate::hanim::Background;
+use crate::pose::skin_inspection::OverlayMode;
 use crate::ui::{UiCommand, ViewportInput};
 use crate::views::Camera;
 
@@ -252,6 +253,15 @@ impl Viewer {
             }
             if self.ui.show_sites {
                 crate::gpu::overlay::push_sites(&mut lines.skeleton, h, pose, size * 0.008);
+            }
+            // The picked vertex: a white cross where it was picked.
+            if let Some(picked) = &self.ui.picked_vertex {
+                let r = size * 0.012;
+                for axis in [glam::Vec3::X, glam::Vec3::Y, glam::Vec3::Z] {
+                    for end in [picked.position - axis * r, picked.position + axis * r] {
+                        lines.skeleton.push(GpuLineVertex { position: end.to_array(), color: [1.0; 4] });
+                    }
+                }
             }
             // The skin pass computes the overlay's per-point values while one is shown (for the panels'
             // humanoid's selected joint); rigid segments carry their joint's.

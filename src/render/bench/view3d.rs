@@ -14,7 +14,6 @@ use crate::animation::{Animations, SampleOptions};
 use crate::gpu::GpuContext;
 use crate::gpu::lighting::Lighting;
 use crate::gpu::overlay::{self, OverlayLines};
-use crate::pose::skin_inspection::OverlayMode;
 use crate::gpu::scene_draw::SceneDraw;
 use crate::gpu::scene_renderer::{FrameInputs, SceneRenderer};
 use crate::gpu::target::{RenderTarget, TargetFormats};
@@ -22,6 +21,7 @@ use crate::gpu::timing::{self, GpuTimer};
 use crate::hanim::{Background, Document};
 use crate::pose::Pose;
 use crate::pose::bounds::Aabb;
+use crate::pose::skin_inspection::OverlayMode;
 use crate::render::{ImageSize, RenderError};
 use crate::views;
 

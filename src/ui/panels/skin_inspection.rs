@@ -11,6 +11,8 @@ pub struct PickedVertex {
     pub point: usize,
     /// (joint name, weight) in the skin's influence order.
     pub influences: Vec<(String, f32)>,
+    /// Where the point was when it was picked (world space), for its marker in the 3D view.
+    pub position: glam::Vec3,
 }
 
 impl PickedVertex {
@@ -55,7 +57,12 @@ pub fn skin_inspection_menu(ui: &mut egui::Ui, state: &mut UiState) {
 
 /// The legend and the picked vertex, while a colouring is shown or a vertex is picked: a small box in the
 /// bottom-left corner of the 3D view (`view`).
-pub fn skin_inspection_window(ctx: &egui::Context, view: egui::Rect, state: &mut UiState, selected_joint: Option<&str>) {
+pub fn skin_inspection_window(
+    ctx: &egui::Context,
+    view: egui::Rect,
+    state: &mut UiState,
+    selected_joint: Option<&str>,
+) {
     if state.skin_overlay == OverlayMode::Off && state.picked_vertex.is_none() {
         return;
     }
