@@ -286,19 +286,25 @@ fn joekick_influence_colours_match_the_cpu_counts_at_visible_vertices() {
     assert!(seen.len() >= 2, "one influence count only: {seen:?}");
 }
 
+/// Six patches weighted by 0 to 5 joints, with sums 0, 0.5, 1 and 1.75 (`tests/data/skin_weight_sums.x3d`):
+/// every class of both colourings appears, each vertex in its own colour.
 #[test]
-fn joekick_weight_sum_colours_match_the_cpu_sums_at_visible_vertices() {
+fn every_count_and_weight_sum_shows_its_colour() {
     if common::gpu_or_skip().is_none() {
         return;
     }
-    let doc = load("x3d/JoeKick.x3d");
-    let image = render_sized(&doc, OverlayMode::WeightSums, None, (720, 960));
-    save(&image, "joekick-unweighted.png");
+    let doc = hanim::load(&common::test_data("skin_weight_sums.x3d")).unwrap();
+    let image = render_sized(&doc, OverlayMode::WeightSums, None, (480, 360));
+    save(&image, "weight-sums-unweighted.png");
     let palette = WeightSum::ALL.map(WeightSum::color);
     let seen = check_visible_vertices(&doc, &image, &palette, |p| {
         WeightSum::ALL.iter().position(|&s| s == WeightSum::of(p)).unwrap()
     });
-    assert!(!seen.is_empty());
+    assert_eq!(seen.len(), WeightSum::ALL.len(), "weight-sum classes seen: {seen:?}");
+    let image = render_sized(&doc, OverlayMode::Influences, None, (480, 360));
+    save(&image, "weight-sums-influences.png");
+    let seen = check_visible_vertices(&doc, &image, &INFLUENCE_COLORS, |p| (p.count as usize).min(5));
+    assert_eq!(seen, (0..=5).collect(), "influence counts seen");
 }
 
 /// Every skin vertex of `doc`'s first humanoid that the camera sees (no triangle nearer along the ray,
