@@ -416,3 +416,32 @@ fn segmented_figure_is_coloured_segment_by_segment() {
     assert_eq!(others, 0);
     assert_eq!(PointInfluence::rigid(Some(j), Some(j)).weight, 1.0);
 }
+
+#[test]
+fn bad_overlays_are_clear_errors_and_write_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("never.png");
+    let file = common::corpus("x3d/JoeKick.x3d");
+    let run = |overlays: &[&str]| {
+        let output = std::process::Command::new(env!("CARGO_BIN_EXE_hanim-viewer"))
+            .arg("render")
+            .arg(&file)
+            .arg("--out")
+            .arg(&out)
+            .arg("--overlay")
+            .args(overlays)
+            .output()
+            .unwrap();
+        assert!(!output.status.success(), "{overlays:?} was accepted");
+        String::from_utf8_lossy(&output.stderr).into_owned()
+    };
+    let unknown = run(&["heatmap:l_shouldr"]);
+    assert!(unknown.contains("no joint named 'l_shouldr'") && unknown.contains("l_shoulder"), "{unknown}");
+    let two = run(&["influences", "unweighted"]);
+    assert!(two.contains("one colouring at a time"), "{two}");
+    let bare = run(&["heatmap"]);
+    assert!(bare.contains("heatmap:JOINT"), "{bare}");
+    let typo = run(&["weights"]);
+    assert!(typo.contains("not an overlay"), "{typo}");
+    assert!(!out.exists());
+}
