@@ -445,3 +445,50 @@ fn bad_overlays_are_clear_errors_and_write_nothing() {
     assert!(typo.contains("not an overlay"), "{typo}");
     assert!(!out.exists());
 }
+
+/// `axes` and `sites` draw only around the joint centres and the Sites, as the CPU places them.
+#[test]
+fn axes_and_sites_are_drawn_where_the_cpu_places_joints_and_sites() {
+    if common::gpu_or_skip().is_none() {
+        return;
+    }
+    let doc = load("x3d/JoeSkeletonSkinSiteSaluteWalk.x3d");
+    let h = &doc.humanoids[0];
+    let pose = Pose::rest(h);
+    let plain = render(&doc, OverlayMode::Off, None);
+    let ctx = common::gpu_or_skip().unwrap();
+    let draw_with = |axes: bool, sites: bool| {
+        let mut request = SceneRequest::new(360, 480);
+        request.overlay = OverlaySet { mode: OverlayMode::Off, joint: None, axes, sites };
+        render_document(&ctx, &doc, &request).unwrap()
+    };
+    let centres = hanim_viewer::gpu::overlay::joint_centres(h, &pose);
+    let sites: Vec<Vec3> = hanim_viewer::gpu::overlay::site_positions(h, &pose).into_iter().map(|(_, p)| p).collect();
+    assert!(!sites.is_empty(), "the file has Sites");
+    for (what, image, marks) in [("axes", draw_with(true, false), &centres), ("sites", draw_with(false, true), &sites)]
+    {
+        save(&image, &format!("overlay-{what}.png"));
+        assert_eq!(image.camera.position(), plain.camera.position(), "one camera for both");
+        let projected: Vec<(f32, f32)> =
+            marks.iter().filter_map(|p| image.camera.project_to_pixel(*p, image.width, image.height)).collect();
+        // Axis lines are 3 × 1.2 % of the figure long, site diamonds 1 %: a few pixels at this size.
+        let reach = 0.05 * image.height as f32;
+        let (mut changed, mut far) = (0, 0);
+        for y in 0..image.height {
+            for x in 0..image.width {
+                let (a, b) = (image.pixel(x, y), plain.pixel(x, y));
+                if (0..3).all(|c| a[c].abs_diff(b[c]) <= 16) {
+                    continue;
+                }
+                changed += 1;
+                let near = projected.iter().any(|&(px, py)| (px - x as f32).hypot(py - y as f32) <= reach);
+                if !near {
+                    far += 1;
+                }
+            }
+        }
+        eprintln!("{what}: {changed} pixels drawn, {far} away from every mark");
+        assert!(changed >= 20, "{what}: {changed} pixels drawn");
+        assert_eq!(far, 0, "{what}: {far} pixels drawn away from the marks");
+    }
+}
