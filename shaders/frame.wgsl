@@ -31,7 +31,8 @@ struct Frame {
     // x: how many of `lights` are used.
     light_count: vec4<u32>,
     // x: 1 = X3D lighting equations on the file's colour values (standard), 0 = in linear light (studio);
-    // y: 1 = an RGB texture multiplies the diffuse colour (X3D 4), 0 = it replaces it (X3D 3, VRML97).
+    // y: 1 = an RGB texture multiplies the diffuse colour (X3D 4), 0 = it replaces it (X3D 3, VRML97);
+    // z: the skin overlay drawn instead of the materials (0 none, 1 heatmap, 2 influence count, 3 weight sum).
     model: vec4<u32>,
     // The file's DirectionalLight, PointLight and SpotLight nodes, world space.
     lights: array<Light, 8>,

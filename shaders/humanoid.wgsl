@@ -21,6 +21,9 @@ struct Placement {
     world_from_humanoid: mat4x4<f32>,
     // (H[3×3])⁻ᵀ as three columns (w unused).
     normal_from_humanoid: array<vec4<f32>, 3>,
+    // Skin overlay values for every point of this draw (x: the selected joint's weight, y: influence
+    // count, z: weight sum) when w = 1 (a segment, 100 % its joint's); w = 0: read `overlay_values`.
+    overlay: vec4<f32>,
 }
 
 struct Material {
@@ -43,6 +46,8 @@ struct Material {
 
 @group(1) @binding(0) var<uniform> placement: Placement;
 @group(1) @binding(1) var<storage, read> points: array<vec4<f32>>;
+// Per skin point (weight, count, sum, 0), written by `skin_overlay` in `skin_morph.wgsl`.
+@group(1) @binding(2) var<storage, read> overlay_values: array<vec4<f32>>;
 @group(2) @binding(0) var<uniform> material: Material;
 // The shape's ImageTexture (sRGB texels, sampled as linear), or 1×1 white when it has none.
 @group(2) @binding(1) var image: texture_2d<f32>;
@@ -64,6 +69,9 @@ struct VertexOut {
     @location(1) world_normal: vec3<f32>,
     @location(2) color: vec4<f32>,
     @location(3) uv: vec2<f32>,
+    // Skin overlay: rgb the (sRGB) colour of the influence count or weight-sum modes, w the selected
+    // joint's weight (the heatmap ramps it per fragment, so that the ramp is not interpolated linearly).
+    @location(4) overlay: vec4<f32>,
 }
 
 @vertex
@@ -82,7 +90,64 @@ fn corner_vertex(corner: CornerIn) -> VertexOut {
     out.world_normal = normal;
     out.color = corner.color;
     out.uv = corner.uv;
+    out.overlay = vec4<f32>(0.0);
+    if frame.model.z != 0u {
+        var values = placement.overlay;
+        if values.w == 0.0 {
+            values = overlay_values[corner.source_point];
+        }
+        out.overlay = vec4<f32>(overlay_point_color(frame.model.z, values.xyz), values.x);
+    }
     return out;
+}
+
+// Skin inspection colours, the twins of `src/pose/skin_inspection.rs` (sRGB values): mode 2 colours the
+// influence count, mode 3 the weight sum; mode 1 (the heatmap) is coloured per fragment.
+const WEIGHT_SUM_TOLERANCE: f32 = 0.01;
+const WEIGHT_SUM_ZERO: f32 = 0.0001;
+
+fn overlay_point_color(mode: u32, values: vec3<f32>) -> vec3<f32> {
+    let count = u32(values.y + 0.5);
+    let sum = values.z;
+    if mode == 2u {
+        var palette = array<vec3<f32>, 6>(
+            vec3<f32>(0.35, 0.35, 0.35),
+            vec3<f32>(0.20, 0.45, 1.00),
+            vec3<f32>(0.15, 0.75, 0.25),
+            vec3<f32>(1.00, 0.85, 0.10),
+            vec3<f32>(1.00, 0.45, 0.05),
+            vec3<f32>(0.85, 0.10, 0.85),
+        );
+        return palette[min(count, 5u)];
+    }
+    if mode == 3u {
+        if count == 0u || abs(sum) < WEIGHT_SUM_ZERO {
+            return vec3<f32>(1.0, 0.0, 1.0);
+        }
+        if sum < 1.0 - WEIGHT_SUM_TOLERANCE {
+            return vec3<f32>(1.0, 0.85, 0.0);
+        }
+        if sum > 1.0 + WEIGHT_SUM_TOLERANCE {
+            return vec3<f32>(1.0, 0.1, 0.05);
+        }
+        return vec3<f32>(0.72, 0.72, 0.72);
+    }
+    return vec3<f32>(0.0);
+}
+
+// Turbo (Mikhailov 2019), its published polynomial approximation; the heatmap uses its 0.1–0.9 stretch.
+fn turbo(t: f32) -> vec3<f32> {
+    let x = clamp(t, 0.0, 1.0);
+    let v4 = vec4<f32>(1.0, x, x * x, x * x * x);
+    let v2 = v4.zw * v4.z;
+    let r = dot(v4, vec4<f32>(0.13572138, 4.61539260, -42.66032258, 132.13108234)) + dot(v2, vec2<f32>(-152.94239396, 59.28637943));
+    let g = dot(v4, vec4<f32>(0.09140261, 2.19418839, 4.84296658, -14.18503333)) + dot(v2, vec2<f32>(4.27729857, 2.82956604));
+    let b = dot(v4, vec4<f32>(0.10667330, 12.64194608, -60.58204836, 110.36276771)) + dot(v2, vec2<f32>(-89.90310912, 27.34824973));
+    return clamp(vec3<f32>(r, g, b), vec3<f32>(0.0), vec3<f32>(1.0));
+}
+
+fn heat(w: f32) -> vec3<f32> {
+    return turbo(0.1 + 0.8 * clamp(w, 0.0, 1.0));
 }
 
 // Lines and points over a surface (a wireframe over the skin, sticks along a segment) share its vertices,
@@ -174,6 +239,14 @@ fn fs_main(in: VertexOut, @builtin(front_facing) front_facing: bool) -> @locatio
     let vertex_colors = material.flags.y != 0u;
     let texture_mode = material.flags.w;
     let standard = frame.model.x != 0u;
+    if frame.model.z != 0u {
+        // Skin inspection: flat, unlit colours, so that a pixel reads as its value on the legend.
+        var srgb = in.overlay.rgb;
+        if frame.model.z == 1u {
+            srgb = heat(in.overlay.w);
+        }
+        return vec4<f32>(linear_from_srgb(srgb), 1.0);
+    }
     var alpha = material.diffuse.a * in.color.a;
     if texture_mode != 0u {
         alpha *= texel.a;

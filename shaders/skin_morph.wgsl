@@ -18,7 +18,8 @@ struct SkinParams {
     point_count: u32,
     corner_count: u32,
     segment_point_count: u32,
-    _pad: u32,
+    // The joint whose weight `skin_overlay` reports; u32 max: none.
+    overlay_joint: u32,
 }
 
 struct Influence {
@@ -63,6 +64,7 @@ struct Corner {
 @group(0) @binding(12) var<storage, read> segment_ranges: array<u32>;
 @group(0) @binding(13) var<storage, read> segment_displacements: array<Displacement>;
 @group(0) @binding(14) var<storage, read_write> out_segment_points: array<vec4<f32>>;
+@group(0) @binding(15) var<storage, read_write> out_overlay: array<vec4<f32>>;
 
 // Large skins are dispatched as a 2D grid of workgroups (one dimension is limited to
 // max_compute_workgroups_per_dimension, 65535 by default): rows of groups.x workgroups.
@@ -145,4 +147,28 @@ fn morph_segments(@builtin(global_invocation_id) id: vec3<u32>, @builtin(num_wor
         q += d.delta * frame.weight;
     }
     out_segment_points[i] = vec4<f32>(q, 1.0);
+}
+
+// Skin inspection (`src/pose/skin_inspection.rs` is the CPU twin): per skin point, the selected joint's
+// weight, how many joints weigh the point and the sum of their weights, (weight, count, sum, 0). Entries
+// are distinct joints (the loader sums repeated pairs), added in list order like the CPU. The render
+// pass colours these values (`shaders/humanoid.wgsl`); dispatched only while an overlay is shown.
+@compute @workgroup_size(WORKGROUP_SIZE)
+fn skin_overlay(@builtin(global_invocation_id) id: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {
+    let i = linear_index(id, groups);
+    if i >= params.point_count {
+        return;
+    }
+    let begin = ranges[i].x;
+    let end = ranges[i + 1u].x;
+    var weight = 0.0;
+    var sum = 0.0;
+    for (var k = begin; k < end; k++) {
+        let influence = influences[k];
+        sum += influence.weight;
+        if influence.joint == params.overlay_joint {
+            weight += influence.weight;
+        }
+    }
+    out_overlay[i] = vec4<f32>(weight, f32(end - begin), sum, 0.0);
 }

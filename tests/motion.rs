@@ -520,6 +520,7 @@ fn check_sequence(file: &str, clip: &str, every: u32, expected_frames: usize) {
         skeleton: false,
         grid: false,
         lighting: Default::default(),
+        overlays: Vec::new(),
         adapter: None,
         motion: MotionRenderArgs {
             motion: Some(clip.into()),

@@ -202,6 +202,7 @@ fn the_render_command_writes_the_png_atomically() {
         skeleton: true,
         grid: true,
         lighting: Default::default(),
+        overlays: Vec::new(),
         adapter: None,
         motion: Default::default(),
         animate: false,

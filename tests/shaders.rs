@@ -71,7 +71,7 @@ fn gpu_structs_match_the_wgsl_layout() {
             ("point_count", offset_of!(GpuSkinParams, point_count)),
             ("corner_count", offset_of!(GpuSkinParams, corner_count)),
             ("segment_point_count", offset_of!(GpuSkinParams, segment_point_count)),
-            ("_pad", offset_of!(GpuSkinParams, _pad)),
+            ("overlay_joint", offset_of!(GpuSkinParams, overlay_joint)),
         ],
     );
     check(

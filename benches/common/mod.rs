@@ -14,6 +14,7 @@ use hanim_viewer::gpu::scene_renderer::{FrameInputs, SceneRenderer};
 use hanim_viewer::gpu::target::{RenderTarget, TargetFormats};
 use hanim_viewer::hanim::{self, Background, Document, Humanoid};
 use hanim_viewer::pose::Pose;
+use hanim_viewer::pose::skin_inspection::OverlayMode;
 use hanim_viewer::views::Camera;
 
 /// A corpus file, looked up as the tests do (`tests/common/mod.rs`): the repository's `tests/corpus/`, then
@@ -81,6 +82,7 @@ impl JoeKickFrame {
             background: &Background::uniform([0.0; 3]),
             draws: &draws,
             lines: &lines,
+            overlay: OverlayMode::Off,
             timer: None,
         };
         let mut encoder = ctx.device.create_command_encoder(&Default::default());

@@ -9,6 +9,7 @@ pub mod script;
 pub mod surface;
 pub mod touch;
 pub mod ui_damage;
+pub mod vertex_pick;
 pub mod viewer;
 pub mod viewport;
 

@@ -33,6 +33,11 @@
 //!                           through the effector facing the camera), released
 //! pin EFFECTOR              pin or unpin an effector (it holds while others reach)
 //! expect EFFECTOR X Y Z TOL fail the script unless the effector is within TOL of world X Y Z
+//! overlay OVERLAY           View ▸ Skin inspection: heatmap (the selected joint) or heatmap:JOINT (selects
+//!                           it), influences, unweighted (colourings, one at a time), axes, sites (added
+//!                           to the colouring), off (all of them off)
+//! pick-vertex X Y           pick the skin vertex at pixel X Y of the 3D view, as a click with a colouring
+//!                           on does; logs `pick-vertex: point N: JOINT WEIGHT, …` (fails on a miss)
 //! quit
 //! ```
 
@@ -102,6 +107,10 @@ pub enum ScriptStep {
     Pin(String),
     /// Fails the script unless the effector is within the tolerance of the world position.
     Expect(String, [f32; 3], f32),
+    /// View ▸ Skin inspection: a colouring, the joint axes or the Sites (`off`: none of them).
+    Overlay(crate::pose::skin_inspection::OverlayChoice),
+    /// Picks the skin vertex at a pixel of the 3D view.
+    PickVertex(f32, f32),
     /// Destroys the GPU device, as a driver reset would, to exercise the recovery.
     LoseDevice,
     /// The kept UI picture must equal a full repaint of the frame.
@@ -240,6 +249,17 @@ pub fn parse_script(text: &str) -> Result<Vec<ScriptLine>> {
                     bail!("line {line}: 'time' takes seconds ≥ 0");
                 }
                 ScriptStep::Time(f64::from(t))
+            }
+            "overlay" => {
+                let choice = one("overlay (heatmap[:JOINT], influences, unweighted, axes, sites, off)")?;
+                ScriptStep::Overlay(choice.parse().map_err(|e: String| anyhow::anyhow!("line {line}: {e}"))?)
+            }
+            "pick-vertex" => {
+                let [x, y] = numbers::<2>(rest, line)?;
+                if !(x >= 0.0 && y >= 0.0) {
+                    bail!("line {line}: 'pick-vertex' takes pixel coordinates ≥ 0");
+                }
+                ScriptStep::PickVertex(x, y)
             }
             "click" => match rest {
                 [name] if name.parse::<f32>().is_err() => ScriptStep::Click(ClickAt::Node((*name).to_string())),
@@ -403,6 +423,11 @@ pub fn commands_for(step: &ScriptStep, summary: &SceneSummary, line: usize) -> R
             UiCommand::EndEdit,
         ],
         ScriptStep::Pin(effector) => vec![UiCommand::TogglePin(effector.clone())],
+        // The runner sets the overlay; the heatmap's joint becomes the selection.
+        ScriptStep::Overlay(crate::pose::skin_inspection::OverlayChoice::Heatmap(Some(name))) => {
+            vec![UiCommand::SelectJoint(Some(joint(summary, name, line)?))]
+        }
+        ScriptStep::Overlay(_) => Vec::new(),
         ScriptStep::Expect(..)
         | ScriptStep::LimitReport
         | ScriptStep::LimitJump(_)
@@ -417,6 +442,7 @@ pub fn commands_for(step: &ScriptStep, summary: &SceneSummary, line: usize) -> R
         | ScriptStep::Click(_)
         | ScriptStep::Map(..)
         | ScriptStep::WindowScreenshot(_)
+        | ScriptStep::PickVertex(..)
         | ScriptStep::LoseDevice
         | ScriptStep::CheckUiPicture => Vec::new(),
     })
@@ -425,6 +451,26 @@ pub fn commands_for(step: &ScriptStep, summary: &SceneSummary, line: usize) -> R
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn overlay_and_pick_vertex_steps_parse() {
+        use crate::pose::skin_inspection::OverlayChoice;
+        let steps =
+            parse_script("overlay heatmap:l_shoulder\noverlay influences\noverlay off\npick-vertex 12 30.5\n").unwrap();
+        let steps: Vec<ScriptStep> = steps.into_iter().map(|s| s.step).collect();
+        assert_eq!(
+            steps,
+            vec![
+                ScriptStep::Overlay(OverlayChoice::Heatmap(Some("l_shoulder".into()))),
+                ScriptStep::Overlay(OverlayChoice::Influences),
+                ScriptStep::Overlay(OverlayChoice::Off),
+                ScriptStep::PickVertex(12.0, 30.5),
+            ]
+        );
+        assert!(parse_script("overlay weights\n").unwrap_err().to_string().contains("line 1"));
+        assert!(parse_script("pick-vertex 3\n").is_err());
+        assert!(parse_script("pick-vertex -1 4\n").is_err());
+    }
 
     #[test]
     fn scripts_parse_and_report_bad_lines() {

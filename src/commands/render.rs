@@ -19,6 +19,7 @@ use crate::hanim::Document;
 use crate::mocap::session::CaptureSession;
 use crate::output::{AnimationFormat, write_png_atomically};
 use crate::pose::ik::reach_named;
+use crate::pose::skin_inspection::{OverlayChoice, OverlaySet};
 use crate::pose::{DisplacerWeight, JointRotation, poses_for};
 use crate::render::{
     ImageSize, SceneRequest, ViewRequest, render_as_file, render_document, render_times, render_turntable,
@@ -59,6 +60,14 @@ pub struct RenderArgs {
     /// Draw a ground grid on y = 0.
     #[arg(long)]
     pub grid: bool,
+    /// Skin inspection, drawn instead of the materials or on top: `heatmap:JOINT` (the joint's weight per
+    /// vertex, blue 0 → red 1), `influences` (how many joints weigh each vertex: 1 blue, 2 green, 3
+    /// yellow, 4 orange, 5+ magenta, none grey), `unweighted` (no weight magenta, sum below 1 yellow,
+    /// above 1 red, grey otherwise); `axes` (each joint's local axes, X red, Y green, Z blue) and `sites`
+    /// (a cyan diamond at each Site) go with any of them. Segmented figures colour each segment as 100 %
+    /// its joint's.
+    #[arg(long = "overlay", value_name = "OVERLAY", num_args = 1.., value_parser = parse_overlay)]
+    pub overlays: Vec<OverlayChoice>,
     /// `standard`: X3D's lighting equations, black without a Background; `studio`: the viewer's
     /// brighter look (key and ambient light, grey background).
     #[arg(long, default_value = "standard", value_parser = parse_lighting)]
@@ -83,6 +92,14 @@ pub struct RenderArgs {
     /// Inverse kinematics on top of the rest pose and `--pose` offsets (not with a motion).
     #[command(flatten)]
     pub reach: ReachArgs,
+}
+
+fn parse_overlay(text: &str) -> Result<OverlayChoice, String> {
+    match text.parse::<OverlayChoice>()? {
+        OverlayChoice::Heatmap(None) => Err("heatmap needs a joint: heatmap:JOINT".into()),
+        OverlayChoice::Off => Err("'off' is for window scripts; leave --overlay out instead".into()),
+        choice => Ok(choice),
+    }
 }
 
 fn parse_seconds(text: &str) -> Result<f64, String> {
@@ -131,6 +148,8 @@ impl RenderArgs {
         request.show_skeleton = self.skeleton;
         request.show_grid = self.grid;
         request.lighting = self.lighting;
+        // Checked in `run` (two colourings at once); the first colouring wins here.
+        request.overlay = OverlaySet::from_choices(&self.overlays).unwrap_or_default();
         request
     }
 }
@@ -144,6 +163,7 @@ pub fn run(args: &RenderArgs) -> Result<()> {
     {
         bail!("--reach poses the rest pose (with --pose offsets): it does not combine with a motion or capture");
     }
+    OverlaySet::from_choices(&args.overlays).map_err(|e| anyhow!("--overlay: {e}"))?;
     let doc = crate::hanim::load(&args.file)?;
     for warning in &doc.warnings {
         log::info!("{warning}");

@@ -56,6 +56,54 @@ pub fn push_skeleton(out: &mut Vec<GpuLineVertex>, h: &Humanoid, pose: &Pose, cr
     }
 }
 
+/// Appends each joint's local axes at its centre, in the joint's current global orientation (scale taken
+/// out): X red, Y green, Z blue, `length` long.
+pub fn push_joint_axes(out: &mut Vec<GpuLineVertex>, h: &Humanoid, pose: &Pose, length: f32) {
+    let world = pose::world_from_joint(h, pose, &pose::humanoid_from_joint(h, pose));
+    for (joint, m) in h.joints.iter().zip(world) {
+        let centre = m.transform_point3(joint.rest.center);
+        for (axis, color) in [(m.x_axis, AXIS_X_COLOR), (m.y_axis, AXIS_Y_COLOR), (m.z_axis, AXIS_Z_COLOR)] {
+            let direction = axis.truncate().normalize_or_zero();
+            out.push(vertex(centre, color));
+            out.push(vertex(centre + direction * length, color));
+        }
+    }
+}
+
+const AXIS_X_COLOR: [f32; 3] = [1.0, 0.15, 0.1];
+const AXIS_Y_COLOR: [f32; 3] = [0.2, 0.95, 0.2];
+const AXIS_Z_COLOR: [f32; 3] = [0.25, 0.45, 1.0];
+const SITE_COLOR: [f32; 3] = [0.1, 0.95, 0.95];
+
+/// World positions of `h`'s Sites at `pose`, with their names: a Site moves with the joint that holds it
+/// (`G_holder · offset · L(site)`), or with the humanoid alone ([`crate::hanim::site_joint`]).
+pub fn site_positions(h: &Humanoid, pose: &Pose) -> Vec<(String, Vec3)> {
+    let world = pose::world_from_joint(h, pose, &pose::humanoid_from_joint(h, pose));
+    let world_from_humanoid = pose.world_from_humanoid(h);
+    h.sites
+        .iter()
+        .map(|site| {
+            let local = (site.offset * site.transform.matrix()).transform_point3(Vec3::ZERO);
+            let placed = match crate::hanim::site_joint(h, site).and_then(|j| world.get(j)) {
+                Some(m) => m.transform_point3(local),
+                None => world_from_humanoid.transform_point3(local),
+            };
+            (site.name.clone(), placed)
+        })
+        .collect()
+}
+
+/// Appends a diamond of radius `radius` around every Site of `h` at `pose` (cyan).
+pub fn push_sites(out: &mut Vec<GpuLineVertex>, h: &Humanoid, pose: &Pose, radius: f32) {
+    for (_, p) in site_positions(h, pose) {
+        let corners = [Vec3::X, Vec3::Y, Vec3::Z, -Vec3::X, -Vec3::Y, -Vec3::Z].map(|a| p + a * radius);
+        for (a, b) in [(0, 1), (1, 3), (3, 4), (4, 0), (0, 2), (2, 3), (3, 5), (5, 0), (1, 2), (2, 4), (4, 5), (5, 1)] {
+            out.push(vertex(corners[a], SITE_COLOR));
+            out.push(vertex(corners[b], SITE_COLOR));
+        }
+    }
+}
+
 /// A "nice" grid spacing (1, 2 or 5 × 10ⁿ) for a figure of `size`: about ten cells across it.
 pub fn grid_spacing(size: f32) -> f32 {
     if !(size.is_finite() && size > 0.0) {

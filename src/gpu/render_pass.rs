@@ -24,6 +24,7 @@ use super::target::{FrameViews, TargetFormats};
 use super::textures::{GpuTexture, TextureCache};
 use crate::mesh::{RenderMesh, SkinMesh, Topology};
 use crate::pose::normal_from_skin;
+use crate::pose::skin_inspection::PointInfluence;
 
 /// The camera uniform of one view: created once, written every frame.
 pub struct FrameUniform {
@@ -75,6 +76,8 @@ pub struct HumanoidRenderer {
     material_layout: wgpu::BindGroupLayout,
     /// One per [`Variant::all`].
     pipelines: Vec<(Variant, wgpu::RenderPipeline)>,
+    /// Bound as the per-point overlay values of draws that have none (rigid shapes).
+    no_overlay_values: wgpu::Buffer,
 }
 
 pub(crate) fn uniform_entry(binding: u32, visibility: wgpu::ShaderStages, size: usize) -> wgpu::BindGroupLayoutEntry {
@@ -128,7 +131,25 @@ impl HumanoidRenderer {
                     },
                     count: None,
                 },
+                // The skin overlay's per-point values (`GpuSkin::overlay_values`; a placeholder for
+                // draws that take theirs from the placement).
+                wgpu::BindGroupLayoutEntry {
+                    binding: 2,
+                    visibility: wgpu::ShaderStages::VERTEX,
+                    ty: wgpu::BindingType::Buffer {
+                        ty: wgpu::BufferBindingType::Storage { read_only: true },
+                        has_dynamic_offset: false,
+                        min_binding_size: wgpu::BufferSize::new(16),
+                    },
+                    count: None,
+                },
             ],
+        });
+        let no_overlay_values = device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("humanoid::no_overlay_values"),
+            size: 16,
+            usage: wgpu::BufferUsages::STORAGE,
+            mapped_at_creation: false,
         });
         let material_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
             label: Some("humanoid::material_layout"),
@@ -241,7 +262,7 @@ impl HumanoidRenderer {
         };
         let pipelines = Variant::all().into_iter().map(|v| (v, make(v))).collect();
         scope.finish()?;
-        Ok(Self { formats, frame_layout, placement_layout, material_layout, pipelines })
+        Ok(Self { formats, frame_layout, placement_layout, material_layout, pipelines, no_overlay_values })
     }
 
     /// The per-view bind group layout (group 0), shared with the overlay.
@@ -284,7 +305,13 @@ impl HumanoidRenderer {
                 message: format!("the mesh has {corner_count} corners but the skin pass skins {}", skin.corner_count),
             });
         }
-        let sources = Sources { first_point: 0, points: &skin.points, rest_points, textures };
+        let sources = Sources {
+            first_point: 0,
+            points: &skin.points,
+            overlay_values: &skin.overlay_values,
+            rest_points,
+            textures,
+        };
         self.build_draw(device, &mesh.parts, &mesh.corner_offsets(), sources, skin.normals.clone())
     }
 
@@ -311,7 +338,7 @@ impl HumanoidRenderer {
             contents: bytemuck::cast_slice(&normals),
             usage: wgpu::BufferUsages::VERTEX,
         });
-        let sources = Sources { first_point, points, rest_points, textures };
+        let sources = Sources { first_point, points, overlay_values: &self.no_overlay_values, rest_points, textures };
         self.build_draw(device, std::slice::from_ref(mesh), &[0], sources, normals)
     }
 
@@ -336,7 +363,7 @@ impl HumanoidRenderer {
         sources: Sources<'_>,
         normals: wgpu::Buffer,
     ) -> Result<MeshDraw, GpuError> {
-        let Sources { first_point, points, rest_points, textures } = sources;
+        let Sources { first_point, points, overlay_values, rest_points, textures } = sources;
         let corner_count: usize = meshes.iter().map(RenderMesh::corner_count).sum();
         let scope = CreationScope::push(device, "humanoid mesh buffers");
         let mut vertices = Vec::with_capacity(corner_count.max(1));
@@ -419,7 +446,7 @@ impl HumanoidRenderer {
         });
         let placement = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
             label: Some("humanoid::placement"),
-            contents: bytemuck::bytes_of(&placement_of(Mat4::IDENTITY)),
+            contents: bytemuck::bytes_of(&placement_of(Mat4::IDENTITY, NO_RIGID_OVERLAY)),
             usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
         });
         let placement_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
@@ -428,6 +455,7 @@ impl HumanoidRenderer {
             entries: &[
                 wgpu::BindGroupEntry { binding: 0, resource: placement.as_entire_binding() },
                 wgpu::BindGroupEntry { binding: 1, resource: points.as_entire_binding() },
+                wgpu::BindGroupEntry { binding: 2, resource: overlay_values.as_entire_binding() },
             ],
         });
         let draw = MeshDraw {
@@ -438,6 +466,7 @@ impl HumanoidRenderer {
             placement_group,
             parts,
             world_from_humanoid: Mat4::IDENTITY,
+            rigid_overlay: NO_RIGID_OVERLAY,
         };
         scope.finish()?;
         Ok(draw)
@@ -496,6 +525,8 @@ struct Sources<'a> {
     /// Added to every corner's `source_point`.
     first_point: u32,
     points: &'a wgpu::Buffer,
+    /// Per-point skin overlay values (indexed like `points`).
+    overlay_values: &'a wgpu::Buffer,
     /// What `points` holds at rest, from `first_point` on.
     rest_points: &'a [Vec3],
     textures: &'a TextureCache,
@@ -514,11 +545,15 @@ fn part_centre(part: &RenderMesh, rest_points: &[Vec3]) -> Vec3 {
     if lo.x <= hi.x { (lo + hi) * 0.5 } else { Vec3::ZERO }
 }
 
-fn placement_of(world_from_humanoid: Mat4) -> GpuPlacement {
+/// [`GpuPlacement::overlay`] of a draw that reads its per-point values.
+const NO_RIGID_OVERLAY: [f32; 4] = [0.0; 4];
+
+fn placement_of(world_from_humanoid: Mat4, overlay: [f32; 4]) -> GpuPlacement {
     let n = normal_from_skin(Mat3::from_mat4(world_from_humanoid));
     GpuPlacement {
         world_from_humanoid: world_from_humanoid.to_cols_array(),
         normal_from_humanoid: [n.x_axis.extend(0.0).into(), n.y_axis.extend(0.0).into(), n.z_axis.extend(0.0).into()],
+        overlay,
     }
 }
 
@@ -547,13 +582,30 @@ pub struct MeshDraw {
     pub(super) parts: Vec<PartDraw>,
     /// The placement last written, for sorting transparent parts on the CPU.
     world_from_humanoid: Mat4,
+    /// [`GpuPlacement::overlay`] as last written.
+    rigid_overlay: [f32; 4],
 }
 
 impl MeshDraw {
     /// Sets `H` (humanoid space → world) for the next frames.
     pub fn set_world_from_humanoid(&mut self, queue: &wgpu::Queue, world_from_humanoid: Mat4) {
-        queue.write_buffer(&self.placement, 0, bytemuck::bytes_of(&placement_of(world_from_humanoid)));
+        queue.write_buffer(
+            &self.placement,
+            0,
+            bytemuck::bytes_of(&placement_of(world_from_humanoid, self.rigid_overlay)),
+        );
         self.world_from_humanoid = world_from_humanoid;
+    }
+
+    /// Gives every point of this draw the same skin overlay values (a segment, 100 % its joint's), or
+    /// (`None`) lets it read its points' own values from the skin pass.
+    pub fn set_rigid_overlay(&mut self, queue: &wgpu::Queue, values: Option<PointInfluence>) {
+        self.rigid_overlay = match values {
+            Some(v) => [v.weight, v.count as f32, v.sum, 1.0],
+            None => NO_RIGID_OVERLAY,
+        };
+        let placement = placement_of(self.world_from_humanoid, self.rigid_overlay);
+        queue.write_buffer(&self.placement, 0, bytemuck::bytes_of(&placement));
     }
 
     pub fn world_from_humanoid(&self) -> Mat4 {

@@ -13,6 +13,7 @@ use crate::mesh::{
     RenderMesh, render_mesh_from_rigid_shape, render_mesh_from_shape, rigid_shapes, skin_mesh_from_humanoid,
 };
 use crate::pose::bounds::Aabb;
+use crate::pose::skin_inspection::{OverlayMode, PointInfluence};
 use crate::pose::{self, Pose};
 use crate::x3d::X3dError;
 
@@ -309,6 +310,27 @@ impl SceneDraw {
             written += shape.draw.apply_appearance(queue, scene, overrides, &changed);
         }
         written
+    }
+
+    /// Shows the skin overlay `mode` for the joint `selected[h]` of each humanoid `h` (missing or `None`:
+    /// no joint) from the next frame on: the skin pass computes its points' values (influence count,
+    /// weight sum, the joint's weight), and each rigid shape carries its joint's values (100 %). `Off`
+    /// stops the computing.
+    pub fn set_overlay(&mut self, queue: &wgpu::Queue, mode: OverlayMode, selected: &[Option<usize>]) {
+        for (index, draws) in self.humanoids.iter_mut().enumerate() {
+            let selected = selected.get(index).copied().flatten();
+            let shown = mode != OverlayMode::Off;
+            if let Some(skin) = &mut draws.skin {
+                skin.set_overlay(queue, shown.then_some(selected.map(|j| j as u32)));
+            }
+            for (joint, draw) in &mut draws.rigid {
+                draw.set_rigid_overlay(queue, shown.then(|| PointInfluence::rigid(*joint, selected)));
+            }
+        }
+        // The scene's other Shapes (floors, props) belong to no joint: unweighted.
+        for shape in &mut self.scene_shapes {
+            shape.draw.set_rigid_overlay(queue, (mode != OverlayMode::Off).then(PointInfluence::default));
+        }
     }
 
     /// Records every humanoid's skin/morph compute pass.

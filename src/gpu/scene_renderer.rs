@@ -17,6 +17,7 @@ use super::scene_draw::SceneDraw;
 use super::target::{FrameViews, TargetFormats};
 use super::timing::{self, GpuTimer};
 use crate::hanim::{Background, SceneSettings};
+use crate::pose::skin_inspection::OverlayMode;
 use crate::views::Camera;
 
 /// What one frame draws, as the caller decided it this frame.
@@ -34,6 +35,9 @@ pub struct FrameInputs<'a> {
     /// The meshes to draw ([`SceneDraw::draws`] or a selection of them).
     pub draws: &'a [&'a MeshDraw],
     pub lines: &'a OverlayLines,
+    /// The skin overlay drawn instead of the materials (its values written into the draws by
+    /// [`SceneDraw::set_overlay`]).
+    pub overlay: OverlayMode,
     /// Timestamps at the frame's marks ([`timing::MARK_START`] … [`timing::MARK_SCENE_DRAWN`]), where
     /// the adapter writes them (`bench`, the window's statistics).
     pub timer: Option<&'a GpuTimer>,
@@ -107,10 +111,11 @@ impl SceneRenderer {
         views: FrameViews<'_>,
         frame: &FrameInputs<'_>,
     ) {
-        let uniform = match frame.settings {
+        let mut uniform = match frame.settings {
             Some(settings) => GpuFrame::lit(frame.camera, frame.aspect, settings, frame.lighting),
             None => GpuFrame::from_camera(frame.camera, frame.aspect, frame.lighting),
         };
+        uniform.model[2] = frame.overlay.shader_code();
         self.frame.write(&ctx.queue, &uniform);
         self.dome.write(&ctx.queue, frame.background, frame.camera, frame.aspect);
         self.overlay_buffers.update(&ctx.device, &ctx.queue, frame.lines);

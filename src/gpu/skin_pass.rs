@@ -21,11 +21,13 @@ pub struct SkinCorners<'a> {
     pub normals: &'a [Vec3],
 }
 
-/// The three compute pipelines; long-lived and shared by every humanoid on a device.
+/// The compute pipelines; long-lived and shared by every humanoid on a device.
 pub struct SkinPipelines {
     skin_points: wgpu::ComputePipeline,
     skin_normals: wgpu::ComputePipeline,
     morph_segments: wgpu::ComputePipeline,
+    /// Skin inspection: per point the selected joint's weight, influence count and weight sum.
+    skin_overlay: wgpu::ComputePipeline,
 }
 
 impl SkinPipelines {
@@ -48,6 +50,7 @@ impl SkinPipelines {
             skin_points: make("skin_points", "skin_morph::skin_points"),
             skin_normals: make("skin_normals", "skin_morph::skin_normals"),
             morph_segments: make("morph_segments", "skin_morph::morph_segments"),
+            skin_overlay: make("skin_overlay", "skin_morph::skin_overlay"),
         };
         scope.finish()?;
         Ok(pipelines)
@@ -186,11 +189,17 @@ pub struct GpuSkin {
     pub point_count: u32,
     pub corner_count: u32,
     pub segment_point_count: u32,
+    /// Skin inspection values, `vec4<f32>` (selected joint's weight, influence count, weight sum, 0) per
+    /// skin point, written by `skin_overlay` while an overlay is shown: STORAGE | COPY_SRC.
+    pub overlay_values: wgpu::Buffer,
+    /// Whether `skin_overlay` runs with the other kernels.
+    overlay_shown: bool,
+    params: wgpu::Buffer,
     skin_matrices: wgpu::Buffer,
     normal_matrices: wgpu::Buffer,
     displacers: wgpu::Buffer,
     pipelines: Arc<SkinPipelines>,
-    bind_groups: [wgpu::BindGroup; 3],
+    bind_groups: [wgpu::BindGroup; 4],
     max_groups_per_dimension: u32,
 }
 
@@ -266,10 +275,14 @@ impl GpuSkin {
         let point_count = data.rest_points.len() as u32;
         let corner_count = data.corners.len() as u32;
         let segment_point_count = data.segment_rest_points.len() as u32;
-        let params = GpuSkinParams { point_count, corner_count, segment_point_count, _pad: 0 };
+        let params = GpuSkinParams { point_count, corner_count, segment_point_count, overlay_joint: NO_OVERLAY_JOINT };
 
         let scope = CreationScope::push(device, "creating the skin buffers");
-        let params = init("humanoid::skin_params", bytemuck::bytes_of(&params).to_vec(), wgpu::BufferUsages::UNIFORM);
+        let params = init(
+            "humanoid::skin_params",
+            bytemuck::bytes_of(&params).to_vec(),
+            wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+        );
         let rest_points = init("humanoid::rest_points", padded_bytes(&data.rest_points), storage);
         let ranges = init("humanoid::ranges", padded_bytes(&data.ranges), storage);
         let influences = init("humanoid::influences", padded_bytes(&data.influences), storage);
@@ -286,6 +299,7 @@ impl GpuSkin {
         let points = output("humanoid::skinned_points", data.rest_points.len());
         let normals = output("humanoid::skinned_normals", data.corners.len());
         let segment_points = output("humanoid::morphed_segment_points", data.segment_rest_points.len());
+        let overlay_values = output("humanoid::skin_overlay_values", data.rest_points.len());
 
         let group = |pipeline: &wgpu::ComputePipeline, label: &str, entries: &[(u32, &wgpu::Buffer)]| {
             let entries: Vec<wgpu::BindGroupEntry> = entries
@@ -337,6 +351,11 @@ impl GpuSkin {
                     (14, &segment_points),
                 ],
             ),
+            group(
+                &pipelines.skin_overlay,
+                "skin_morph::skin_overlay_bind_group",
+                &[(0, &params), (2, &ranges), (3, &influences), (15, &overlay_values)],
+            ),
         ];
         scope.finish()?;
         Ok(Self {
@@ -347,6 +366,9 @@ impl GpuSkin {
             point_count,
             corner_count,
             segment_point_count,
+            overlay_values,
+            overlay_shown: false,
+            params,
             max_groups_per_dimension,
             skin_matrices,
             normal_matrices,
@@ -380,9 +402,25 @@ impl GpuSkin {
         }
     }
 
+    /// Shows the skin overlay's values for `joint` (`Some(None)`: no joint selected) from the next
+    /// [`Self::encode`] on, or stops computing them (`None`).
+    pub fn set_overlay(&mut self, queue: &wgpu::Queue, joint: Option<Option<u32>>) {
+        self.overlay_shown = joint.is_some();
+        if let Some(joint) = joint {
+            let joint = joint.unwrap_or(NO_OVERLAY_JOINT);
+            queue.write_buffer(
+                &self.params,
+                std::mem::offset_of!(GpuSkinParams, overlay_joint) as u64,
+                bytemuck::bytes_of(&joint),
+            );
+        }
+    }
+
     /// Dispatches [`Self::encode`] records per frame.
     pub fn dispatch_count(&self) -> u32 {
-        [self.point_count, self.corner_count, self.segment_point_count].iter().filter(|&&n| n > 0).count() as u32
+        let overlay = if self.overlay_shown { self.point_count } else { 0 };
+        [self.point_count, self.corner_count, self.segment_point_count, overlay].iter().filter(|&&n| n > 0).count()
+            as u32
     }
 
     /// Records the dispatches; kernels with nothing to do are skipped.
@@ -395,6 +433,7 @@ impl GpuSkin {
             (&self.pipelines.skin_points, &self.bind_groups[0], self.point_count),
             (&self.pipelines.skin_normals, &self.bind_groups[1], self.corner_count),
             (&self.pipelines.morph_segments, &self.bind_groups[2], self.segment_point_count),
+            (&self.pipelines.skin_overlay, &self.bind_groups[3], if self.overlay_shown { self.point_count } else { 0 }),
         ];
         for (pipeline, bind_group, count) in jobs {
             if count == 0 {
@@ -426,6 +465,13 @@ impl GpuSkin {
     pub fn read_normals(&self, ctx: &GpuContext) -> Result<Vec<Vec3>, GpuError> {
         let raw: Vec<GpuPoint> = super::readback::read_buffer(ctx, &self.normals, self.corner_count as usize)?;
         Ok(raw.iter().map(|p| Vec3::new(p[0], p[1], p[2])).collect())
+    }
+
+    /// The skin overlay's values read back, per skin point: (selected joint's weight, influence count,
+    /// weight sum) as the last [`Self::encode`] with the overlay shown wrote them.
+    pub fn read_overlay_values(&self, ctx: &GpuContext) -> Result<Vec<[f32; 3]>, GpuError> {
+        let raw: Vec<GpuPoint> = super::readback::read_buffer(ctx, &self.overlay_values, self.point_count as usize)?;
+        Ok(raw.iter().map(|v| [v[0], v[1], v[2]]).collect())
     }
 
     /// Morphed coords of segment `s` read back.

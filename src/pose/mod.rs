@@ -52,6 +52,7 @@ pub mod bounds;
 pub mod ik;
 pub mod limits;
 mod named;
+pub mod skin_inspection;
 mod skinning;
 #[cfg(test)]
 mod test_humanoid;

@@ -17,6 +17,7 @@ use crate::gpu::scene_renderer::{FrameInputs, SceneRenderer};
 use crate::gpu::target::{RenderTarget, TargetFormats};
 use crate::hanim::{Background, Document};
 use crate::pose::bounds::{Aabb, humanoid_bounds};
+use crate::pose::skin_inspection::{OverlayMode, OverlaySet, joints_named};
 use crate::pose::{DisplacerWeight, JointRotation, Pose, poses_for};
 use crate::views;
 use crate::views::Camera;
@@ -60,6 +61,8 @@ pub struct SceneRequest {
     pub only_humanoid: Option<usize>,
     /// X3D's lighting equations (the default) or the studio look.
     pub lighting: Lighting,
+    /// Skin inspection: a colouring of the surfaces instead of their materials, joint axes, Sites.
+    pub overlay: OverlaySet,
 }
 
 impl SceneRequest {
@@ -75,6 +78,7 @@ impl SceneRequest {
             show_scene: true,
             only_humanoid: None,
             lighting: Lighting::Standard,
+            overlay: OverlaySet::default(),
         }
     }
 }
@@ -186,6 +190,10 @@ pub struct DisplayOptions {
     pub show_scene: bool,
     pub only_humanoid: Option<usize>,
     pub lighting: Lighting,
+    /// The skin overlay colouring the surfaces (its values set with [`DocumentDraw::set_overlay`]).
+    pub overlay: OverlayMode,
+    pub show_joint_axes: bool,
+    pub show_sites: bool,
 }
 
 impl SceneRequest {
@@ -196,6 +204,9 @@ impl SceneRequest {
             show_scene: self.show_scene,
             only_humanoid: self.only_humanoid,
             lighting: self.lighting,
+            overlay: self.overlay.mode,
+            show_joint_axes: self.overlay.axes,
+            show_sites: self.overlay.sites,
         }
     }
 }
@@ -257,6 +268,12 @@ impl Offscreen {
             if shown && (display.show_skeleton || !drawn) {
                 overlay::push_skeleton(&mut lines.skeleton, h, pose, cross);
             }
+            if shown && display.show_joint_axes {
+                overlay::push_joint_axes(&mut lines.skeleton, h, pose, cross * 3.0);
+            }
+            if shown && display.show_sites {
+                overlay::push_sites(&mut lines.skeleton, h, pose, cross * 0.8);
+            }
         }
         if display.show_grid {
             overlay::push_grid(&mut lines.grid, bounds);
@@ -278,6 +295,7 @@ impl Offscreen {
             background: &background,
             draws: &draws,
             lines: &lines,
+            overlay: display.overlay,
             timer: None,
         };
         let mut encoder =
@@ -315,6 +333,20 @@ impl DocumentDraw {
         let scene = SceneDraw::new(ctx, offscreen.renderer.mesh_pipelines(), doc, poses)?;
         log::info!("{} triangles", scene.triangles);
         Ok(Self { scene, background: doc.settings.background.clone() })
+    }
+
+    /// Computes the skin overlay of `overlay` for the next images (see [`SceneDraw::set_overlay`]): the
+    /// heatmap's joint is looked up by name in every humanoid (an error when none has it).
+    pub fn set_overlay(&mut self, ctx: &GpuContext, doc: &Document, overlay: &OverlaySet) -> Result<(), RenderError> {
+        let selected = match &overlay.joint {
+            Some(name) => joints_named(doc, name)?,
+            None => Vec::new(),
+        };
+        if overlay.mode == OverlayMode::Heatmap && overlay.joint.is_none() {
+            return Err(RenderError::Request("the heatmap overlay needs a joint (heatmap:JOINT)".into()));
+        }
+        self.scene.set_overlay(&ctx.queue, overlay.mode, &selected);
+        Ok(())
     }
 
     /// Places the scene's other Shapes for the next image (see [`SceneDraw::place_scene_shapes`]).
@@ -405,7 +437,8 @@ impl PosedRenderer {
     /// Builds everything for `doc`, first posed at `poses`.
     pub fn new(ctx: &GpuContext, doc: &Document, request: &SceneRequest, poses: &[Pose]) -> Result<Self, RenderError> {
         let offscreen = Offscreen::new(ctx, request.size)?;
-        let draw = DocumentDraw::new(ctx, &offscreen, doc, poses)?;
+        let mut draw = DocumentDraw::new(ctx, &offscreen, doc, poses)?;
+        draw.set_overlay(ctx, doc, &request.overlay)?;
         Ok(Self { offscreen, draw, display: request.display() })
     }
 

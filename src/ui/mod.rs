@@ -239,6 +239,7 @@ fn menu_ui(ui: &mut egui::Ui, state: &mut UiState, info: &FrameInfo) -> Vec<UiCo
             ui.checkbox(&mut state.continuous_redraw, "Redraw continuously (measure fps)");
             ui.checkbox(&mut state.limit_report.open, "Limits over the clip")
                 .on_hover_text("the frames of the transport's clip where a joint leaves its llimit/ulimit");
+            panels::skin_inspection::skin_inspection_menu(ui, state);
             if ui.button("Motion capture window").on_hover_text("the applied capture and its bone mapping").clicked() {
                 commands.push(UiCommand::ShowCaptureWindow);
             }
@@ -506,6 +507,16 @@ pub fn app_ui(
             input.secondary_click = response.interact_pointer_pos().map(|p| p - rect.min);
         }
         input.hover = response.hover_pos().map(|p| p - rect.min);
+        // With the Sites overlay, the Site or joint under the pointer is named beside it.
+        if state.show_sites
+            && let (Some(name), Some(at)) = (&state.hovered_name, response.hover_pos())
+        {
+            let painter = ui.painter();
+            let galley = painter.layout_no_wrap(name.clone(), egui::FontId::proportional(14.0), egui::Color32::WHITE);
+            let r = egui::Rect::from_min_size(at + egui::vec2(14.0, -8.0), galley.size() + egui::vec2(10.0, 6.0));
+            painter.rect_filled(r, 3.0, egui::Color32::from_black_alpha(200));
+            painter.galley(r.min + egui::vec2(5.0, 3.0), galley, egui::Color32::WHITE);
+        }
         if !info.toasts.is_empty() {
             let painter = ui.painter();
             let mut y = rect.max.y - 12.0;
@@ -520,6 +531,9 @@ pub fn app_ui(
             }
         }
     });
+    let selected_name = scene
+        .and_then(|(summary, _)| state.selected_joint.and_then(|j| summary.joints.get(j.0)).map(|j| j.name.as_str()));
+    panels::skin_inspection::skin_inspection_window(ui.ctx(), input.rect, state, selected_name);
     if info.first_run && info.error.is_none() && info.loading.is_none() {
         first_run_ui(ui, input.rect, state, &mut commands);
     }

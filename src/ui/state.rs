@@ -45,6 +45,21 @@ pub struct UiState {
     /// Draw frames continuously (to measure fps) instead of on input only.
     #[serde(skip)]
     pub continuous_redraw: bool,
+    /// View ▸ Skin inspection: the colouring drawn instead of the materials (this session only).
+    #[serde(skip)]
+    pub skin_overlay: crate::pose::skin_inspection::OverlayMode,
+    /// Each joint's local axes at its centre.
+    #[serde(skip)]
+    pub show_joint_axes: bool,
+    /// Every Site drawn, its name shown under the pointer.
+    #[serde(skip)]
+    pub show_sites: bool,
+    /// The skin point last picked in the 3D view with a colouring on.
+    #[serde(skip)]
+    pub picked_vertex: Option<super::panels::skin_inspection::PickedVertex>,
+    /// The name of the Site or joint under the pointer (shown with the Sites overlay).
+    #[serde(skip)]
+    pub hovered_name: Option<String>,
     /// File ▸ Export animation…'s choices (this session only).
     #[serde(skip)]
     pub export: super::export::ExportSettings,
@@ -76,6 +91,11 @@ impl Default for UiState {
             joints_panel_width: 260.0,
             side_panel_width: 240.0,
             continuous_redraw: false,
+            skin_overlay: Default::default(),
+            show_joint_axes: false,
+            show_sites: false,
+            picked_vertex: None,
+            hovered_name: None,
             export: Default::default(),
             limit_report: Default::default(),
         }
@@ -108,6 +128,7 @@ impl UiState {
     /// What a new humanoid resets: selection, search, active view.
     pub fn forget_humanoid(&mut self) {
         self.selected_joint = None;
+        self.picked_vertex = None;
         self.joint_search.clear();
         self.active_view = None;
     }

@@ -101,6 +101,7 @@ impl Viewer {
         let pixel = |v: egui::Vec2| (v.x * pixels_per_point, v.y * pixels_per_point);
         self.hovered_handle =
             input.hover.and_then(|h| self.handle_at(&camera, pixel(h), pixels_per_point)).map(|(name, _)| name);
+        self.ui.hovered_name = self.hovered_handle.clone();
         if let Some(at) = input.secondary_click
             && let Some((name, _)) = self.handle_at(&camera, pixel(at), pixels_per_point)
         {

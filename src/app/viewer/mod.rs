@@ -98,6 +98,8 @@ pub struct Viewer {
     ik_drag: Option<ik_drag::IkDrag>,
     /// The effector handle under the pointer (drawn highlighted).
     hovered_handle: Option<String>,
+    /// Whether the last frame drew a skin overlay (so that turning it off stops the skin pass's part).
+    overlay_shown: bool,
 }
 
 /// Where the panels' state is remembered between runs (`HANIM_VIEWER_CONFIG_DIR`, else the XDG config
@@ -178,6 +180,7 @@ impl Viewer {
             bench,
             ik_drag: None,
             hovered_handle: None,
+            overlay_shown: false,
         };
         match &options.file {
             Some(file) => viewer.start_loading(file.clone()),

@@ -60,6 +60,26 @@ impl Viewer {
         }
     }
 
+    /// A scripted vertex pick at pixel (x, y) of the 3D view, as the last frame's camera drew it.
+    fn scripted_pick(&self, x: f32, y: f32) -> Result<crate::ui::panels::skin_inspection::PickedVertex, String> {
+        let (Some(scene), Some(camera), Some((width, height))) =
+            (self.scene.as_ref(), self.last_camera, self.view_size())
+        else {
+            return Err("pick-vertex: no humanoid is loaded or no frame drawn yet".to_string());
+        };
+        let (origin, dir) = camera.pixel_ray(x, y, width, height);
+        let h = &scene.doc.humanoids[scene.humanoid.0];
+        crate::app::vertex_pick::pick_vertex(
+            &scene.doc.scene,
+            h,
+            &scene.editor.pose,
+            scene.world_from_humanoid,
+            origin,
+            dir,
+        )
+        .ok_or_else(|| format!("pick-vertex: ({x:.0}, {y:.0}) of {width}x{height} hits no skin triangle"))
+    }
+
     /// The next script step, if the viewer is ready for it (nothing loading, no transition running).
     pub(super) fn script_commands(&mut self) -> Vec<UiCommand> {
         let Some(runner) = &mut self.script else { return Vec::new() };
@@ -188,6 +208,37 @@ impl Viewer {
                     self.fail(format!("line {line}: {e}"));
                 }
                 // The dragged pose reaches the GPU on the next frame.
+                if let Some(runner) = &mut self.script {
+                    runner.wait_frames = 1;
+                }
+                return Vec::new();
+            }
+            ScriptStep::Overlay(choice) => {
+                use crate::pose::skin_inspection::{OverlayChoice, OverlayMode};
+                let ui = &mut self.ui;
+                match choice {
+                    OverlayChoice::Heatmap(_) => ui.skin_overlay = OverlayMode::Heatmap,
+                    OverlayChoice::Influences => ui.skin_overlay = OverlayMode::Influences,
+                    OverlayChoice::WeightSums => ui.skin_overlay = OverlayMode::WeightSums,
+                    OverlayChoice::Axes => ui.show_joint_axes = true,
+                    OverlayChoice::Sites => ui.show_sites = true,
+                    OverlayChoice::Off => {
+                        ui.skin_overlay = OverlayMode::Off;
+                        ui.show_joint_axes = false;
+                        ui.show_sites = false;
+                        ui.picked_vertex = None;
+                    }
+                }
+                // Falls through: `heatmap:JOINT` selects the joint.
+            }
+            ScriptStep::PickVertex(x, y) => {
+                match self.scripted_pick(*x, *y) {
+                    Ok(picked) => {
+                        log::info!("pick-vertex {x} {y}: {}", picked.describe());
+                        self.ui.picked_vertex = Some(picked);
+                    }
+                    Err(e) => self.fail(format!("line {line}: {e}")),
+                }
                 if let Some(runner) = &mut self.script {
                     runner.wait_frames = 1;
                 }

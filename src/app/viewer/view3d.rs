@@ -6,11 +6,14 @@ use super::Viewer;
 use super::ViewportTarget;
 use crate::app::scene::overlay_lines;
 use crate::app::surface::WindowSurface;
+use crate::app::vertex_pick::pick_vertex;
 use crate::app::viewport::SurfaceAttachments;
 use crate::gpu::lighting::Lighting;
+use crate::gpu::overlay::GpuLineVertex;
 use crate::gpu::scene_renderer::FrameInputs;
 use crate::gpu::target::{FrameViews, PixelRect, TargetFormats};
 use crate::hanim::Background;
+use crate::pose::skin_inspection::OverlayMode;
 use crate::ui::{UiCommand, ViewportInput};
 use crate::views::Camera;
 
@@ -73,6 +76,17 @@ impl Viewer {
             let drawn = self.last_camera.unwrap_or(camera);
             let (origin, dir) = drawn.pixel_ray(pixel.0, pixel.1, width, height);
             if scene.click(origin, dir).is_some_and(|hit| !hit.touches.is_empty()) {
+                return;
+            }
+        }
+        // With a skin colouring shown, a click on the skin picks the vertex under it (elsewhere, and on
+        // segmented figures, it still picks a joint).
+        if self.ui.skin_overlay != OverlayMode::Off {
+            let drawn = self.last_camera.unwrap_or(camera);
+            let (origin, dir) = drawn.pixel_ray(pixel.0, pixel.1, width, height);
+            let (h, pose) = (&scene.doc.humanoids[scene.humanoid.0], &scene.editor.pose);
+            if let Some(picked) = pick_vertex(&scene.doc.scene, h, pose, scene.world_from_humanoid, origin, dir) {
+                self.ui.picked_vertex = Some(picked);
                 return;
             }
         }
@@ -219,7 +233,7 @@ impl Viewer {
         camera: &Camera,
         timer: Option<&crate::gpu::timing::GpuTimer>,
     ) {
-        let lines = overlay_lines(
+        let mut lines = overlay_lines(
             self.scene.as_ref(),
             self.ui.show_grid,
             self.ui.show_axes,
@@ -230,6 +244,34 @@ impl Viewer {
                 active: self.ik_drag.as_ref().map(|d| d.effector.as_str()).or(self.hovered_handle.as_deref()),
             },
         );
+        let overlay = self.ui.skin_overlay;
+        if let Some(scene) = self.scene.as_mut() {
+            let size = if scene.rest_bounds.is_empty() { 2.0 } else { scene.rest_bounds.size().max_element() };
+            let (h, pose) = (&scene.doc.humanoids[scene.humanoid.0], &scene.editor.pose);
+            if self.ui.show_joint_axes {
+                crate::gpu::overlay::push_joint_axes(&mut lines.skeleton, h, pose, size * 0.03);
+            }
+            if self.ui.show_sites {
+                crate::gpu::overlay::push_sites(&mut lines.skeleton, h, pose, size * 0.008);
+            }
+            // The picked vertex: a white cross where it was picked.
+            if let Some(picked) = &self.ui.picked_vertex {
+                let r = size * 0.012;
+                for axis in [glam::Vec3::X, glam::Vec3::Y, glam::Vec3::Z] {
+                    for end in [picked.position - axis * r, picked.position + axis * r] {
+                        lines.skeleton.push(GpuLineVertex { position: end.to_array(), color: [1.0; 4] });
+                    }
+                }
+            }
+            // The skin pass computes the overlay's per-point values while one is shown (for the panels'
+            // humanoid's selected joint); rigid segments carry their joint's.
+            if overlay != OverlayMode::Off || self.overlay_shown {
+                let mut selected = vec![None; scene.doc.humanoids.len()];
+                selected[scene.humanoid.0] = self.ui.selected_joint.map(|j| j.0);
+                scene.draws.set_overlay(&self.gpu.queue, overlay, &selected);
+                self.overlay_shown = overlay != OverlayMode::Off;
+            }
+        }
         let draws = self.scene.as_ref().map(|s| s.draws.draws()).unwrap_or_default();
         let lighting = if self.ui.studio_lighting { Lighting::Studio } else { Lighting::Standard };
         // The file's Background, else the model's own colour.
@@ -246,6 +288,7 @@ impl Viewer {
             background: &background,
             draws: &draws,
             lines: &lines,
+            overlay,
             timer,
         };
         let scene_draw = self.scene.as_ref().map(|s| &s.draws);

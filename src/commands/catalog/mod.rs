@@ -314,6 +314,9 @@ fn catalogue_humanoid(
             show_scene: false,
             only_humanoid: Some(index),
             lighting: options.lighting,
+            overlay: crate::pose::skin_inspection::OverlayMode::Off,
+            show_joint_axes: false,
+            show_sites: false,
         };
         let image = offscreen
             .render(ctx, &mut file.draw, doc, poses, &placed.camera(&figure), &file.bounds, display)

@@ -25,7 +25,9 @@ pub struct GpuFrame {
     pub light_count: [u32; 4],
     /// x: 1 = the X3D lighting equations on the file's colour values (the standard model), 0 = lighting in
     /// linear light (the studio look); y: 1 = an RGB texture multiplies the diffuse colour (X3D 4),
-    /// 0 = it replaces it (X3D 3, VRML97); zw unused. See [`crate::gpu::lighting::Lighting`].
+    /// 0 = it replaces it (X3D 3, VRML97); z: the skin overlay drawn instead of the materials
+    /// ([`crate::pose::skin_inspection::OverlayMode::shader_code`], 0 none); w unused. See
+    /// [`crate::gpu::lighting::Lighting`].
     pub model: [u32; 4],
     /// The file's light nodes (DirectionalLight, PointLight, SpotLight), world space.
     pub lights: [GpuLight; MAX_SCENE_LIGHTS],
@@ -88,8 +90,12 @@ impl GpuLight {
 pub struct GpuPlacement {
     pub world_from_humanoid: [f32; 16],
     pub normal_from_humanoid: [[f32; 4]; 3],
+    /// The skin overlay's values for a draw whose points carry none (a segment: 100 % its joint's):
+    /// x: the selected joint's weight, y: influence count, z: weight sum; w: 1 = use these, 0 = read the
+    /// per-point values the skin pass wrote (`overlay_values`).
+    pub overlay: [f32; 4],
 }
-const _: () = assert!(size_of::<GpuPlacement>() == 112);
+const _: () = assert!(size_of::<GpuPlacement>() == 128);
 
 /// Per-part material (`Material`), colours in linear RGB.
 #[repr(C)]
@@ -219,6 +225,7 @@ mod tests {
             &[
                 ("world_from_humanoid", offset_of!(GpuPlacement, world_from_humanoid)),
                 ("normal_from_humanoid", offset_of!(GpuPlacement, normal_from_humanoid)),
+                ("overlay", offset_of!(GpuPlacement, overlay)),
             ],
         );
         check(

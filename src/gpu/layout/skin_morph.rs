@@ -6,16 +6,20 @@ use bytemuck::{Pod, Zeroable};
 /// Invocations per compute workgroup; reaches the shader through its `WORKGROUP_SIZE` override.
 pub const SKIN_WORKGROUP_SIZE: u32 = 64;
 
-/// Counts for the three kernels (`SkinParams` in WGSL).
+/// Counts for the kernels and the skin overlay's selected joint (`SkinParams` in WGSL).
 #[repr(C)]
 #[derive(Debug, Clone, Copy, Pod, Zeroable, PartialEq)]
 pub struct GpuSkinParams {
     pub point_count: u32,
     pub corner_count: u32,
     pub segment_point_count: u32,
-    /// Uniform structs are sized in multiples of 16 bytes.
-    pub _pad: u32,
+    /// The joint whose weights `skin_overlay` reads ([`NO_OVERLAY_JOINT`]: none); rewritten when the
+    /// selection changes. It also pads the struct to 16 bytes, as uniform structs must be.
+    pub overlay_joint: u32,
 }
+
+/// [`GpuSkinParams::overlay_joint`] when no joint is selected.
+pub const NO_OVERLAY_JOINT: u32 = u32::MAX;
 const _: () = assert!(size_of::<GpuSkinParams>() == 16);
 
 /// One joint influence of a point (`Influence`).

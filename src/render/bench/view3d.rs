@@ -21,6 +21,7 @@ use crate::gpu::timing::{self, GpuTimer};
 use crate::hanim::{Background, Document};
 use crate::pose::Pose;
 use crate::pose::bounds::Aabb;
+use crate::pose::skin_inspection::OverlayMode;
 use crate::render::{ImageSize, RenderError};
 use crate::views;
 
@@ -137,6 +138,7 @@ pub fn bench_view(
             background: &background,
             draws: &draws,
             lines: &lines,
+            overlay: OverlayMode::Off,
             timer: timer.as_ref(),
         };
         let mut encoder =
@@ -245,6 +247,7 @@ fn split_run(
             background,
             draws: &draws,
             lines: &lines,
+            overlay: OverlayMode::Off,
             timer: None,
         };
         let mut encoder = ctx.device.create_command_encoder(&Default::default());

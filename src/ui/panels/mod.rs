@@ -2,6 +2,7 @@
 
 pub mod displacers;
 pub mod joints;
+pub mod skin_inspection;
 pub mod viewpoints;
 
 pub use displacers::displacers_ui;
