@@ -49,6 +49,7 @@
 //! is skipped, and pose entries missing from a short [`Pose`] fall back to the file's rest values.
 
 pub mod bounds;
+pub mod file;
 pub mod ik;
 pub mod limits;
 mod named;

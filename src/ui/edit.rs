@@ -48,6 +48,8 @@ enum EditKey {
     Reach(usize),
     /// Resets are always their own step.
     Reset,
+    /// So is applying a whole pose.
+    ApplyPose,
 }
 
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -68,7 +70,7 @@ impl History {
 
     /// Records the state before an edit from `key`, unless it continues the open edit.
     fn begin(&mut self, key: EditKey, pose: &Pose) {
-        if self.open == Some(key) && key != EditKey::Reset {
+        if self.open == Some(key) && !matches!(key, EditKey::Reset | EditKey::ApplyPose) {
             return;
         }
         self.undo.push(PoseEdits::of(pose));
@@ -87,11 +89,14 @@ pub struct PoseEditor {
     pub history: History,
     /// Bumped on every change, so the app knows when to re-deform.
     pub revision: u64,
+    /// What the last [`UiCommand::ApplyPose`] did (joints set, joints the humanoid lacks), for the app
+    /// to report.
+    pub last_applied: Option<crate::pose::file::AppliedPose>,
 }
 
 impl PoseEditor {
     pub fn new(h: &Humanoid) -> Self {
-        Self { pose: Pose::rest(h), history: History::default(), revision: 0 }
+        Self { pose: Pose::rest(h), history: History::default(), revision: 0, last_applied: None }
     }
 
     /// The effective rotation's limit-frame angles of `joint`, in degrees (what the sliders show).
@@ -182,6 +187,13 @@ impl PoseEditor {
                 self.history.begin(EditKey::Reset, &self.pose);
                 self.pose.rotation_offsets.iter_mut().for_each(|q| *q = Quat::IDENTITY);
                 self.pose.translation_offsets.iter_mut().for_each(|t| *t = Vec3::ZERO);
+                self.revision += 1;
+            }
+            UiCommand::ApplyPose(source) => {
+                self.history.begin(EditKey::ApplyPose, &self.pose);
+                let applied = crate::pose::file::apply_to_humanoid(h, &source, &mut self.pose, !state.ignore_limits);
+                self.last_applied = Some(applied);
+                self.history.open = None;
                 self.revision += 1;
             }
             UiCommand::SetDisplacerWeight { displacer, weight } => {

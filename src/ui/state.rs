@@ -48,6 +48,9 @@ pub struct UiState {
     /// File ▸ Export animation…'s choices (this session only).
     #[serde(skip)]
     pub export: super::export::ExportSettings,
+    /// The pose library window (this session only).
+    #[serde(skip)]
+    pub pose_library: super::pose_library::LibraryState,
 }
 
 impl Default for UiState {
@@ -74,6 +77,7 @@ impl Default for UiState {
             side_panel_width: 240.0,
             continuous_redraw: false,
             export: Default::default(),
+            pose_library: Default::default(),
         }
     }
 }
