@@ -63,8 +63,9 @@ pub fn library_window(
     let mut open = state.open;
     egui::Window::new("Pose library")
         .open(&mut open)
-        .default_width(4.0 * (THUMBNAIL_POINTS + 12.0))
-        .default_pos(egui::pos2(420.0, 80.0))
+        .default_width(6.0 * (THUMBNAIL_POINTS + 12.0))
+        .default_height(560.0)
+        .default_pos(egui::pos2(300.0, 60.0))
         .resizable(true)
         .show(ctx, |ui| {
             ui.horizontal(|ui| {

@@ -15,7 +15,7 @@ use crate::pose::Pose;
 use crate::pose::file::{
     BUILTIN_POSES, HumanoidPose, PoseFile, apply_to_humanoid, builtin_pose, from_hanim_pose, pose_for_humanoid,
 };
-use crate::render::{ImageSize, PoseRenderer, PosedRenderer, SceneRequest, ViewRequest, camera_for};
+use crate::render::{PoseRenderer, PosedRenderer, SceneRequest};
 use crate::ui::UiCommand;
 use crate::ui::pose_library::{LibraryEntry, LibrarySource};
 
@@ -276,10 +276,13 @@ impl Viewer {
             slot => slot.insert(PosedRenderer::new(&self.gpu, doc, &request, &poses)?),
         };
         let bounds = crate::views::figure_bounds(doc, index, &poses[index])?;
-        let camera = camera_for(doc, &poses, &bounds, &ViewRequest::Auto, 1.0)?;
+        // Three-quarters from the front and a little above: a pose that moves limbs toward the viewer
+        // (sitting, arms forward) still reads.
+        let orientation = glam::Quat::from_rotation_y(0.55) * glam::Quat::from_rotation_x(-0.2);
+        let camera = crate::views::framed_camera(&bounds, orientation, crate::views::DEFAULT_FIELD_OF_VIEW, 1.0);
         let image = renderer.render(&self.gpu, doc, &poses, &camera, &bounds)?;
-        let ImageSize { width, height } = ImageSize { width: image.width, height: image.height };
-        let color = egui::ColorImage::from_rgba_unmultiplied([width as usize, height as usize], &image.rgba);
+        let size = [image.width as usize, image.height as usize];
+        let color = egui::ColorImage::from_rgba_unmultiplied(size, &image.rgba);
         let texture =
             self.egui.ctx.load_texture(format!("pose-thumbnail {label}"), color, egui::TextureOptions::LINEAR);
         let mut detail = format!("{} joint(s) set", applied.driven.len());

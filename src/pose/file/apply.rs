@@ -34,9 +34,13 @@ impl AppliedPose {
     pub fn summary(&self, source: &str) -> String {
         let mut line = format!("{source} on '{}': {} joint(s) set", self.humanoid, self.driven.len());
         if !self.missing.is_empty() {
+            // The first dozen names: a LOA 4 pose on a LOA 1 figure lacks over a hundred.
+            let shown: Vec<&str> = self.missing.iter().take(12).map(String::as_str).collect();
+            let more = self.missing.len() - shown.len();
+            let more = if more > 0 { format!(" and {more} more") } else { String::new() };
             let _ = std::fmt::Write::write_fmt(
                 &mut line,
-                format_args!("; {} not in this humanoid: {}", self.missing.len(), self.missing.join(", ")),
+                format_args!("; {} not in this humanoid: {}{more}", self.missing.len(), shown.join(", ")),
             );
         }
         if !self.clamped.is_empty() {
