@@ -52,6 +52,7 @@ fn pose_json_is_a_pose_file_that_renders_as_the_reach_did() {
     let moved = changed_pixels(&dir.path().join("rest.png"), &dir.path().join("loaded.png"));
     assert!(moved > 300, "the pose file moved {moved} pixels");
     let apart = changed_pixels(&dir.path().join("reach.png"), &dir.path().join("loaded.png"));
+    eprintln!("--pose-file vs --reach: {apart} pixels differ (vs rest: {moved})");
     assert!(apart <= 4, "the loaded pose differs from the reach in {apart} pixels");
 }
 
@@ -79,6 +80,7 @@ fn a_pose_file_renders_as_the_same_rotations_given_with_pose() {
     ok(&[&["render", file, "--out", &at("offsets.png")][..], &size, &offsets].concat());
     ok(&[&["render", file, "--out", &at("rest.png")][..], &size].concat());
     let apart = changed_pixels(&dir.path().join("file.png"), &dir.path().join("offsets.png"));
+    eprintln!("--pose-file vs --pose: {apart} pixels differ");
     assert!(apart <= 4, "the pose file and --pose differ in {apart} pixels");
     assert!(changed_pixels(&dir.path().join("file.png"), &dir.path().join("rest.png")) > 200);
 

@@ -61,11 +61,15 @@ pub fn library_window(
 ) -> Vec<UiCommand> {
     let mut commands = Vec::new();
     let mut open = state.open;
+    let width = 6.0 * (THUMBNAIL_POINTS + 12.0);
+    // First shown toward the right, over the side panel rather than the figure in the middle.
+    let screen = ctx.content_rect();
+    let x = (screen.right() - width - 40.0).max(screen.left() + 8.0);
     egui::Window::new("Pose library")
         .open(&mut open)
-        .default_width(6.0 * (THUMBNAIL_POINTS + 12.0))
+        .default_width(width)
         .default_height(560.0)
-        .default_pos(egui::pos2(300.0, 60.0))
+        .default_pos(egui::pos2(x, 60.0))
         .resizable(true)
         .show(ctx, |ui| {
             ui.horizontal(|ui| {
