@@ -159,7 +159,7 @@ fn a_files_hanim_poses_are_read_in_both_spellings() {
     assert_eq!(pose.effective_translation(h, 0), Vec3::new(0.0, 0.1, 0.0));
     apply_to_humanoid(h, &from_hanim_pose(h, elbow_only), &mut pose, true);
     assert_eq!(pose.effective_rotation(h, 1), out, "resetOtherJoints FALSE keeps the shoulder");
-    assert!(pose.effective_rotation(h, 2).abs_diff_eq(Quat::from_rotation_y(0.5235988), 1e-6));
+    assert!(pose.effective_rotation(h, 2).abs_diff_eq(Quat::from_rotation_y(std::f32::consts::FRAC_PI_6), 1e-6));
 }
 
 #[test]
