@@ -414,7 +414,7 @@ mod tests {
         let e = parse("{\"format\":\"hanim-viewer-pose\",\n\"version\":2,\"humanoids\":[]}").unwrap_err();
         assert!(e.starts_with("p.json:2:11: pose file version 2"), "{e}");
         let e = parse(r#"{"format":"x3d","version":1,"humanoids":[]}"#).unwrap_err();
-        assert!(e.contains("p.json:1:16: format is 'x3d', expected \"hanim-viewer-pose\""), "{e}");
+        assert!(e.contains("p.json:1:15: format is 'x3d', expected \"hanim-viewer-pose\""), "{e}");
         let e = parse("{\"format\":\"hanim-viewer-pose\",\"version\":1,\"humanoids\":[{\"name\":\"a\",\n\"joints\":[{\"name\":\"l_knee\",\"quaternion\":[0,0,0,2]}]}]}")
             .unwrap_err();
         assert!(e.starts_with("p.json:2:") && e.contains("quaternion has length 2"), "{e}");
