@@ -237,3 +237,44 @@ impl PoseEditor {
         None
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::pose::file::{HumanoidPose, JointPose};
+    use crate::pose::test_humanoid::HumanoidBuilder;
+
+    #[test]
+    fn applying_a_pose_is_one_undo_step_and_keeps_limits_unless_they_are_off() {
+        let mut h =
+            HumanoidBuilder::new().joint("humanoid_root", None, Vec3::ZERO).joint("l_elbow", Some(0), Vec3::Y).build();
+        h.joints[1].llimit = vec![-2.0, 0.0, 0.0];
+        h.joints[1].ulimit = vec![0.0, 0.0, 0.0];
+        let pose = |angle: f32| {
+            Box::new(HumanoidPose {
+                name: "p".into(),
+                loa: -1,
+                root_translation: None,
+                reset_other_joints: true,
+                joints: vec![JointPose::new("l_elbow", Quat::from_rotation_x(angle))],
+            })
+        };
+        let mut editor = PoseEditor::new(&h);
+        let mut state = UiState::default();
+        assert!(editor.apply(&h, &mut state, UiCommand::ApplyPose(pose(0.8))).is_none());
+        // +0.8 rad about X is outside [-2, 0]: held at the bound.
+        assert!(editor.pose.effective_rotation(&h, 1).abs_diff_eq(Quat::IDENTITY, 1e-6));
+        assert_eq!(editor.last_applied.as_ref().map(|a| a.clamped.clone()), Some(vec!["l_elbow".to_string()]));
+        state.ignore_limits = true;
+        let _ = editor.apply(&h, &mut state, UiCommand::ApplyPose(pose(0.8)));
+        let _ = editor.apply(&h, &mut state, UiCommand::ApplyPose(pose(-1.0)));
+        assert!(editor.pose.effective_rotation(&h, 1).abs_diff_eq(Quat::from_rotation_x(-1.0), 1e-6));
+        // Each application is its own step, even two in a row.
+        let _ = editor.apply(&h, &mut state, UiCommand::Undo);
+        assert!(editor.pose.effective_rotation(&h, 1).abs_diff_eq(Quat::from_rotation_x(0.8), 1e-6));
+        let _ = editor.apply(&h, &mut state, UiCommand::Undo);
+        let _ = editor.apply(&h, &mut state, UiCommand::Undo);
+        assert_eq!(editor.pose, Pose::rest(&h));
+        assert!(!editor.history.can_undo());
+    }
+}
