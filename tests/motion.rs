@@ -286,6 +286,7 @@ fn pose_args(motion: Option<&str>, frame: Option<usize>, time: Option<f64>) -> p
         playback: PlaybackArgs { stepped: false, root_mode: RootMode::AsGiven },
         as_file: Default::default(),
         reach: Default::default(),
+        pose_file: Default::default(),
         json: true,
         list: false,
     }
@@ -532,6 +533,7 @@ fn check_sequence(file: &str, clip: &str, every: u32, expected_frames: usize) {
         turntable: None,
         animation: Default::default(),
         reach: Default::default(),
+        pose_file: Default::default(),
     };
     hanim_viewer::commands::render::run(&args).unwrap_or_else(|e| panic!("{file}: {e:#}"));
     let mut names: Vec<String> =

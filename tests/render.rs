@@ -209,6 +209,7 @@ fn the_render_command_writes_the_png_atomically() {
         turntable: None,
         animation: Default::default(),
         reach: Default::default(),
+        pose_file: Default::default(),
     };
     render_command::run(&args).unwrap_or_else(|e| panic!("{e:#}"));
     let names: Vec<String> =

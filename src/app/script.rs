@@ -38,6 +38,11 @@
 //!                           to the colouring), off (all of them off)
 //! pick-vertex X Y           pick the skin vertex at pixel X Y of the 3D view, as a click with a colouring
 //!                           on does; logs `pick-vertex: point N: JOINT WEIGHT, …` (fails on a miss)
+//! save-pose FILE            File ▸ Save pose…: every humanoid's current pose into a pose file
+//! load-pose FILE|builtin:NAME   File ▸ Load pose…: a pose file or a built-in pose (t-pose, a-pose,
+//!                           relaxed, sitting, walking-contact, waving) applied to the posed humanoid;
+//!                           one undo step
+//! pose-library on|off       show or hide the pose library window (later steps wait for its thumbnails)
 //! quit
 //! ```
 
@@ -111,6 +116,12 @@ pub enum ScriptStep {
     Overlay(crate::pose::skin_inspection::OverlayChoice),
     /// Picks the skin vertex at a pixel of the 3D view.
     PickVertex(f32, f32),
+    /// Writes the current pose into a pose file.
+    SavePose(PathBuf),
+    /// Applies a pose file, or `builtin:NAME`.
+    LoadPose(String),
+    /// Shows or hides the pose library window.
+    PoseLibrary(bool),
     /// Destroys the GPU device, as a driver reset would, to exercise the recovery.
     LoseDevice,
     /// The kept UI picture must equal a full repaint of the frame.
@@ -303,6 +314,19 @@ pub fn parse_script(text: &str) -> Result<Vec<ScriptLine>> {
                 ScriptStep::WindowScreenshot(PathBuf::from(trimmed["window-screenshot".len()..].trim()))
             }
             "capture" => ScriptStep::Capture(PathBuf::from(trimmed["capture".len()..].trim())),
+            "save-pose" => ScriptStep::SavePose(PathBuf::from(trimmed["save-pose".len()..].trim())),
+            "load-pose" => {
+                let source = trimmed["load-pose".len()..].trim();
+                if source.is_empty() {
+                    bail!("line {line}: 'load-pose' needs a pose file or builtin:NAME");
+                }
+                ScriptStep::LoadPose(source.to_string())
+            }
+            "pose-library" => match rest {
+                ["on"] => ScriptStep::PoseLibrary(true),
+                ["off"] => ScriptStep::PoseLibrary(false),
+                _ => bail!("line {line}: 'pose-library' takes on or off"),
+            },
             "mapping" => ScriptStep::Mapping(PathBuf::from(trimmed["mapping".len()..].trim())),
             "map" => {
                 let Some((source, targets)) = rest.split_first() else {
@@ -335,7 +359,7 @@ pub fn parse_script(text: &str) -> Result<Vec<ScriptLine>> {
             }
             other => bail!("line {line}: unknown action '{other}'"),
         };
-        if matches!(&step, ScriptStep::Open(p) | ScriptStep::Screenshot(p) | ScriptStep::WindowScreenshot(p) | ScriptStep::Capture(p) | ScriptStep::Mapping(p) if p.as_os_str().is_empty())
+        if matches!(&step, ScriptStep::Open(p) | ScriptStep::Screenshot(p) | ScriptStep::WindowScreenshot(p) | ScriptStep::Capture(p) | ScriptStep::Mapping(p) | ScriptStep::SavePose(p) if p.as_os_str().is_empty())
         {
             bail!("line {line}: '{}' needs a file name", words[0]);
         }
@@ -428,6 +452,8 @@ pub fn commands_for(step: &ScriptStep, summary: &SceneSummary, line: usize) -> R
             vec![UiCommand::SelectJoint(Some(joint(summary, name, line)?))]
         }
         ScriptStep::Overlay(_) => Vec::new(),
+        ScriptStep::SavePose(path) => vec![UiCommand::SavePose(path.clone())],
+        ScriptStep::LoadPose(source) => vec![UiCommand::LoadPose(source.clone())],
         ScriptStep::Expect(..)
         | ScriptStep::LimitReport
         | ScriptStep::LimitJump(_)
@@ -442,6 +468,7 @@ pub fn commands_for(step: &ScriptStep, summary: &SceneSummary, line: usize) -> R
         | ScriptStep::Click(_)
         | ScriptStep::Map(..)
         | ScriptStep::WindowScreenshot(_)
+        | ScriptStep::PoseLibrary(_)
         | ScriptStep::PickVertex(..)
         | ScriptStep::LoseDevice
         | ScriptStep::CheckUiPicture => Vec::new(),
@@ -530,5 +557,12 @@ mod tests {
         assert!(parse_script("click -1 2").is_err());
         assert!(parse_script("click").is_err());
         assert!(parse_script("capture").unwrap_err().to_string().contains("needs a file name"));
+        let poses = parse_script("save-pose /tmp/a pose.json\nload-pose builtin:t-pose\npose-library on").unwrap();
+        assert_eq!(poses[0].step, ScriptStep::SavePose(PathBuf::from("/tmp/a pose.json")));
+        assert_eq!(poses[1].step, ScriptStep::LoadPose("builtin:t-pose".into()));
+        assert_eq!(poses[2].step, ScriptStep::PoseLibrary(true));
+        assert!(parse_script("save-pose").unwrap_err().to_string().contains("needs a file name"));
+        assert!(parse_script("load-pose").unwrap_err().to_string().contains("line 1: 'load-pose' needs"));
+        assert!(parse_script("pose-library maybe").is_err());
     }
 }

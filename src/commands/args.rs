@@ -229,3 +229,47 @@ impl ReachArgs {
         })
     }
 }
+
+/// `--pose-file FILE` (`render`, `pose`, `catalog`): a pose file applied by joint name, or a built-in
+/// pose as `builtin:NAME`.
+#[derive(Debug, Clone, Default, clap::Args)]
+pub struct PoseFileArgs {
+    /// Pose the humanoids with this pose file (what `pose --json` prints or the window saves) or a
+    /// built-in pose (`builtin:t-pose`, `builtin:a-pose`, `builtin:relaxed`, `builtin:sitting`,
+    /// `builtin:walking-contact`, `builtin:waving`): joints matched by H-Anim name (1.x names and
+    /// prefixes too), kept within their limits; joints a humanoid lacks are listed and skipped.
+    #[arg(long, value_name = "FILE")]
+    pub pose_file: Option<String>,
+    /// Apply the pose file's rotations beyond the joints' llimit/ulimit.
+    #[arg(long, requires = "pose_file")]
+    pub pose_file_ignore_limits: bool,
+}
+
+impl PoseFileArgs {
+    /// The pose file asked for, read and checked; `None` without `--pose-file`.
+    pub fn read(&self) -> Result<Option<crate::pose::file::PoseFile>> {
+        Ok(match &self.pose_file {
+            Some(source) => Some(crate::pose::file::PoseFile::open(source)?),
+            None => None,
+        })
+    }
+
+    /// Applies `file` to every humanoid of `doc` it has a pose for; says on stderr what each humanoid
+    /// lacks. A file that drives no joint of any humanoid is an error.
+    pub fn apply(
+        &self,
+        file: &crate::pose::file::PoseFile,
+        doc: &crate::hanim::Document,
+        poses: &mut [crate::pose::Pose],
+    ) -> Result<()> {
+        let source = self.pose_file.as_deref().unwrap_or("pose file");
+        let applied = crate::pose::file::apply_to_document(doc, file, poses, !self.pose_file_ignore_limits);
+        for a in &applied {
+            eprintln!("{}", a.summary(source));
+        }
+        if applied.iter().all(|a| a.driven.is_empty()) {
+            anyhow::bail!("{source}: no joint of the pose is in {}", doc.scene.main_path().display());
+        }
+        Ok(())
+    }
+}

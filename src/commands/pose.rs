@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use anyhow::Result;
 use glam::Quat;
 
-use super::args::{PlayAsFileArgs, PlaybackArgs, ReachArgs};
+use super::args::{PlayAsFileArgs, PlaybackArgs, PoseFileArgs, ReachArgs};
 use crate::animation::{Animations, ClipSource, Interpolation, MotionError};
 use crate::hanim::Document;
 use crate::pose::ik::{ReachOutcome, reach_named};
@@ -34,7 +34,10 @@ pub struct PoseArgs {
     pub as_file: PlayAsFileArgs,
     #[command(flatten)]
     pub reach: ReachArgs,
-    /// Print JSON instead of text.
+    /// A pose file applied to the rest pose (not with a clip; --reach works on top of it).
+    #[command(flatten)]
+    pub pose_file: PoseFileArgs,
+    /// Print JSON instead of text (a pose file: `--pose-file` and the window's Load pose… read it).
     #[arg(long)]
     pub json: bool,
     /// List the file's clips (HAnimMotions and interpolator clips) instead of a pose.
@@ -128,11 +131,19 @@ pub struct JointReport {
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct HumanoidReport {
     pub name: String,
+    /// The humanoid's level of articulation (-1: none claimed).
+    pub loa: i32,
+    /// The root joint's effective translation (what a pose file applies of translations).
+    pub root_translation: Option<[f32; 3]>,
     pub joints: Vec<JointReport>,
 }
 
+/// The JSON report is a pose file (`crate::pose::file`): `format`, `version`, and per humanoid its name,
+/// LOA, root translation and joints with `axis_angle` and `quaternion`; the other fields are extra.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct PoseReport {
+    pub format: pose::file::FormatTag,
+    pub version: pose::file::FormatVersion,
     pub file: String,
     pub motion: Option<String>,
     /// True for the whole scene as the file plays (`--play-as-file`).
@@ -149,8 +160,7 @@ pub struct PoseReport {
 
 /// A rotation as a unit axis and angle (identity: `0 0 1 0`, as X3D writes it).
 pub fn axis_angle(q: Quat) -> [f32; 4] {
-    let (axis, angle) = q.normalize().to_axis_angle();
-    if angle.abs() < 1e-9 || !axis.is_finite() { [0.0, 0.0, 1.0, 0.0] } else { [axis.x, axis.y, axis.z, angle] }
+    pose::file::axis_angle_of(q)
 }
 
 /// The report for `doc` at the poses given.
@@ -176,7 +186,8 @@ pub fn report(doc: &Document, poses: &[Pose]) -> Vec<HumanoidReport> {
                     }
                 })
                 .collect();
-            HumanoidReport { name: h.name.clone(), joints }
+            let root_translation = pose::file::root_joint(h).map(|root| pose.effective_translation(h, root).to_array());
+            HumanoidReport { name: h.name.clone(), loa: h.loa, root_translation, joints }
         })
         .collect()
 }
@@ -270,11 +281,19 @@ pub fn build_report(doc: &Document, args: &PoseArgs) -> Result<PoseReport> {
             (animations.sample(doc, tau, &options), tau, frame)
         }
     };
+    if let Some(file) = args.pose_file.read()? {
+        if args.motion.is_some() || as_file {
+            anyhow::bail!("--pose-file poses the rest pose: it does not combine with --motion or --play-as-file");
+        }
+        args.pose_file.apply(&file, doc, &mut poses)?;
+    }
     let reach = match args.reach.request() {
         Some(request) => reach_named(doc, &mut poses, &request)?,
         None => Vec::new(),
     };
     Ok(PoseReport {
+        format: pose::file::FormatTag,
+        version: pose::file::FormatVersion::default(),
         file: args.file.display().to_string(),
         motion: args.motion.clone(),
         as_file,

@@ -9,8 +9,8 @@ use anyhow::{Context, Result, anyhow, bail};
 
 use super::animation_out::{AnimationOptions, AnimationOutput, DEFAULT_MAX_FPS, clip_rate, clip_times};
 use super::args::{
-    CaptureArgs, PlayAsFileArgs, PlaybackArgs, ReachArgs, parse_displacer_weight, parse_joint_rotation, parse_lighting,
-    parse_size,
+    CaptureArgs, PlayAsFileArgs, PlaybackArgs, PoseFileArgs, ReachArgs, parse_displacer_weight, parse_joint_rotation,
+    parse_lighting, parse_size,
 };
 use crate::animation::Animations;
 use crate::gpu::GpuContext;
@@ -92,6 +92,9 @@ pub struct RenderArgs {
     /// Inverse kinematics on top of the rest pose and `--pose` offsets (not with a motion).
     #[command(flatten)]
     pub reach: ReachArgs,
+    /// A pose file applied to the rest pose (not with --pose or a motion; --reach works on top of it).
+    #[command(flatten)]
+    pub pose_file: PoseFileArgs,
 }
 
 fn parse_overlay(text: &str) -> Result<OverlayChoice, String> {
@@ -164,6 +167,15 @@ pub fn run(args: &RenderArgs) -> Result<()> {
         bail!("--reach poses the rest pose (with --pose offsets): it does not combine with a motion or capture");
     }
     OverlaySet::from_choices(&args.overlays).map_err(|e| anyhow!("--overlay: {e}"))?;
+    let pose_file = args.pose_file.read()?;
+    if pose_file.is_some()
+        && (args.motion.motion.is_some()
+            || args.motion.as_file.play_as_file
+            || capture.is_some()
+            || !args.poses.is_empty())
+    {
+        bail!("--pose-file poses the rest pose: it does not combine with --pose, a motion or a capture");
+    }
     let doc = crate::hanim::load(&args.file)?;
     for warning in &doc.warnings {
         log::info!("{warning}");
@@ -200,8 +212,16 @@ pub fn run(args: &RenderArgs) -> Result<()> {
     }
     let out = args.out.as_deref().ok_or_else(|| anyhow!("--out is required without --motion ... --out-dir"))?;
     let mut request = args.scene_request();
-    if let Some(reach) = args.reach.request() {
+    if let Some(file) = &pose_file {
         let mut poses = poses_for(&doc, &request.joint_rotations, &request.displacer_weights)?;
+        args.pose_file.apply(file, &doc, &mut poses)?;
+        request.poses = Some(poses);
+    }
+    if let Some(reach) = args.reach.request() {
+        let mut poses = match request.poses.take() {
+            Some(poses) => poses,
+            None => poses_for(&doc, &request.joint_rotations, &request.displacer_weights)?,
+        };
         for solve in reach_named(&doc, &mut poses, &reach)? {
             for e in &solve.effectors {
                 log::info!(

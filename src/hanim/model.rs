@@ -176,6 +176,33 @@ pub struct Motion {
     pub frame_count: usize,
 }
 
+/// An HAnimPose (X3D 4.1 / HAnim 2.1 working draft): joint values a humanoid can be set to, by joint
+/// name. Read from the humanoid's `poses` field (the draft's) or its `children` (X_ITE 15); the joints
+/// from the pose's `poseJoints` or `children` alike (see `docs/hanim-pose.md`).
+#[derive(Debug, Clone)]
+pub struct HanimPose {
+    pub name: String,
+    pub def: Option<String>,
+    pub node: NodeId,
+    pub description: String,
+    pub loa: i32,
+    pub enabled: bool,
+    /// Seconds a player takes to move into the pose (0: at once).
+    pub transition_duration: f32,
+    /// Whether joints the pose does not list go back to their rest values when it is applied.
+    pub reset_other_joints: bool,
+    pub joints: Vec<PoseJoint>,
+}
+
+/// One HAnimJoint of an HAnimPose: the values its namesake in the skeleton takes.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PoseJoint {
+    pub name: String,
+    pub rotation: Quat,
+    /// `None` where the pose joint does not write a `translation`.
+    pub translation: Option<Vec3>,
+}
+
 /// A camera: X3D Viewpoint fields.
 #[derive(Debug, Clone)]
 pub struct Viewpoint {
@@ -287,6 +314,8 @@ pub struct Humanoid {
     pub displacers: Vec<Displacer>,
     pub motions: Vec<Motion>,
     pub motions_enabled: Vec<bool>,
+    /// The humanoid's HAnimPose nodes, in file order.
+    pub poses: Vec<HanimPose>,
     pub skin: Option<Skin>,
     /// Viewpoints placed directly in the `viewpoints` field (H-Anim 1.x style, no Site around them).
     pub viewpoints: Vec<HeldViewpoint>,

@@ -49,13 +49,14 @@
 //! is skipped, and pose entries missing from a short [`Pose`] fall back to the file's rest values.
 
 pub mod bounds;
+pub mod file;
 pub mod ik;
 pub mod limits;
 mod named;
 pub mod skin_inspection;
 mod skinning;
 #[cfg(test)]
-mod test_humanoid;
+pub(crate) mod test_humanoid;
 
 pub use named::{DisplacerWeight, JointRotation, poses_for};
 pub use skinning::{DeformedSkin, SkinOptions, deform_segment, deform_skin, deform_skin_with, skin_normal, skin_point};

@@ -34,6 +34,7 @@ impl HumanoidBuilder {
             displacers: Vec::new(),
             motions: Vec::new(),
             motions_enabled: Vec::new(),
+            poses: Vec::new(),
             skin: None,
             viewpoints: Vec::new(),
             joint_viewpoints: Vec::new(),

@@ -59,6 +59,21 @@ pub enum UiCommand {
     ExportAnimationDialog,
     /// Writes that animation into this file (its extension picks the format).
     ExportAnimation(PathBuf),
+    /// File ▸ Save pose…: asks where to write the current pose as a pose file.
+    SavePoseDialog,
+    /// Writes the current pose (every humanoid) into this pose file.
+    SavePose(PathBuf),
+    /// File ▸ Load pose…: asks for a pose file to apply.
+    LoadPoseDialog,
+    /// Applies a pose file, or `builtin:NAME`, to the posed humanoid (one undo step).
+    LoadPose(String),
+    /// Applies a pose of the library window to the posed humanoid (one undo step).
+    ApplyLibraryPose(super::pose_library::LibrarySource),
+    /// Saves the current pose into the library folder under this name.
+    SavePoseToLibrary(String),
+    /// Sets the joints `pose` names to its rotations (within the limits unless they are off), as one
+    /// undo step; what it did is left in [`super::PoseEditor::last_applied`].
+    ApplyPose(Box<crate::pose::file::HumanoidPose>),
     /// Asks for the screenshot folder in a native dialog.
     ChooseScreenshotFolder,
     /// Closes the load-error window.

@@ -48,6 +48,8 @@ enum EditKey {
     Reach(usize),
     /// Resets are always their own step.
     Reset,
+    /// So is applying a whole pose.
+    ApplyPose,
 }
 
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -68,7 +70,7 @@ impl History {
 
     /// Records the state before an edit from `key`, unless it continues the open edit.
     fn begin(&mut self, key: EditKey, pose: &Pose) {
-        if self.open == Some(key) && key != EditKey::Reset {
+        if self.open == Some(key) && !matches!(key, EditKey::Reset | EditKey::ApplyPose) {
             return;
         }
         self.undo.push(PoseEdits::of(pose));
@@ -87,11 +89,14 @@ pub struct PoseEditor {
     pub history: History,
     /// Bumped on every change, so the app knows when to re-deform.
     pub revision: u64,
+    /// What the last [`UiCommand::ApplyPose`] did (joints set, joints the humanoid lacks), for the app
+    /// to report.
+    pub last_applied: Option<crate::pose::file::AppliedPose>,
 }
 
 impl PoseEditor {
     pub fn new(h: &Humanoid) -> Self {
-        Self { pose: Pose::rest(h), history: History::default(), revision: 0 }
+        Self { pose: Pose::rest(h), history: History::default(), revision: 0, last_applied: None }
     }
 
     /// The effective rotation's limit-frame angles of `joint`, in degrees (what the sliders show).
@@ -184,6 +189,13 @@ impl PoseEditor {
                 self.pose.translation_offsets.iter_mut().for_each(|t| *t = Vec3::ZERO);
                 self.revision += 1;
             }
+            UiCommand::ApplyPose(source) => {
+                self.history.begin(EditKey::ApplyPose, &self.pose);
+                let applied = crate::pose::file::apply_to_humanoid(h, &source, &mut self.pose, !state.ignore_limits);
+                self.last_applied = Some(applied);
+                self.history.open = None;
+                self.revision += 1;
+            }
             UiCommand::SetDisplacerWeight { displacer, weight } => {
                 if displacer >= self.pose.displacer_weights.len() || !weight.is_finite() {
                     return None;
@@ -223,5 +235,46 @@ impl PoseEditor {
             other => return Some(other),
         }
         None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::pose::file::{HumanoidPose, JointPose};
+    use crate::pose::test_humanoid::HumanoidBuilder;
+
+    #[test]
+    fn applying_a_pose_is_one_undo_step_and_keeps_limits_unless_they_are_off() {
+        let mut h =
+            HumanoidBuilder::new().joint("humanoid_root", None, Vec3::ZERO).joint("l_elbow", Some(0), Vec3::Y).build();
+        h.joints[1].llimit = vec![-2.0, 0.0, 0.0];
+        h.joints[1].ulimit = vec![0.0, 0.0, 0.0];
+        let pose = |angle: f32| {
+            Box::new(HumanoidPose {
+                name: "p".into(),
+                loa: -1,
+                root_translation: None,
+                reset_other_joints: true,
+                joints: vec![JointPose::new("l_elbow", Quat::from_rotation_x(angle))],
+            })
+        };
+        let mut editor = PoseEditor::new(&h);
+        let mut state = UiState::default();
+        assert!(editor.apply(&h, &mut state, UiCommand::ApplyPose(pose(0.8))).is_none());
+        // +0.8 rad about X is outside [-2, 0]: held at the bound.
+        assert!(editor.pose.effective_rotation(&h, 1).abs_diff_eq(Quat::IDENTITY, 1e-6));
+        assert_eq!(editor.last_applied.as_ref().map(|a| a.clamped.clone()), Some(vec!["l_elbow".to_string()]));
+        state.ignore_limits = true;
+        let _ = editor.apply(&h, &mut state, UiCommand::ApplyPose(pose(0.8)));
+        let _ = editor.apply(&h, &mut state, UiCommand::ApplyPose(pose(-1.0)));
+        assert!(editor.pose.effective_rotation(&h, 1).abs_diff_eq(Quat::from_rotation_x(-1.0), 1e-6));
+        // Each application is its own step, even two in a row.
+        let _ = editor.apply(&h, &mut state, UiCommand::Undo);
+        assert!(editor.pose.effective_rotation(&h, 1).abs_diff_eq(Quat::from_rotation_x(0.8), 1e-6));
+        let _ = editor.apply(&h, &mut state, UiCommand::Undo);
+        let _ = editor.apply(&h, &mut state, UiCommand::Undo);
+        assert_eq!(editor.pose, Pose::rest(&h));
+        assert!(!editor.history.can_undo());
     }
 }

@@ -10,6 +10,7 @@ pub mod export;
 pub mod limit_report;
 pub mod limits;
 pub mod panels;
+pub mod pose_library;
 pub mod scene;
 pub mod state;
 pub mod transport;
@@ -203,6 +204,25 @@ fn menu_ui(ui: &mut egui::Ui, state: &mut UiState, info: &FrameInfo) -> Vec<UiCo
                 commands.push(UiCommand::Screenshot(None));
             }
             ui.menu_button("Screenshot settings", |ui| screenshot_settings_ui(ui, state, &mut commands));
+            ui.separator();
+            if ui
+                .add_enabled(info.file.is_some(), egui::Button::new("Save pose…"))
+                .on_hover_text("the current pose as a pose file (JSON, joint rotations by H-Anim name)")
+                .clicked()
+            {
+                commands.push(UiCommand::SavePoseDialog);
+            }
+            if ui
+                .add_enabled(info.file.is_some(), egui::Button::new("Load pose…"))
+                .on_hover_text("apply a pose file by joint name (undoable)")
+                .clicked()
+            {
+                commands.push(UiCommand::LoadPoseDialog);
+            }
+            if ui.add_enabled(info.file.is_some(), egui::Button::new("Pose library")).clicked() {
+                state.pose_library.open = true;
+            }
+            ui.separator();
             if ui
                 .add_enabled(info.file.is_some(), egui::Button::new("Export animation…"))
                 .on_hover_text("the clip in the transport or a turntable of the pose, as GIF, APNG, WebP, MP4 or WebM")

@@ -66,6 +66,9 @@ pub struct UiState {
     /// View ▸ Limits over the clip (this session only).
     #[serde(skip)]
     pub limit_report: super::limit_report::LimitReportPanel,
+    /// The pose library window (this session only).
+    #[serde(skip)]
+    pub pose_library: super::pose_library::LibraryState,
 }
 
 impl Default for UiState {
@@ -98,6 +101,7 @@ impl Default for UiState {
             hovered_name: None,
             export: Default::default(),
             limit_report: Default::default(),
+            pose_library: Default::default(),
         }
     }
 }

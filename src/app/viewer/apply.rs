@@ -42,6 +42,7 @@ impl Viewer {
                 let Some(scene) = &mut self.scene else { return };
                 if scene.select_humanoid(index) {
                     self.ui.forget_humanoid();
+                    self.library.forget_scene();
                     let message = format!(
                         "posing humanoid {} of {}: {}",
                         index.0 + 1,
@@ -116,6 +117,12 @@ impl Viewer {
             | UiCommand::BuiltInMapping
             | UiCommand::RemoveCapture
             | UiCommand::ShowCaptureWindow) => self.capture_command(command),
+            command @ (UiCommand::SavePoseDialog
+            | UiCommand::SavePose(_)
+            | UiCommand::LoadPoseDialog
+            | UiCommand::LoadPose(_)
+            | UiCommand::ApplyLibraryPose(_)
+            | UiCommand::SavePoseToLibrary(_)) => self.pose_command(command),
             UiCommand::Transport(command) => {
                 if let Some(scene) = &mut self.scene {
                     command.apply(&mut scene.transport);

@@ -40,6 +40,7 @@ impl Viewer {
             scene.draws = crate::gpu::scene_draw::SceneDraw::new(&gpu, renderer.mesh_pipelines(), &scene.doc, &rest)?;
         }
         self.egui = self.egui.rebuilt(&self.surface.window, &gpu.device, self.surface.format());
+        self.library.forget_scene();
         self.viewport = None;
         self.direct = super::view3d::direct_view(&self.surface);
         self.renderer = renderer;

@@ -63,7 +63,8 @@ impl Viewer {
             self.recover_device(&reason);
         }
 
-        let (painted, commands, viewport_input) = self.run_ui();
+        let library = self.library_frame();
+        let (painted, commands, viewport_input) = self.run_ui(&library);
         self.next_repaint = painted.next_repaint;
         for command in commands {
             self.apply(command);
@@ -179,7 +180,7 @@ impl Viewer {
     }
 
     /// Runs the panels over this frame's input: what they ask for, and the 3D view's rectangle and input.
-    fn run_ui(&mut self) -> (PaintedUi, Vec<UiCommand>, ViewportInput) {
+    fn run_ui(&mut self, library: &[ui::pose_library::LibraryEntry]) -> (PaintedUi, Vec<UiCommand>, ViewportInput) {
         // A directly drawn 3D view is under the UI: the central panel shows no texture.
         let texture = if self.direct.is_some() { None } else { self.viewport.as_ref().map(|(_, id)| *id) };
         let toasts: Vec<String> = self.toasts.iter().map(|(m, _)| m.clone()).collect();
@@ -209,6 +210,7 @@ impl Viewer {
         {
             self.ui.limit_report.refresh(&scene.doc, &scene.transport);
         }
+        let library_folder = super::pose_files::pose_library_folder().map(|f| f.display().to_string());
         let ui_state = &mut self.ui;
         let (scene_view, transport, mut capture) = match self.scene.as_mut() {
             Some(s) => (Some((&s.summary, &s.editor.pose)), Some(&s.transport), s.capture.as_mut()),
@@ -230,6 +232,14 @@ impl Viewer {
             {
                 let jump = ui::limit_report::limit_report_window(ui.ctx(), &mut ui_state.limit_report, transport);
                 commands.extend(jump.into_iter().map(UiCommand::Transport));
+            }
+            if ui_state.pose_library.open {
+                commands.extend(ui::pose_library::library_window(
+                    ui.ctx(),
+                    &mut ui_state.pose_library,
+                    library,
+                    library_folder.as_deref(),
+                ));
             }
             if ui_state.export.open {
                 commands.extend(ui::export::export_window(ui.ctx(), &mut ui_state.export, transport));

@@ -118,6 +118,7 @@ impl Viewer {
         self.toast(format!("loaded {} ({})", path.display(), scene.humanoid().name));
         self.error = None;
         self.scene = Some(scene);
+        self.library.forget_scene();
         // A capture follows onto the next humanoid, but a stick figure plays its own motion.
         let stick_figure = path
             .extension()

@@ -25,6 +25,7 @@ mod export;
 mod frame;
 mod ik_drag;
 mod loading;
+mod pose_files;
 mod screenshots;
 mod script_runner;
 mod ui_cache;
@@ -100,18 +101,24 @@ pub struct Viewer {
     hovered_handle: Option<String>,
     /// Whether the last frame drew a skin overlay (so that turning it off stops the skin pass's part).
     overlay_shown: bool,
+    /// The pose library's files and thumbnails.
+    library: pose_files::PoseLibrary,
 }
 
-/// Where the panels' state is remembered between runs (`HANIM_VIEWER_CONFIG_DIR`, else the XDG config
-/// folder).
-fn config_path() -> Option<PathBuf> {
+/// The program's config folder: `HANIM_VIEWER_CONFIG_DIR`, else `hanim-viewer` in the XDG config folder.
+fn config_dir() -> Option<PathBuf> {
     if let Some(dir) = std::env::var_os("HANIM_VIEWER_CONFIG_DIR") {
-        return Some(PathBuf::from(dir).join("ui.json"));
+        return Some(PathBuf::from(dir));
     }
     let base = std::env::var_os("XDG_CONFIG_HOME")
         .map(PathBuf::from)
         .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".config")))?;
-    Some(base.join("hanim-viewer").join("ui.json"))
+    Some(base.join("hanim-viewer"))
+}
+
+/// Where the panels' state is remembered between runs.
+fn config_path() -> Option<PathBuf> {
+    config_dir().map(|d| d.join("ui.json"))
 }
 
 /// The program's icon (`assets/icons/hanim-viewer.png`, embedded) for the window's title bar and task
@@ -181,6 +188,7 @@ impl Viewer {
             ik_drag: None,
             hovered_handle: None,
             overlay_shown: false,
+            library: pose_files::PoseLibrary::default(),
         };
         match &options.file {
             Some(file) => viewer.start_loading(file.clone()),
@@ -198,6 +206,7 @@ impl Viewer {
             || self.loading.is_some()
             || self.camera.in_transition()
             || self.ui.continuous_redraw
+            || self.library.busy
             || playing;
         let toast_expiry = self.toasts.iter().map(|(_, t)| *t + Duration::from_secs_f64(TOAST_SECONDS)).min();
         let next = [self.next_repaint, toast_expiry].into_iter().flatten().min();

@@ -83,7 +83,12 @@ impl Viewer {
     /// The next script step, if the viewer is ready for it (nothing loading, no transition running).
     pub(super) fn script_commands(&mut self) -> Vec<UiCommand> {
         let Some(runner) = &mut self.script else { return Vec::new() };
-        if self.loading.is_some() || self.camera.in_transition() || !self.pending_screenshots.is_empty() {
+        // The pose library's thumbnails are finished before the next step (a screenshot shows them all).
+        if self.loading.is_some()
+            || self.camera.in_transition()
+            || !self.pending_screenshots.is_empty()
+            || self.library.busy
+        {
             return Vec::new();
         }
         if runner.wait_frames > 0 {
@@ -102,6 +107,11 @@ impl Viewer {
             }
             ScriptStep::Limits(on) => {
                 self.ui.ignore_limits = !on;
+                return Vec::new();
+            }
+            ScriptStep::PoseLibrary(on) => {
+                self.ui.pose_library.open = *on;
+                runner.wait_frames = 1;
                 return Vec::new();
             }
             ScriptStep::ScreenshotSize(size) => {

@@ -29,10 +29,10 @@ pub use manifest::{Manifest, entry_order, merge_folders};
 pub use page::{contact_sheet, contact_sheet_rows, index_html};
 pub use previews::{Preview, PreviewOptions};
 pub use shard::Shard;
-pub use sources::{CapturePose, MotionFrame, PoseSource, Posed, RestPose, SceneAtTime};
+pub use sources::{CapturePose, MotionFrame, PoseFilePose, PoseSource, Posed, RestPose, SceneAtTime};
 
 use super::animation_out::AnimationOptions;
-use super::args::{CaptureArgs, parse_lighting, parse_size};
+use super::args::{CaptureArgs, PoseFileArgs, parse_lighting, parse_size};
 use crate::gpu::GpuContext;
 use crate::gpu::lighting::Lighting;
 use crate::hanim::Document;
@@ -115,6 +115,9 @@ pub struct CatalogArgs {
     /// Pose the humanoids with a frame of a motion capture (`--amc`/`--asf` or `--bvh`, with `--frame N`).
     #[command(flatten)]
     pub capture: CaptureArgs,
+    /// Pose every humanoid with a pose file (not with a clip or capture).
+    #[command(flatten)]
+    pub pose_file: PoseFileArgs,
     /// `standard`: X3D's lighting equations, black without a Background; `studio`: the viewer's
     /// brighter look (key and ambient light, grey background), for files that are dark as written.
     #[arg(long, default_value = "standard", value_parser = parse_lighting)]
@@ -526,13 +529,28 @@ pub fn run(args: &CatalogArgs) -> Result<std::process::ExitCode> {
     }
     // The capture is read (and its frame checked) before any GPU work.
     let capture = CapturePose::from_args(&args.capture, args.frame.unwrap_or(0))?;
+    let pose_file = args.pose_file.read()?;
+    if pose_file.is_some()
+        && (args.motion.is_some()
+            || capture.is_some()
+            || args.play_as_file
+            || args.frame.is_some()
+            || args.time.is_some())
+    {
+        bail!("--pose-file poses the rest pose: it does not combine with --motion, --play-as-file or a capture");
+    }
     let ctx = GpuContext::headless(args.adapter.as_deref())?;
     log::info!("rendering on {}", ctx.summary);
-    let source: Box<dyn PoseSource> = match (&args.motion, capture) {
-        (None, None) if args.play_as_file => Box::new(SceneAtTime { time: args.time.unwrap_or(0.0) }),
-        (Some(name), _) => Box::new(MotionFrame { name: name.clone(), frame: args.frame, time: args.time }),
-        (None, Some(capture)) => Box::new(capture),
-        (None, None) => {
+    let source: Box<dyn PoseSource> = match (&args.motion, capture, pose_file) {
+        (None, None, Some(file)) => Box::new(PoseFilePose {
+            source: args.pose_file.pose_file.clone().unwrap_or_default(),
+            file,
+            respect_limits: !args.pose_file.pose_file_ignore_limits,
+        }),
+        (None, None, None) if args.play_as_file => Box::new(SceneAtTime { time: args.time.unwrap_or(0.0) }),
+        (Some(name), _, _) => Box::new(MotionFrame { name: name.clone(), frame: args.frame, time: args.time }),
+        (None, Some(capture), _) => Box::new(capture),
+        (None, None, None) => {
             if args.frame.is_some() || args.time.is_some() {
                 bail!("--frame needs --motion, --amc or --bvh; --time needs --motion or --play-as-file");
             }

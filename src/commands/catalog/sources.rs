@@ -172,3 +172,35 @@ impl PoseSource for CapturePose {
         format!("frame {} of the motion capture of '{}'", self.frame, self.capture.rig.name)
     }
 }
+
+/// A pose file (or a built-in pose) applied to each humanoid by joint name (`--pose-file`), as
+/// `render --pose-file` applies it; a humanoid the pose drives no joint of is catalogued at rest with a
+/// note (the page says it is shown at rest), and the joints a humanoid lacks are logged.
+pub struct PoseFilePose {
+    pub source: String,
+    pub file: crate::pose::file::PoseFile,
+    pub respect_limits: bool,
+}
+
+impl PoseSource for PoseFilePose {
+    fn poses(&self, doc: &Document) -> Result<Posed> {
+        let mut poses: Vec<Pose> = doc.humanoids.iter().map(Pose::rest).collect();
+        let mut notes = vec![Some(format!("'{}' has no pose for this humanoid", self.source)); doc.humanoids.len()];
+        for (index, h) in doc.humanoids.iter().enumerate() {
+            let Some(hp) = crate::pose::file::pose_for_humanoid(&self.file, index, &h.name) else { continue };
+            let applied = crate::pose::file::apply_to_humanoid(h, hp, &mut poses[index], self.respect_limits);
+            log::info!("{}", applied.summary(&self.source));
+            notes[index] = if applied.driven.is_empty() {
+                poses[index] = Pose::rest(h);
+                Some(format!("'{}' names no joint of this humanoid", self.source))
+            } else {
+                None
+            };
+        }
+        Ok(Posed { poses, notes })
+    }
+
+    fn describe(&self) -> String {
+        format!("pose '{}' ({})", self.file.label(Some(std::path::Path::new(&self.source))), self.source)
+    }
+}

@@ -150,6 +150,7 @@ impl<'s> HumanoidBuilder<'s> {
         }
 
         let motions = self.read_motions()?;
+        let poses = self.read_poses()?;
         let motions_enabled = scene.parse_field(id, "motionsEnabled", x3d::fields::parse_mf_bool)?.unwrap_or_default();
         let skin = self.read_skin(&skin_joints)?;
         let info = self.read_info()?;
@@ -179,6 +180,7 @@ impl<'s> HumanoidBuilder<'s> {
             displacers: std::mem::take(&mut self.displacers),
             motions,
             motions_enabled,
+            poses,
             skin,
             viewpoints: humanoid_viewpoints,
             joint_viewpoints: {

@@ -23,6 +23,7 @@ mod displacers;
 mod fields;
 mod humanoid;
 mod motions;
+mod poses;
 mod sites;
 mod skeleton;
 mod skin;
