@@ -59,6 +59,10 @@ pub enum UiCommand {
     ExportAnimationDialog,
     /// Writes that animation into this file (its extension picks the format).
     ExportAnimation(PathBuf),
+    /// Asks where to write the copy File ▸ Save as X3D… describes ([`super::UiState::save_x3d`]).
+    SaveX3dDialog,
+    /// Writes that copy into this file.
+    SaveX3d(PathBuf),
     /// Asks for the screenshot folder in a native dialog.
     ChooseScreenshotFolder,
     /// Closes the load-error window.

@@ -48,6 +48,9 @@ pub struct UiState {
     /// File ▸ Export animation…'s choices (this session only).
     #[serde(skip)]
     pub export: super::export::ExportSettings,
+    /// File ▸ Save as X3D…'s choices (this session only).
+    #[serde(skip)]
+    pub save_x3d: super::save_x3d::SaveX3dSettings,
 }
 
 impl Default for UiState {
@@ -74,6 +77,7 @@ impl Default for UiState {
             side_panel_width: 240.0,
             continuous_redraw: false,
             export: Default::default(),
+            save_x3d: Default::default(),
         }
     }
 }

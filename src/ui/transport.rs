@@ -4,6 +4,7 @@
 //! ([`TransportCommand`]); [`TransportCommand::apply`] carries that out, and the app then samples the
 //! transport into the pose every frame.
 
+use super::keys::{self, KeyCommand};
 use crate::animation::{ClipSource, Interpolation, MAX_SPEED, MIN_SPEED, PlayMode, RootMode, Transport};
 
 /// A change to the transport asked for in the panel or by its keys.
@@ -28,6 +29,10 @@ pub enum TransportCommand {
     SetEnabled(usize, bool),
     /// One clip at a time, or the whole scene as the file says.
     SetMode(PlayMode),
+    /// A key edit: it needs the pose editor (the app hands it to [`PoseEditor::apply_key`]).
+    ///
+    /// [`PoseEditor::apply_key`]: super::edit::PoseEditor::apply_key
+    Key(KeyCommand),
 }
 
 impl TransportCommand {
@@ -55,13 +60,18 @@ impl TransportCommand {
                 }
             }
             TransportCommand::SetMode(mode) => transport.set_mode(mode),
+            TransportCommand::Key(command) => log::debug!("{command:?} needs the pose editor"),
         }
     }
 }
 
 /// Space and the arrow keys, when no text field has the keyboard.
 pub fn transport_keys(ui: &mut egui::Ui, transport: &Transport, out: &mut Vec<TransportCommand>) {
-    if ui.ctx().egui_wants_keyboard_input() || !has_panel(transport) {
+    if ui.ctx().egui_wants_keyboard_input() {
+        return;
+    }
+    keys::key_shortcut(ui, out);
+    if !has_panel(transport) {
         return;
     }
     use egui::{Key, Modifiers};
@@ -92,14 +102,21 @@ fn has_panel(transport: &Transport) -> bool {
     !transport.animations.clips.is_empty() || transport.scene_animated
 }
 
-/// The transport as a bottom panel of the window (nothing when the file has neither clips nor scene
-/// animation): what the user asked for this frame.
+/// The transport as a bottom panel of the window: what the user asked for this frame. A file with
+/// neither clips nor scene animation gets one row, *Set key*, to start an authored clip.
 pub fn transport_commands(ui: &mut egui::Ui, transport: &Transport) -> Vec<TransportCommand> {
     let mut out = Vec::new();
     transport_keys(ui, transport, &mut out);
-    if has_panel(transport) {
-        egui::Panel::bottom("transport").resizable(false).show(ui, |ui| transport_ui(ui, transport, &mut out));
-    }
+    egui::Panel::bottom("transport").resizable(false).show(ui, |ui| {
+        if has_panel(transport) {
+            transport_ui(ui, transport, &mut out);
+        } else {
+            ui.horizontal(|ui| {
+                keys::key_buttons(ui, transport, &mut out);
+                ui.weak("no motions: Set key (K) stores the pose as the first key of a new clip");
+            });
+        }
+    });
     out
 }
 
@@ -131,6 +148,8 @@ pub fn transport_ui(ui: &mut egui::Ui, transport: &Transport, out: &mut Vec<Tran
         if ui.button("Frame >").on_hover_text("next frame (Right arrow)").clicked() {
             out.push(TransportCommand::Step(1));
         }
+        ui.separator();
+        keys::key_buttons(ui, transport, out);
         ui.separator();
         let mut speed = transport.speed;
         let slider = egui::Slider::new(&mut speed, MIN_SPEED..=MAX_SPEED)
@@ -250,8 +269,29 @@ fn timeline_ui(ui: &mut egui::Ui, transport: &Transport, out: &mut Vec<Transport
                 }
                 ui.label(format!("{} / {}", seconds_text(shown), seconds_text(duration)));
             }
+            ClipSource::Authored { clip: keys, .. } => {
+                // Past the last key too, so that the next key can go after it.
+                let span = keys::timeline_span(keys);
+                let mut seconds = time.clamp(0.0, span);
+                let slider = egui::Slider::new(&mut seconds, 0.0..=span)
+                    .text("s")
+                    .step_by(1.0 / keys.fps)
+                    .clamping(egui::SliderClamping::Always);
+                if ui.add(slider).changed() {
+                    seek = Some(TransportCommand::SeekTime(seconds));
+                }
+                ui.label(format!("{} / {} · {} keys", seconds_text(time), seconds_text(duration), keys.keys.len()));
+            }
         }
     });
+    if let ClipSource::Authored { clip: keys, .. } = &clip.source {
+        ui.horizontal(|ui| {
+            // Under the slider: the name's width in, as wide as the slider.
+            let width = (ui.available_width() - 260.0).max(120.0);
+            ui.add_space(ui.spacing().item_spacing.x + 4.0);
+            keys::key_strip(ui, transport, keys, width, out);
+        });
+    }
     out.extend(seek);
 }
 
@@ -271,9 +311,12 @@ fn clip_list_ui(ui: &mut egui::Ui, transport: &Transport, out: &mut Vec<Transpor
             if ui.selectable_label(transport.selected == Some(i), clip.name()).clicked() {
                 out.push(TransportCommand::Select(i));
             }
-            let what = match clip.frame_count() {
-                Some(frames) => format!("HAnimMotion, {frames} frames, {}", seconds_text(clip.duration(mode))),
-                None => format!("interpolators, {}", seconds_text(clip.duration(mode))),
+            let what = match (&clip.source, clip.frame_count()) {
+                (ClipSource::Authored { clip: keys, .. }, _) => {
+                    format!("authored, {} keys, {}", keys.keys.len(), seconds_text(clip.duration(mode)))
+                }
+                (_, Some(frames)) => format!("HAnimMotion, {frames} frames, {}", seconds_text(clip.duration(mode))),
+                (_, None) => format!("interpolators, {}", seconds_text(clip.duration(mode))),
             };
             ui.weak(what);
             match &unsupported {

@@ -25,6 +25,7 @@ mod export;
 mod frame;
 mod ik_drag;
 mod loading;
+mod save_x3d;
 mod screenshots;
 mod script_runner;
 mod view3d;
