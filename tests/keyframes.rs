@@ -110,7 +110,8 @@ fn check_round_trip(as_interpolators: bool) {
     let reach = keys[1].trim_start_matches("1=").split('+').next().unwrap().trim_start_matches("reach:").to_string();
     let reached = rotations(&["pose", file, "--reach", &reach, "--json"]);
     let key1 = with(&reached, "skullbase", Vec3::Y, 0.5);
-    let key2 = with(&with(&with(&rest, "l_elbow", Vec3::Y, 1.1), "r_elbow", Vec3::X, -0.9), "l_shoulder", Vec3::Z, -0.4);
+    let key2 =
+        with(&with(&with(&rest, "l_elbow", Vec3::Y, 1.1), "r_elbow", Vec3::X, -0.9), "l_shoulder", Vec3::Z, -0.4);
 
     let out_doc = hanim_viewer::hanim::load(&out).expect("the exported file loads");
     let animations = Animations::from_document_strict(&out_doc).expect("its clips are playable");
@@ -123,14 +124,19 @@ fn check_round_trip(as_interpolators: bool) {
     // Halfway between keys: the slerp of the two keys, joint by joint.
     for (t, a, b) in [(0.5f64, &key0, &key1), (1.5, &key1, &key2), (1.25, &key1, &key2)] {
         let f = ((t - t.floor()) as f32).max(0.0);
-        let want: Vec<(String, Quat)> = a.iter().zip(b.iter()).map(|((n, qa), (_, qb))| (n.clone(), qa.slerp(*qb, f))).collect();
+        let want: Vec<(String, Quat)> =
+            a.iter().zip(b.iter()).map(|((n, qa), (_, qb))| (n.clone(), qa.slerp(*qb, f))).collect();
         assert_same_pose(&format!("{kind} at {t} s"), &at(t), &want, 1e-5);
     }
     // Everything outside the inserted text is the original, byte for byte.
     let (before, after) = (std::fs::read_to_string(file).unwrap(), std::fs::read_to_string(&out).unwrap());
     let common_head = before.bytes().zip(after.bytes()).take_while(|(a, b)| a == b).count();
     let common_tail = before.bytes().rev().zip(after.bytes().rev()).take_while(|(a, b)| a == b).count();
-    assert!(common_head + common_tail >= before.len(), "only an insertion: {common_head} + {common_tail} of {}", before.len());
+    assert!(
+        common_head + common_tail >= before.len(),
+        "only an insertion: {common_head} + {common_tail} of {}",
+        before.len()
+    );
 }
 
 #[test]
@@ -149,7 +155,15 @@ fn the_rest_pose_is_written_into_the_joint_tags_alone() {
     let file = file.to_str().unwrap();
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("rest.x3d");
-    let run = viewer(&["motion", "keys", file, "--rest-pose", "l_shoulder=0,0,1,-1+r_hip=1,0,0,0.3", "--out", out.to_str().unwrap()]);
+    let run = viewer(&[
+        "motion",
+        "keys",
+        file,
+        "--rest-pose",
+        "l_shoulder=0,0,1,-1+r_hip=1,0,0,0.3",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
     assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
     assert!(String::from_utf8_lossy(&run.stdout).contains("rest pose: 2 joints rewritten"));
     let (before, after) = (std::fs::read_to_string(file).unwrap(), std::fs::read_to_string(&out).unwrap());

@@ -116,5 +116,8 @@ fn keys_set_in_the_window_are_saved_and_reopen_with_the_same_poses() {
     let text = std::fs::read_to_string(&motion).unwrap();
     assert!(text.contains("<HAnimMotion") && text.contains("name='keys'"), "the motion is in the file");
     let text = std::fs::read_to_string(&interpolators).unwrap();
-    assert!(text.contains("<TimeSensor DEF='keys'") && text.contains("set_rotation"), "the interpolators are in the file");
+    assert!(
+        text.contains("<TimeSensor DEF='keys'") && text.contains("set_rotation"),
+        "the interpolators are in the file"
+    );
 }

@@ -62,6 +62,9 @@ pub fn root_joint(h: &Humanoid) -> Option<usize> {
     h.joints.iter().position(|j| j.parent.is_none())
 }
 
+/// A clip at one time: `(joint, rotation)` of every driven joint, and `(root joint, translation)`.
+pub type Sampled = (Vec<(usize, Quat)>, Option<(usize, Vec3)>);
+
 /// Why a key edit was refused.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("{0}")]
@@ -122,10 +125,7 @@ impl AuthoredClip {
         }
         let to = self.snap(to);
         if let Some(other) = self.key_at(to).filter(|&j| j != i) {
-            return Err(KeyError(format!(
-                "a key is already at {:.3} s (delete it first)",
-                self.keys[other].time
-            )));
+            return Err(KeyError(format!("a key is already at {:.3} s (delete it first)", self.keys[other].time)));
         }
         let mut key = self.keys.remove(i);
         key.time = to;
@@ -180,7 +180,7 @@ impl AuthoredClip {
 
     /// The rotation of each driven joint and the root's translation at `tau` (seconds, clamped to the
     /// keys): slerp and lerp between the keys around it.
-    pub fn sample(&self, h: &Humanoid, tau: f64) -> (Vec<(usize, Quat)>, Option<(usize, Vec3)>) {
+    pub fn sample(&self, h: &Humanoid, tau: f64) -> Sampled {
         let Some((a, b, t)) = self.bracket(tau) else { return (Vec::new(), None) };
         let (ka, kb) = (&self.keys[a], &self.keys[b]);
         let rotations = self
@@ -308,7 +308,8 @@ impl Transport {
             })
             .collect();
         let selected = self.selected.and_then(|i| self.animations.clips.get(i)).and_then(authored_id);
-        let others_enabled = self.animations.clips.iter().filter(|c| authored_id(c).is_none()).map(|c| c.enabled).collect();
+        let others_enabled =
+            self.animations.clips.iter().filter(|c| authored_id(c).is_none()).map(|c| c.enabled).collect();
         AuthoredSnapshot { clips, selected, others_enabled }
     }
 

@@ -45,8 +45,8 @@ use glam::Vec3;
 use crate::hanim::JointIndex;
 use crate::ui::command::UiCommand;
 use crate::ui::keys::KeyCommand;
-use crate::ui::transport::TransportCommand;
 use crate::ui::scene::{SceneSummary, without_prefix};
+use crate::ui::transport::TransportCommand;
 
 #[derive(Debug, Clone, PartialEq)]
 pub enum ScriptStep {
@@ -522,13 +522,19 @@ mod tests {
         assert!(parse_script("click -1 2").is_err());
         assert!(parse_script("click").is_err());
         assert!(parse_script("capture").unwrap_err().to_string().contains("needs a file name"));
-        let keys = parse_script("key\nkey-move 1 2.5\nkey-delete 2.5\nexport /tmp/a b.x3d --as-interpolators --fps 24").unwrap();
+        let keys = parse_script("key\nkey-move 1 2.5\nkey-delete 2.5\nexport /tmp/a b.x3d --as-interpolators --fps 24")
+            .unwrap();
         assert_eq!(keys[0].step, ScriptStep::Key);
         assert_eq!(keys[1].step, ScriptStep::KeyMove(1.0, 2.5));
         assert_eq!(keys[2].step, ScriptStep::KeyDelete(2.5));
         assert_eq!(
             keys[3].step,
-            ScriptStep::SaveX3d { path: PathBuf::from("/tmp/a b.x3d"), as_interpolators: true, fps: Some(24.0), rest_pose: false }
+            ScriptStep::SaveX3d {
+                path: PathBuf::from("/tmp/a b.x3d"),
+                as_interpolators: true,
+                fps: Some(24.0),
+                rest_pose: false
+            }
         );
         assert!(parse_script("key 1").is_err());
         assert!(parse_script("key-move 1").is_err());

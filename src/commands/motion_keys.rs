@@ -143,8 +143,7 @@ pub fn run(args: &KeysArgs) -> Result<()> {
     if args.keys.is_empty() && args.rest_pose.is_none() {
         bail!("nothing to write: give --key SECONDS=POSE (repeatable) and/or --rest-pose POSE");
     }
-    let original =
-        std::fs::read_to_string(&args.file).with_context(|| format!("reading {}", args.file.display()))?;
+    let original = std::fs::read_to_string(&args.file).with_context(|| format!("reading {}", args.file.display()))?;
     let doc = crate::hanim::load_str(&original, &args.file)?;
     let index = args.humanoid_number.checked_sub(1).context("--humanoid-number counts from 1")?;
     if index >= doc.humanoids.len() {
@@ -161,7 +160,8 @@ pub fn run(args: &KeysArgs) -> Result<()> {
         None => None,
     };
     let options = KeysExportOptions { fps: args.fps, as_interpolators: args.as_interpolators, looping: args.looping };
-    let exported = export_keys(&original, &args.file, index, &doc.humanoids[index], clip.as_ref(), rest.as_ref(), &options)?;
+    let exported =
+        export_keys(&original, &args.file, index, &doc.humanoids[index], clip.as_ref(), rest.as_ref(), &options)?;
     crate::output::write_atomically(&args.out, exported.text.as_bytes())?;
     println!("{}", summary(&args.out, clip.as_ref(), &exported, &options));
     Ok(())

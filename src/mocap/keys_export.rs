@@ -89,7 +89,10 @@ pub fn sampled_track(h: &Humanoid, clip: &AuthoredClip, fps: f64, looping: bool)
     MotionTrack {
         name: clip.name.clone(),
         description: format!("{} keys, sampled at {fps} fps", clip.keys.len()),
-        joints: joints.iter().map(|&j| TrackJoint { name: h.joints[j].name.clone(), position: Some(j) == root }).collect(),
+        joints: joints
+            .iter()
+            .map(|&j| TrackJoint { name: h.joints[j].name.clone(), position: Some(j) == root })
+            .collect(),
         rotations,
         positions,
         frame_duration: 1.0 / fps,
@@ -116,7 +119,9 @@ fn unused_def(document: &str, taken: &[String], base: &str) -> String {
     let safe = base.replace(|c: char| !c.is_ascii_alphanumeric() && c != '_', "_");
     let safe = if safe.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_') { safe } else { format!("_{safe}") };
     let used = |d: &str| {
-        taken.iter().any(|t| t == d) || document.contains(&format!("DEF='{d}'")) || document.contains(&format!("DEF=\"{d}\""))
+        taken.iter().any(|t| t == d)
+            || document.contains(&format!("DEF='{d}'"))
+            || document.contains(&format!("DEF=\"{d}\""))
     };
     let mut def = safe.clone();
     let mut n = 1;
@@ -424,12 +429,7 @@ fn interpolators_xml(
 }
 
 /// One line saying what was written (the window's toast says the same).
-pub fn summary(
-    out: &Path,
-    clip: Option<&AuthoredClip>,
-    exported: &Exported,
-    options: &KeysExportOptions,
-) -> String {
+pub fn summary(out: &Path, clip: Option<&AuthoredClip>, exported: &Exported, options: &KeysExportOptions) -> String {
     let mut text = format!("{}:", out.display());
     if let Some(clip) = clip {
         text += &if options.as_interpolators {
@@ -454,7 +454,8 @@ pub fn summary(
         text += &format!(" rest pose: {} joints rewritten", exported.rest_joints);
     }
     for t in &exported.off_grid {
-        text += &format!("\nwarning: the key at {t} s is not on a frame at {} fps: the motion passes near it", options.fps);
+        text +=
+            &format!("\nwarning: the key at {t} s is not on a frame at {} fps: the motion passes near it", options.fps);
     }
     text
 }
@@ -472,7 +473,10 @@ mod tests {
         assert_eq!(&text[attrs[1].1..attrs[1].2], "l_hip");
         let tag = JointTag { end: text.len(), attributes: attrs };
         let (a, b, with) = set_attribute(text, &tag, "rotation", "0 0 1 1");
-        assert_eq!(splice(text, vec![(a, b, with)]), "<HAnimJoint DEF='a' name=\"l_hip\"  center='0 1 0' rotation='0 0 1 1'/>");
+        assert_eq!(
+            splice(text, vec![(a, b, with)]),
+            "<HAnimJoint DEF='a' name=\"l_hip\"  center='0 1 0' rotation='0 0 1 1'/>"
+        );
         let (a, b, with) = set_attribute(text, &tag, "center", "2 2 2");
         assert_eq!(splice(text, vec![(a, b, with)]), "<HAnimJoint DEF='a' name=\"l_hip\"  center='2 2 2'/>");
     }

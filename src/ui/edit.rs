@@ -118,14 +118,15 @@ impl PoseEditor {
 
     /// Undoes (`back`) or redoes one step. Key edits also restore the transport's authored clips; without
     /// a transport only their pose part comes back (the window always passes its transport).
-    pub fn travel(&mut self, back: bool, mut transport: Option<&mut Transport>) -> bool {
+    pub fn travel(&mut self, back: bool, transport: Option<&mut Transport>) -> bool {
         let history = &mut self.history;
-        let (from, to) = if back { (&mut history.undo, &mut history.redo) } else { (&mut history.redo, &mut history.undo) };
+        let (from, to) =
+            if back { (&mut history.undo, &mut history.redo) } else { (&mut history.redo, &mut history.undo) };
         let Some(step) = from.pop() else { return false };
         let keys_now = step.keys.as_ref().and(transport.as_deref()).map(Transport::authored_snapshot);
         to.push(Step { edits: PoseEdits::of(&self.pose), keys: keys_now });
         step.edits.restore(&mut self.pose);
-        if let (Some(keys), Some(t)) = (&step.keys, transport.as_deref_mut()) {
+        if let (Some(keys), Some(t)) = (&step.keys, transport) {
             t.restore_authored(keys);
         }
         history.open = None;

@@ -36,7 +36,8 @@ impl PoseEditor {
             KeyCommand::Set => {
                 transport.set_key(h, humanoid, &self.pose)?;
                 self.pose.rotation_offsets.iter_mut().for_each(|q| *q = glam::Quat::IDENTITY);
-                if let Some(t) = crate::animation::authored::root_joint(h).and_then(|r| self.pose.translation_offsets.get_mut(r))
+                if let Some(t) =
+                    crate::animation::authored::root_joint(h).and_then(|r| self.pose.translation_offsets.get_mut(r))
                 {
                     *t = glam::Vec3::ZERO;
                 }
@@ -92,7 +93,13 @@ pub fn timeline_span(clip: &AuthoredClip) -> f64 {
 }
 
 /// The strip of key marks under the scrubber of `clip` (its width is the slider's, `span` seconds).
-pub fn key_strip(ui: &mut egui::Ui, transport: &Transport, clip: &AuthoredClip, width: f32, out: &mut Vec<TransportCommand>) {
+pub fn key_strip(
+    ui: &mut egui::Ui,
+    transport: &Transport,
+    clip: &AuthoredClip,
+    width: f32,
+    out: &mut Vec<TransportCommand>,
+) {
     let span = timeline_span(clip);
     let (rect, _) = ui.allocate_exact_size(egui::vec2(width, 14.0), egui::Sense::hover());
     let x_of = |t: f64| rect.left() + (t / span) as f32 * rect.width();
@@ -104,7 +111,11 @@ pub fn key_strip(ui: &mut egui::Ui, transport: &Transport, clip: &AuthoredClip, 
     for key in &clip.keys {
         let centre = egui::pos2(x_of(key.time), rect.center().y);
         let id = egui::Id::unique(("transport_key", clip.id, (key.time * clip.fps).round() as i64));
-        let response = ui.interact(egui::Rect::from_center_size(centre, egui::vec2(10.0, 14.0)), id, egui::Sense::click_and_drag());
+        let response = ui.interact(
+            egui::Rect::from_center_size(centre, egui::vec2(10.0, 14.0)),
+            id,
+            egui::Sense::click_and_drag(),
+        );
         let mut drawn_at = centre;
         if response.dragged()
             && let Some(p) = response.interact_pointer_pos()

@@ -28,7 +28,11 @@ impl Default for SaveX3dSettings {
 }
 
 /// The window (when open): what the user asked for.
-pub fn save_x3d_window(ctx: &egui::Context, settings: &mut SaveX3dSettings, transport: Option<&Transport>) -> Vec<UiCommand> {
+pub fn save_x3d_window(
+    ctx: &egui::Context,
+    settings: &mut SaveX3dSettings,
+    transport: Option<&Transport>,
+) -> Vec<UiCommand> {
     let mut commands = Vec::new();
     if !settings.open {
         return commands;
@@ -52,7 +56,11 @@ pub fn save_x3d_window(ctx: &egui::Context, settings: &mut SaveX3dSettings, tran
                     if !off.is_empty() {
                         ui.colored_label(
                             ui.visuals().warn_fg_color,
-                            format!("{} keys fall between frames at this rate: use a multiple of {} fps", off.len(), clip.fps),
+                            format!(
+                                "{} keys fall between frames at this rate: use a multiple of {} fps",
+                                off.len(),
+                                clip.fps
+                            ),
                         );
                     }
                 }

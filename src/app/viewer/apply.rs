@@ -4,8 +4,8 @@
 use super::Viewer;
 use super::loading::open_dialog_extensions;
 use crate::ui::UiCommand;
-use crate::ui::transport::TransportCommand;
 use crate::ui::scene::view_placement;
+use crate::ui::transport::TransportCommand;
 
 impl Viewer {
     /// Carries out one command from a panel, a shortcut or the script.

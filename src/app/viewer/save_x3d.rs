@@ -39,10 +39,14 @@ impl Viewer {
         let settings = &self.ui.save_x3d;
         let clip = crate::ui::keys::selected_keys(&scene.transport);
         if clip.is_none() && !settings.rest_pose {
-            anyhow::bail!("the transport has no authored clip selected (Set key first), and the rest pose is not asked for");
+            anyhow::bail!(
+                "the transport has no authored clip selected (Set key first), and the rest pose is not asked for"
+            );
         }
-        let original = std::fs::read_to_string(&scene.path).with_context(|| format!("reading {}", scene.path.display()))?;
-        let options = KeysExportOptions { fps: settings.fps, as_interpolators: settings.as_interpolators, looping: false };
+        let original =
+            std::fs::read_to_string(&scene.path).with_context(|| format!("reading {}", scene.path.display()))?;
+        let options =
+            KeysExportOptions { fps: settings.fps, as_interpolators: settings.as_interpolators, looping: false };
         let pose = settings.rest_pose.then_some(&scene.editor.pose);
         let h = scene.humanoid();
         let exported = export_keys(&original, &scene.path, scene.humanoid.0, h, clip, pose, &options)?;
