@@ -104,7 +104,8 @@ pub fn key_strip(
     let (rect, _) = ui.allocate_exact_size(egui::vec2(width, 14.0), egui::Sense::hover());
     let x_of = |t: f64| rect.left() + (t / span) as f32 * rect.width();
     let t_of = |x: f32| f64::from((x - rect.left()) / rect.width().max(1.0)) * span;
-    let painter = ui.painter_at(rect);
+    // Wide enough for the marks at both ends.
+    let painter = ui.painter_at(rect.expand2(egui::vec2(7.0, 0.0)));
     painter.hline(rect.x_range(), rect.center().y, ui.visuals().widgets.noninteractive.bg_stroke);
     let now = x_of(transport.time.clamp(0.0, span));
     painter.vline(now, rect.y_range(), egui::Stroke::new(1.0, ui.visuals().selection.stroke.color));

@@ -149,8 +149,6 @@ pub fn transport_ui(ui: &mut egui::Ui, transport: &Transport, out: &mut Vec<Tran
             out.push(TransportCommand::Step(1));
         }
         ui.separator();
-        keys::key_buttons(ui, transport, out);
-        ui.separator();
         let mut speed = transport.speed;
         let slider = egui::Slider::new(&mut speed, MIN_SPEED..=MAX_SPEED)
             .logarithmic(true)
@@ -242,6 +240,8 @@ fn timeline_ui(ui: &mut egui::Ui, transport: &Transport, out: &mut Vec<Transport
     // Within one pass, as the clip shows it (a looping clip wraps).
     let shown = if clip.looping && duration > 0.0 { time.rem_euclid(duration) } else { time.clamp(0.0, duration) };
     let mut seek = None;
+    // Where the authored clip's scrubber rail lies, for the key marks under it.
+    let mut rail: Option<(f32, f32)> = None;
     ui.horizontal(|ui| {
         ui.label(egui::RichText::new(clip.name()).strong());
         // Room for the name before and the frame/time text after the slider.
@@ -277,21 +277,23 @@ fn timeline_ui(ui: &mut egui::Ui, transport: &Transport, out: &mut Vec<Transport
                     .text("s")
                     .step_by(1.0 / keys.fps)
                     .clamping(egui::SliderClamping::Always);
-                if ui.add(slider).changed() {
+                let response = ui.add(slider);
+                rail = Some((response.rect.left(), ui.spacing().slider_width));
+                if response.changed() {
                     seek = Some(TransportCommand::SeekTime(seconds));
                 }
                 ui.label(format!("{} / {} · {} keys", seconds_text(time), seconds_text(duration), keys.keys.len()));
             }
         }
     });
-    if let ClipSource::Authored { clip: keys, .. } = &clip.source {
-        ui.horizontal(|ui| {
-            // Under the slider: the name's width in, as wide as the slider.
-            let width = (ui.available_width() - 260.0).max(120.0);
-            ui.add_space(ui.spacing().item_spacing.x + 4.0);
+    ui.horizontal(|ui| {
+        if let (ClipSource::Authored { clip: keys, .. }, Some((left, width))) = (&clip.source, rail) {
+            // Right under the scrubber's rail, as wide, so a mark sits under its time.
+            ui.add_space((left - ui.cursor().left()).max(0.0));
             keys::key_strip(ui, transport, keys, width, out);
-        });
-    }
+        }
+        keys::key_buttons(ui, transport, out);
+    });
     out.extend(seek);
 }
 
