@@ -258,6 +258,8 @@ impl Transport {
         self.selected = Some(index);
         self.playing = false;
         self.engaged = true;
+        // The keyed clip plays on its own timeline, not the scene's.
+        self.mode = super::PlayMode::OneClip;
         Ok(index)
     }
 

@@ -230,10 +230,13 @@ fn timeline_ui(ui: &mut egui::Ui, transport: &Transport, out: &mut Vec<Transport
                 out.push(TransportCommand::SeekTime(seconds));
             }
         });
+        // The key row in every mode, so the panel keeps its height when the mode changes.
+        ui.horizontal(|ui| keys::key_buttons(ui, transport, out));
         return;
     }
     let Some(clip) = transport.selected_clip() else {
         ui.weak("no playable clip");
+        ui.horizontal(|ui| keys::key_buttons(ui, transport, out));
         return;
     };
     let duration = clip.duration(mode);
