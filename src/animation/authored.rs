@@ -395,3 +395,66 @@ impl Transport {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::pose::test_humanoid::HumanoidBuilder;
+
+    fn two_joints() -> Humanoid {
+        HumanoidBuilder::new()
+            .joint("humanoid_root", None, Vec3::new(0.0, 1.0, 0.0))
+            .joint("l_shoulder", Some(0), Vec3::new(0.2, 1.5, 0.0))
+            .build()
+    }
+
+    fn key(h: &Humanoid, time: f64, angle: f32, lift: f32) -> Key {
+        let mut pose = Pose::rest(h);
+        pose.rotation_offsets[1] = Quat::from_rotation_z(angle);
+        pose.translation_offsets[0] = Vec3::new(0.0, lift, 0.0);
+        Key::of_pose(h, &pose, time)
+    }
+
+    #[test]
+    fn keys_hold_what_differs_from_rest_and_slerp_between() {
+        let h = two_joints();
+        let rest = Key::of_pose(&h, &Pose::rest(&h), 0.0);
+        assert!(rest.rotations.is_empty(), "the rest pose keys no rotation");
+        assert_eq!(rest.root_translation, Some(Vec3::ZERO));
+        let mut clip = AuthoredClip::new(1, "keys", &h);
+        clip.set_key(key(&h, 0.0, 0.0, 0.0)).unwrap();
+        clip.set_key(key(&h, 1.01, 1.2, 0.4)).unwrap();
+        assert_eq!(clip.keys.iter().map(|k| k.time).collect::<Vec<_>>(), [0.0, 1.0], "snapped to frame 30");
+        assert_eq!(clip.joints(), [1]);
+        let (turned, root) = clip.sample(&h, 0.25);
+        assert!(turned[0].1.abs_diff_eq(Quat::from_rotation_z(0.3), 1e-6), "a quarter of the arc: {:?}", turned[0].1);
+        assert_eq!(root.map(|(r, t)| (r, (t.y * 1e5).round())), Some((0, 10000.0)));
+        // Before the first key and after the last, the nearest key holds.
+        assert!(clip.sample(&h, -1.0).0[0].1.abs_diff_eq(Quat::IDENTITY, 1e-7));
+        assert!(clip.sample(&h, 9.0).0[0].1.abs_diff_eq(Quat::from_rotation_z(1.2), 1e-6));
+        // Setting a key on an existing frame replaces it.
+        clip.set_key(key(&h, 1.0, -0.5, 0.0)).unwrap();
+        assert_eq!(clip.keys.len(), 2);
+        assert!(clip.keys[1].rotation(&h, 1).abs_diff_eq(Quat::from_rotation_z(-0.5), 1e-6));
+    }
+
+    #[test]
+    fn keys_move_and_delete_with_clear_errors() {
+        let h = two_joints();
+        let mut clip = AuthoredClip::new(1, "keys", &h);
+        for (t, a) in [(0.0, 0.1), (1.0, 0.2), (2.0, 0.3)] {
+            clip.set_key(key(&h, t, a, 0.0)).unwrap();
+        }
+        assert_eq!(clip.move_key(1.0, 3.01).unwrap(), 3.0);
+        assert_eq!(clip.keys.iter().map(|k| k.time).collect::<Vec<_>>(), [0.0, 2.0, 3.0], "kept in time order");
+        assert_eq!(clip.duration(), 3.0);
+        assert_eq!(clip.move_key(0.0, 2.0).unwrap_err().to_string(), "a key is already at 2.000 s (delete it first)");
+        assert_eq!(
+            clip.delete_key(1.5).unwrap_err().to_string(),
+            "no key at 1.500 s in 'keys' (keys at: 0.000, 2.000, 3.000 s)"
+        );
+        let gone = clip.delete_key(2.0).unwrap();
+        assert!(gone.rotation(&h, 1).abs_diff_eq(Quat::from_rotation_z(0.3), 1e-6));
+        assert!(clip.set_key(key(&h, f64::NAN, 0.0, 0.0)).is_err());
+    }
+}

@@ -54,7 +54,7 @@ pub mod limits;
 mod named;
 mod skinning;
 #[cfg(test)]
-mod test_humanoid;
+pub(crate) mod test_humanoid;
 
 pub use named::{DisplacerWeight, JointRotation, poses_for};
 pub use skinning::{DeformedSkin, SkinOptions, deform_segment, deform_skin, deform_skin_with, skin_normal, skin_point};
