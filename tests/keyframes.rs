@@ -292,3 +292,37 @@ fn key_edits_undo_and_redo() {
     editor.apply_key(h, me, &mut transport, KeyCommand::Set).unwrap();
     assert!(!editor.history.can_redo());
 }
+
+/// A file with `UNIT` angle (degrees) and length (centimetres): the rest pose and the interpolators are
+/// written in the file's units, and read back as keyed.
+#[test]
+fn values_are_written_in_the_files_units() {
+    let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/keys_units.x3d");
+    let file = file.to_str().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("units.x3d");
+    let out_s = out.to_str().unwrap();
+    let run = viewer(&[
+        "motion",
+        "keys",
+        file,
+        "--rest-pose",
+        "l_shoulder=0,0,1,0.5",
+        "--key",
+        "0=rest",
+        "--key",
+        "1=l_elbow=1,0,0,1",
+        "--as-interpolators",
+        "--out",
+        out_s,
+    ]);
+    assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+    let text = std::fs::read_to_string(&out).unwrap();
+    // 10° in the file plus 0.5 rad about the same axis: 38.648°.
+    assert!(text.contains("rotation='0 0 1 38.64"), "{text}");
+    assert!(text.contains("keyValue='0 0 1 0, 1 0 0 57.29"), "{text}");
+    let rest = rotations(&["pose", out_s, "--json"]);
+    assert!(rotation_gap(rest[1].1, Quat::from_rotation_z(10f32.to_radians() + 0.5)) < 1e-6);
+    let keyed = rotations(&["pose", out_s, "--motion", "keys", "--time", "1", "--json"]);
+    assert!(rotation_gap(keyed[2].1, Quat::from_rotation_x(1.0)) < 1e-5, "{:?}", keyed[2]);
+}

@@ -159,7 +159,9 @@ pub fn run(args: &KeysArgs) -> Result<()> {
         Some(spec) => Some(pose_of(&doc, index, spec, args.reach_ignore_limits)?),
         None => None,
     };
-    let options = KeysExportOptions { fps: args.fps, as_interpolators: args.as_interpolators, looping: args.looping };
+    let units = doc.scene.units_of(doc.humanoids[index].node);
+    let options =
+        KeysExportOptions { fps: args.fps, as_interpolators: args.as_interpolators, looping: args.looping, units };
     let exported =
         export_keys(&original, &args.file, index, &doc.humanoids[index], clip.as_ref(), rest.as_ref(), &options)?;
     crate::output::write_atomically(&args.out, exported.text.as_bytes())?;

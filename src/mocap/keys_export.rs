@@ -35,11 +35,19 @@ pub struct KeysExportOptions {
     pub as_interpolators: bool,
     /// The HAnimMotion's `loop` (the interpolators' TimeSensor always loops, see the module notes).
     pub looping: bool,
+    /// The file's `UNIT` conversion factors at the humanoid (metres and radians per file unit): the
+    /// joint fields and interpolator values are written in file units, as the file reads them.
+    pub units: crate::x3d::Units,
 }
 
 impl Default for KeysExportOptions {
     fn default() -> Self {
-        KeysExportOptions { fps: crate::animation::authored::DEFAULT_KEY_FPS, as_interpolators: false, looping: false }
+        KeysExportOptions {
+            fps: crate::animation::authored::DEFAULT_KEY_FPS,
+            as_interpolators: false,
+            looping: false,
+            units: crate::x3d::Units::default(),
+        }
     }
 }
 
@@ -100,17 +108,19 @@ pub fn sampled_track(h: &Humanoid, clip: &AuthoredClip, fps: f64, looping: bool)
     }
 }
 
-/// The text of one `rotation` value.
-fn rotation_text(q: Quat) -> String {
+/// The text of one `rotation` value, its angle in file units.
+fn rotation_text(q: Quat, units: &crate::x3d::Units) -> String {
     let (axis, angle) = q.normalize().to_axis_angle();
     if angle.abs() < 1e-9 || !axis.is_finite() {
         "0 0 1 0".to_string()
     } else {
-        format!("{} {} {} {}", axis.x, axis.y, axis.z, angle)
+        format!("{} {} {} {}", axis.x, axis.y, axis.z, angle / units.angle as f32)
     }
 }
 
-fn vec_text(v: Vec3) -> String {
+/// A length-valued vector in file units.
+fn vec_text(v: Vec3, units: &crate::x3d::Units) -> String {
+    let v = v / units.length as f32;
     format!("{} {} {}", v.x, v.y, v.z)
 }
 
@@ -328,10 +338,15 @@ pub fn export_keys(
             }
             let tag = tag_of(j)?;
             if turned {
-                edits.push(set_attribute(original, tag, "rotation", &rotation_text(q)));
+                edits.push(set_attribute(original, tag, "rotation", &rotation_text(q, &options.units)));
             }
             if moved {
-                edits.push(set_attribute(original, tag, "translation", &vec_text(pose.effective_translation(h, j))));
+                edits.push(set_attribute(
+                    original,
+                    tag,
+                    "translation",
+                    &vec_text(pose.effective_translation(h, j), &options.units),
+                ));
             }
             rest_joints += 1;
         }
@@ -362,7 +377,7 @@ pub fn export_keys(
             taken.push(def.clone());
             targets.push((j, def));
         }
-        let xml = interpolators_xml(original, &mut taken, h, clip, &targets, options.fps);
+        let xml = interpolators_xml(original, &mut taken, h, clip, &targets, options);
         edits.push((humanoid_end, humanoid_end, xml));
         let joints = clip.joints().len();
         return Ok(Exported { text: splice(original, edits), frames: 0, joints, rest_joints, off_grid });
@@ -382,8 +397,9 @@ fn interpolators_xml(
     h: &Humanoid,
     clip: &AuthoredClip,
     targets: &[(usize, String)],
-    fps: f64,
+    options: &KeysExportOptions,
 ) -> String {
+    let (fps, units) = (options.fps, &options.units);
     // One frame's hold after the last key (see the module notes); a single key is held for a second.
     let hold = 1.0 / fps;
     let cycle = if clip.duration() > 0.0 { clip.duration() + hold } else { 1.0 };
@@ -403,14 +419,14 @@ fn interpolators_xml(
     let mut seen_rotation = std::collections::HashSet::new();
     for (j, def) in targets {
         let (kind, field, values): (&str, &str, Vec<String>) = if driven.contains(j) && seen_rotation.insert(*j) {
-            let mut v: Vec<String> = clip.keys.iter().map(|k| rotation_text(k.rotation(h, *j))).collect();
+            let mut v: Vec<String> = clip.keys.iter().map(|k| rotation_text(k.rotation(h, *j), units)).collect();
             v.push(v.last().cloned().unwrap_or_default());
             ("OrientationInterpolator", "rotation", v)
         } else {
             let mut v: Vec<String> = clip
                 .keys
                 .iter()
-                .map(|k| vec_text(k.root_translation.unwrap_or(h.joints[*j].rest.translation)))
+                .map(|k| vec_text(k.root_translation.unwrap_or(h.joints[*j].rest.translation), units))
                 .collect();
             v.push(v.last().cloned().unwrap_or_default());
             ("PositionInterpolator", "translation", v)

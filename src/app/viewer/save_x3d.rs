@@ -45,8 +45,9 @@ impl Viewer {
         }
         let original =
             std::fs::read_to_string(&scene.path).with_context(|| format!("reading {}", scene.path.display()))?;
+        let units = scene.doc.scene.units_of(scene.humanoid().node);
         let options =
-            KeysExportOptions { fps: settings.fps, as_interpolators: settings.as_interpolators, looping: false };
+            KeysExportOptions { fps: settings.fps, as_interpolators: settings.as_interpolators, looping: false, units };
         let pose = settings.rest_pose.then_some(&scene.editor.pose);
         let h = scene.humanoid();
         let exported = export_keys(&original, &scene.path, scene.humanoid.0, h, clip, pose, &options)?;
