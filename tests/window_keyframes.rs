@@ -4,6 +4,8 @@
 //! HAnimMotion, and interpolators) and reopens both: at the key times the reopened clip puts the wrists
 //! where they were keyed (`expect` steps) and the picture equals the one taken when keying.
 //!
+//! `HANIM_KEEP_SHOTS=DIR` copies the screenshots there, to look at them.
+//!
 //! Needs `xvfb-run` (package `xvfb`) and a Vulkan adapter (lavapipe). Under `CI=true` a missing display
 //! or adapter fails the test; elsewhere it skips with a loud message.
 
