@@ -114,7 +114,7 @@ fn man_writes_one_page_per_command() {
     names.sort();
     let mut expected = vec!["hanim-viewer.1".to_string()];
     expected.extend(subcommands().iter().map(|s| format!("hanim-viewer-{s}.1")));
-    expected.extend(["import", "stick", "render", "mapping"].map(|s| format!("hanim-viewer-motion-{s}.1")));
+    expected.extend(["import", "stick", "render", "keys", "mapping"].map(|s| format!("hanim-viewer-motion-{s}.1")));
     expected.push("hanim-viewer-catalog-merge.1".to_string());
     expected.sort();
     assert_eq!(names, expected, "no other files (no temporary files left)");

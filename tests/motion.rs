@@ -53,7 +53,7 @@ fn clip_list(doc: &Document) -> Vec<(String, f64, bool, Vec<String>)> {
         .map(|c| {
             let started = match &c.source {
                 ClipSource::Interpolators(i) => i.started_by.clone(),
-                ClipSource::Motion { .. } => Vec::new(),
+                ClipSource::Motion { .. } | ClipSource::Authored { .. } => Vec::new(),
             };
             (c.name().to_string(), c.duration(Interpolation::Smooth), c.looping, started)
         })

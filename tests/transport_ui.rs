@@ -185,3 +185,45 @@ fn the_mode_switch_plays_the_scene_as_the_file_says() {
     assert!(none.engaged && !none.playing, "the scene at time 0, paused");
     assert_eq!(Transport::new(Animations::default()).with_scene_animation(false).mode, PlayMode::OneClip);
 }
+
+/// The key row: on a file without clips the panel still offers Set key; K sets a key too; once a key
+/// is set at the current time, Delete key asks to delete that key (the app hands key commands to the
+/// pose editor, `tests/keyframes.rs` covers what they do).
+#[test]
+fn set_key_and_delete_key_ask_for_key_edits() {
+    use hanim_viewer::ui::keys::KeyCommand;
+    use hanim_viewer::ui::transport::{TransportCommand, transport_commands};
+    struct Keys {
+        doc: Document,
+        transport: Transport,
+        asked: Vec<TransportCommand>,
+    }
+    let doc = hanim::load(&common::corpus("x3d/JinLOA4.x3d")).unwrap();
+    let transport = Transport::new(Animations::from_document(&doc));
+    let mut h = Harness::builder().with_size(egui::vec2(1100.0, 300.0)).build_ui_state(
+        |ui, s: &mut Keys| {
+            let asked = transport_commands(ui, &s.transport);
+            s.asked.extend(asked);
+        },
+        Keys { doc, transport, asked: Vec::new() },
+    );
+    h.run();
+    h.get_by_label("Set key").click();
+    h.run();
+    assert_eq!(h.state().asked, [TransportCommand::Key(KeyCommand::Set)]);
+    h.state_mut().asked.clear();
+    h.key_press(egui::Key::K);
+    h.run();
+    assert_eq!(h.state().asked, [TransportCommand::Key(KeyCommand::Set)], "K sets a key");
+    // A key at 0 s, as the pose editor would set it.
+    {
+        let s = h.state_mut();
+        s.asked.clear();
+        let pose = Pose::rest(&s.doc.humanoids[0]);
+        s.transport.set_key(&s.doc.humanoids[0], hanim::HumanoidIndex(0), &pose).unwrap();
+    }
+    h.run();
+    h.get_by_label("Delete key").click();
+    h.run();
+    assert_eq!(h.state().asked, [TransportCommand::Key(KeyCommand::Delete(0.0))]);
+}

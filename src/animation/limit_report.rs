@@ -70,6 +70,11 @@ pub fn clip_limit_report(doc: &Document, animations: &Animations, index: usize) 
             let frames = (c.cycle_interval * INTERPOLATOR_SEQUENCE_FPS).round().max(0.0) as usize;
             (0..=frames).map(|k| k as f64 / INTERPOLATOR_SEQUENCE_FPS).collect()
         }
+        // Keys sit on a frame grid of the same rate: every key and the slerp between them.
+        ClipSource::Authored { clip, .. } => {
+            let frames = (clip.duration() * INTERPOLATOR_SEQUENCE_FPS).round().max(0.0) as usize;
+            (0..=frames).map(|k| k as f64 / INTERPOLATOR_SEQUENCE_FPS).collect()
+        }
     };
     let options = SampleOptions { interpolation: Interpolation::Smooth, ..SampleOptions::default() };
     let mut out = Vec::new();
@@ -87,7 +92,7 @@ pub fn clip_limit_report(doc: &Document, animations: &Animations, index: usize) 
                 }
                 poses
             }
-            ClipSource::Interpolators(_) => solo.sample(doc, tau, &options),
+            ClipSource::Interpolators(_) | ClipSource::Authored { .. } => solo.sample(doc, tau, &options),
         };
         for (hi, (h, pose)) in doc.humanoids.iter().zip(&poses).enumerate() {
             for (j, joint) in h.joints.iter().enumerate() {

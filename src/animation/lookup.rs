@@ -47,8 +47,8 @@ impl Animations {
                 }
                 m.time_of_frame(f as f64)
             }
-            (Some(_), ClipSource::Interpolators(_)) => {
-                return fail(format!("'{motion}' is an interpolator clip: give --time in seconds, not --frame"));
+            (Some(_), ClipSource::Interpolators(_) | ClipSource::Authored { .. }) => {
+                return fail(format!("'{motion}' is not an HAnimMotion: give --time in seconds, not --frame"));
             }
             (None, ClipSource::Motion { motion: m, .. }) => match time {
                 Some(t) => t,
@@ -56,7 +56,7 @@ impl Animations {
                 None if m.frame_increment != 0 => m.time_of_frame(m.frame_index as f64).max(0.0),
                 None => 0.0,
             },
-            (None, ClipSource::Interpolators(_)) => time.unwrap_or(0.0),
+            (None, ClipSource::Interpolators(_) | ClipSource::Authored { .. }) => time.unwrap_or(0.0),
         };
         if !tau.is_finite() {
             return fail("the time must be a finite number of seconds".to_string());
@@ -78,7 +78,7 @@ impl Animations {
                 };
                 frames.into_iter().map(|f| motion.time_of_frame(f as f64)).collect()
             }
-            ClipSource::Interpolators(_) => {
+            ClipSource::Interpolators(_) | ClipSource::Authored { .. } => {
                 let step = f64::from(every) / INTERPOLATOR_SEQUENCE_FPS;
                 let count = (clip.duration(mode) / step).floor() as usize + 1;
                 (0..count).map(|i| i as f64 * step).collect()

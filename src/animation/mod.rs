@@ -14,19 +14,23 @@
 //! Translations written to a skeleton root joint (the `humanoid_root` of every file in the corpus)
 //! follow [`RootMode`].
 
+pub mod authored;
 pub mod events;
 pub mod interpolator;
 pub mod limit_report;
 mod lookup;
 pub mod motion;
 mod play_mode;
+mod root_mode;
 
 use glam::Vec3;
 
+pub use authored::{AuthoredClip, AuthoredSnapshot, Key, KeyError};
 pub use interpolator::{Curve, CurveValue, InterpolatorClip, TargetField, Track, find_clips};
 pub use lookup::{INTERPOLATOR_SEQUENCE_FPS, LookupError};
 pub use motion::{HanimMotion, Interpolation, JointSample, MotionError};
 pub use play_mode::PlayMode;
+pub use root_mode::RootMode;
 
 use crate::hanim::Document;
 use crate::hanim::HumanoidIndex;
@@ -42,6 +46,11 @@ pub enum ClipSource {
         motion: HanimMotion,
     },
     Interpolators(InterpolatorClip),
+    /// Keys set in the window or on the command line ([`authored`]).
+    Authored {
+        humanoid: HumanoidIndex,
+        clip: AuthoredClip,
+    },
 }
 
 /// One entry of the transport's list.
@@ -61,6 +70,7 @@ impl Clip {
             ClipSource::Motion { motion, .. } if !motion.name.is_empty() => &motion.name,
             ClipSource::Motion { motion, .. } => motion.def.as_deref().unwrap_or(""),
             ClipSource::Interpolators(c) => &c.name,
+            ClipSource::Authored { clip, .. } => &clip.name,
         }
     }
 
@@ -74,6 +84,7 @@ impl Clip {
         match &self.source {
             ClipSource::Motion { .. } => "HAnimMotion",
             ClipSource::Interpolators(_) => "interpolators",
+            ClipSource::Authored { .. } => "keys",
         }
     }
 
@@ -81,7 +92,7 @@ impl Clip {
     pub fn unsupported(&self) -> Option<&str> {
         match &self.source {
             ClipSource::Interpolators(c) => c.unsupported.as_deref(),
-            ClipSource::Motion { .. } => None,
+            ClipSource::Motion { .. } | ClipSource::Authored { .. } => None,
         }
     }
 
@@ -90,6 +101,7 @@ impl Clip {
         match &self.source {
             ClipSource::Motion { motion, .. } => motion.duration(mode),
             ClipSource::Interpolators(c) => c.cycle_interval,
+            ClipSource::Authored { clip, .. } => clip.duration(),
         }
     }
 
@@ -97,7 +109,7 @@ impl Clip {
     pub fn frame_count(&self) -> Option<usize> {
         match &self.source {
             ClipSource::Motion { motion, .. } => Some(motion.frame_count),
-            ClipSource::Interpolators(_) => None,
+            ClipSource::Interpolators(_) | ClipSource::Authored { .. } => None,
         }
     }
 
@@ -105,7 +117,7 @@ impl Clip {
     pub fn frame_position(&self, tau: f64, mode: Interpolation) -> Option<f64> {
         match &self.source {
             ClipSource::Motion { motion, .. } => Some(motion.frame_position(tau, mode, self.looping)),
-            ClipSource::Interpolators(_) => None,
+            ClipSource::Interpolators(_) | ClipSource::Authored { .. } => None,
         }
     }
 
@@ -115,40 +127,8 @@ impl Clip {
             && match &self.source {
                 ClipSource::Motion { motion, .. } => motion.finished(tau, mode),
                 ClipSource::Interpolators(c) => tau >= c.cycle_interval,
+                ClipSource::Authored { clip, .. } => tau >= clip.duration(),
             }
-    }
-}
-
-/// How root translations from clips are placed (see the module documentation).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum RootMode {
-    /// The file's values, as X_ITE uses them (semantics note §4.6).
-    #[default]
-    AsGiven,
-    /// Moved so that the clip starts at the root's rest translation: `t = rest + (v − v_first)`.
-    RelativeToFirst,
-    /// As `RelativeToFirst`, with the horizontal (X, Z) travel removed: only the height changes.
-    InPlace,
-}
-
-impl RootMode {
-    pub const ALL: [RootMode; 3] = [RootMode::AsGiven, RootMode::RelativeToFirst, RootMode::InPlace];
-
-    pub fn label(self) -> &'static str {
-        match self {
-            RootMode::AsGiven => "as given",
-            RootMode::RelativeToFirst => "relative to first frame",
-            RootMode::InPlace => "in place",
-        }
-    }
-
-    pub fn from_name(name: &str) -> Option<RootMode> {
-        match name {
-            "as-given" | "given" => Some(RootMode::AsGiven),
-            "relative" | "relative-to-first" => Some(RootMode::RelativeToFirst),
-            "in-place" | "inplace" => Some(RootMode::InPlace),
-            _ => None,
-        }
     }
 }
 
@@ -256,6 +236,13 @@ impl Animations {
                                 *slot = t;
                             }
                         }
+                    }
+                }
+                ClipSource::Authored { humanoid, clip: keys } => {
+                    let duration = keys.duration();
+                    let tau = if clip.looping && duration > 0.0 { tau.rem_euclid(duration) } else { tau };
+                    if let (Some(h), Some(pose)) = (doc.humanoid(*humanoid), poses.get_mut(humanoid.0)) {
+                        authored::apply_authored(h, keys, tau, options, pose);
                     }
                 }
                 ClipSource::Interpolators(c) => {
@@ -556,6 +543,9 @@ impl Transport {
             }
             ClipSource::Interpolators(_) => {
                 self.time = (self.time + f64::from(direction.signum()) / 30.0).max(0.0);
+            }
+            ClipSource::Authored { clip, .. } => {
+                self.time = clip.snap(self.time + f64::from(direction.signum()) / clip.fps);
             }
         }
     }

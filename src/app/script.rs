@@ -43,6 +43,11 @@
 //!                           relaxed, sitting, walking-contact, waving) applied to the posed humanoid;
 //!                           one undo step
 //! pose-library on|off       show or hide the pose library window (later steps wait for its thumbnails)
+//! key                       Set key: the current pose at the current time into the selected authored
+//!                           clip (a new one when none is selected); one undo step
+//! key-move FROM TO          move the selected authored clip's key at FROM seconds to TO
+//! key-delete T              delete its key at T seconds
+//! export FILE [--as-interpolators] [--fps N] [--rest-pose]   File ▸ Save as X3D… into FILE
 //! quit
 //! ```
 
@@ -53,7 +58,9 @@ use glam::Vec3;
 
 use crate::hanim::JointIndex;
 use crate::ui::command::UiCommand;
+use crate::ui::keys::KeyCommand;
 use crate::ui::scene::{SceneSummary, without_prefix};
+use crate::ui::transport::TransportCommand;
 
 #[derive(Debug, Clone, PartialEq)]
 pub enum ScriptStep {
@@ -126,6 +133,19 @@ pub enum ScriptStep {
     LoseDevice,
     /// The kept UI picture must equal a full repaint of the frame.
     CheckUiPicture,
+    /// Set key at the current time.
+    Key,
+    /// A key moved from one time to another (seconds).
+    KeyMove(f64, f64),
+    /// The key at a time deleted.
+    KeyDelete(f64),
+    /// File ▸ Save as X3D… with these choices.
+    SaveX3d {
+        path: PathBuf,
+        as_interpolators: bool,
+        fps: Option<f64>,
+        rest_pose: bool,
+    },
     Quit,
 }
 
@@ -357,6 +377,19 @@ pub fn parse_script(text: &str) -> Result<Vec<ScriptLine>> {
                 let [x, y, z, tolerance] = numbers::<4>(values, line)?;
                 ScriptStep::Expect((*effector).to_string(), [x, y, z], tolerance)
             }
+            "key" => none().map(|_| ScriptStep::Key)?,
+            "key-move" => {
+                let [from, to] = numbers::<2>(rest, line)?;
+                if !(from >= 0.0 && to >= 0.0 && from.is_finite() && to.is_finite()) {
+                    bail!("line {line}: 'key-move' takes two times in seconds ≥ 0");
+                }
+                ScriptStep::KeyMove(f64::from(from), f64::from(to))
+            }
+            "key-delete" => {
+                let [t] = numbers::<1>(rest, line)?;
+                ScriptStep::KeyDelete(f64::from(t))
+            }
+            "export" => parse_export(rest, line)?,
             other => bail!("line {line}: unknown action '{other}'"),
         };
         if matches!(&step, ScriptStep::Open(p) | ScriptStep::Screenshot(p) | ScriptStep::WindowScreenshot(p) | ScriptStep::Capture(p) | ScriptStep::Mapping(p) | ScriptStep::SavePose(p) if p.as_os_str().is_empty())
@@ -369,6 +402,29 @@ pub fn parse_script(text: &str) -> Result<Vec<ScriptLine>> {
         steps.push(ScriptLine { line, step });
     }
     Ok(steps)
+}
+
+/// `export FILE [--as-interpolators] [--fps N] [--rest-pose]` (the file name may hold spaces).
+fn parse_export(words: &[&str], line: usize) -> Result<ScriptStep> {
+    let (mut as_interpolators, mut fps, mut rest_pose, mut path) = (false, None, false, Vec::new());
+    let mut i = 0;
+    while i < words.len() {
+        match words[i] {
+            "--as-interpolators" => as_interpolators = true,
+            "--rest-pose" => rest_pose = true,
+            "--fps" => {
+                let value = words.get(i + 1).and_then(|w| w.parse::<f64>().ok()).filter(|v| *v > 0.0 && *v <= 240.0);
+                fps = Some(value.with_context(|| format!("line {line}: '--fps' takes frames per second (1 to 240)"))?);
+                i += 1;
+            }
+            word => path.push(word),
+        }
+        i += 1;
+    }
+    if path.is_empty() {
+        bail!("line {line}: 'export' needs a file name");
+    }
+    Ok(ScriptStep::SaveX3d { path: PathBuf::from(path.join(" ")), as_interpolators, fps, rest_pose })
 }
 
 fn joint(summary: &SceneSummary, name: &str, line: usize) -> Result<JointIndex> {
@@ -454,6 +510,12 @@ pub fn commands_for(step: &ScriptStep, summary: &SceneSummary, line: usize) -> R
         ScriptStep::Overlay(_) => Vec::new(),
         ScriptStep::SavePose(path) => vec![UiCommand::SavePose(path.clone())],
         ScriptStep::LoadPose(source) => vec![UiCommand::LoadPose(source.clone())],
+        ScriptStep::Key => vec![UiCommand::Transport(TransportCommand::Key(KeyCommand::Set))],
+        ScriptStep::KeyMove(from, to) => {
+            vec![UiCommand::Transport(TransportCommand::Key(KeyCommand::Move { from: *from, to: *to }))]
+        }
+        ScriptStep::KeyDelete(at) => vec![UiCommand::Transport(TransportCommand::Key(KeyCommand::Delete(*at)))],
+        ScriptStep::SaveX3d { path, .. } => vec![UiCommand::SaveX3d(path.clone())],
         ScriptStep::Expect(..)
         | ScriptStep::LimitReport
         | ScriptStep::LimitJump(_)
@@ -564,5 +626,23 @@ mod tests {
         assert!(parse_script("save-pose").unwrap_err().to_string().contains("needs a file name"));
         assert!(parse_script("load-pose").unwrap_err().to_string().contains("line 1: 'load-pose' needs"));
         assert!(parse_script("pose-library maybe").is_err());
+        let keys = parse_script("key\nkey-move 1 2.5\nkey-delete 2.5\nexport /tmp/a b.x3d --as-interpolators --fps 24")
+            .unwrap();
+        assert_eq!(keys[0].step, ScriptStep::Key);
+        assert_eq!(keys[1].step, ScriptStep::KeyMove(1.0, 2.5));
+        assert_eq!(keys[2].step, ScriptStep::KeyDelete(2.5));
+        assert_eq!(
+            keys[3].step,
+            ScriptStep::SaveX3d {
+                path: PathBuf::from("/tmp/a b.x3d"),
+                as_interpolators: true,
+                fps: Some(24.0),
+                rest_pose: false
+            }
+        );
+        assert!(parse_script("key 1").is_err());
+        assert!(parse_script("key-move 1").is_err());
+        assert!(parse_script("export --fps 0 a.x3d").unwrap_err().to_string().contains("'--fps' takes"));
+        assert!(parse_script("export --rest-pose").unwrap_err().to_string().contains("needs a file name"));
     }
 }

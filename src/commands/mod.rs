@@ -12,6 +12,7 @@ pub mod desktop;
 pub mod info;
 pub mod man;
 pub mod motion;
+pub mod motion_keys;
 pub mod pose;
 pub mod render;
 pub mod repair;

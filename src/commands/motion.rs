@@ -1,5 +1,6 @@
 //! `hanim-viewer motion …`: import a capture onto a humanoid, write a capture's stick figure, render one
-//! of its frames, print the default joint mapping.
+//! of its frames, print the default joint mapping; `motion keys` (in [`super::motion_keys`]) writes keyed
+//! poses as a motion.
 
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
@@ -98,6 +99,10 @@ pub enum MotionCommand {
         #[command(flatten)]
         capture: CaptureOptions,
     },
+    /// Poses at times (rest, joint rotations, IK reaches) as an authored clip, written into a copy of the
+    /// humanoid file as an HAnimMotion sampled at --fps (or TimeSensor + interpolators), optionally with a
+    /// pose as the new rest pose.
+    Keys(super::motion_keys::KeysArgs),
     /// Print the joint mapping that would be used for a skeleton (edit it and pass it with --map).
     Mapping {
         /// An .asf or .bvh file.
@@ -192,6 +197,7 @@ pub fn run(args: &MotionArgs) -> Result<()> {
             println!("{}: frame {frame} of {frames}, {}x{}", out.display(), image.width, image.height);
             Ok(())
         }
+        MotionCommand::Keys(keys) => super::motion_keys::run(keys),
         MotionCommand::Mapping { skeleton } => {
             let capture = load_capture(skeleton, None, &CaptureOptions { fps: None, bvh_unit: None })?;
             print!("{}", mapping_for(&capture, None)?.to_text());

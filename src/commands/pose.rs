@@ -73,11 +73,12 @@ pub fn clip_reports(animations: &Animations) -> Vec<ClipReport> {
             looping: c.looping,
             started_by: match &c.source {
                 ClipSource::Interpolators(i) => i.started_by.clone(),
-                ClipSource::Motion { .. } => Vec::new(),
+                ClipSource::Motion { .. } | ClipSource::Authored { .. } => Vec::new(),
             },
             tracks: match &c.source {
                 ClipSource::Interpolators(i) => i.tracks.len(),
                 ClipSource::Motion { motion, .. } => motion.groups.iter().filter(|g| g.joint.is_some()).count(),
+                ClipSource::Authored { clip, .. } => clip.joints().len(),
             },
             unsupported: c.unsupported().map(str::to_string),
         })

@@ -14,6 +14,7 @@ pub mod asf;
 pub mod bvh;
 mod error;
 pub mod export;
+pub mod keys_export;
 mod load;
 pub mod mapping;
 pub mod retarget;

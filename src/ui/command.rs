@@ -74,6 +74,10 @@ pub enum UiCommand {
     /// Sets the joints `pose` names to its rotations (within the limits unless they are off), as one
     /// undo step; what it did is left in [`super::PoseEditor::last_applied`].
     ApplyPose(Box<crate::pose::file::HumanoidPose>),
+    /// Asks where to write the copy File ▸ Save as X3D… describes ([`super::UiState::save_x3d`]).
+    SaveX3dDialog,
+    /// Writes that copy into this file.
+    SaveX3d(PathBuf),
     /// Asks for the screenshot folder in a native dialog.
     ChooseScreenshotFolder,
     /// Closes the load-error window.

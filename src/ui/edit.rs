@@ -6,6 +6,7 @@ use glam::{Quat, Vec3};
 use super::command::UiCommand;
 use super::limits;
 use super::state::UiState;
+use crate::animation::{AuthoredSnapshot, Transport};
 use crate::hanim::Humanoid;
 use crate::hanim::JointIndex;
 use crate::pose::{Pose, ik};
@@ -22,7 +23,7 @@ pub struct PoseEdits {
 }
 
 impl PoseEdits {
-    fn of(pose: &Pose) -> Self {
+    pub(super) fn of(pose: &Pose) -> Self {
         Self {
             rotation_offsets: pose.rotation_offsets.clone(),
             translation_offsets: pose.translation_offsets.clone(),
@@ -52,10 +53,17 @@ enum EditKey {
     ApplyPose,
 }
 
+/// One undo step: the pose edits before it and, for key edits, the authored clips before it.
+#[derive(Debug, Clone, PartialEq)]
+struct Step {
+    edits: PoseEdits,
+    keys: Option<AuthoredSnapshot>,
+}
+
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct History {
-    undo: Vec<PoseEdits>,
-    redo: Vec<PoseEdits>,
+    undo: Vec<Step>,
+    redo: Vec<Step>,
     open: Option<EditKey>,
 }
 
@@ -73,12 +81,22 @@ impl History {
         if self.open == Some(key) && !matches!(key, EditKey::Reset | EditKey::ApplyPose) {
             return;
         }
-        self.undo.push(PoseEdits::of(pose));
+        self.push(Step { edits: PoseEdits::of(pose), keys: None });
+        self.open = Some(key);
+    }
+
+    fn push(&mut self, step: Step) {
+        self.undo.push(step);
         if self.undo.len() > MAX_UNDO {
             self.undo.remove(0);
         }
         self.redo.clear();
-        self.open = Some(key);
+        self.open = None;
+    }
+
+    /// Records a key edit: the pose edits and authored clips before it.
+    pub(super) fn push_keys(&mut self, edits: PoseEdits, keys: AuthoredSnapshot) {
+        self.push(Step { edits, keys: Some(keys) });
     }
 }
 
@@ -97,6 +115,28 @@ pub struct PoseEditor {
 impl PoseEditor {
     pub fn new(h: &Humanoid) -> Self {
         Self { pose: Pose::rest(h), history: History::default(), revision: 0, last_applied: None }
+    }
+
+    pub(super) fn snapshot_edits(&self) -> PoseEdits {
+        PoseEdits::of(&self.pose)
+    }
+
+    /// Undoes (`back`) or redoes one step. Key edits also restore the transport's authored clips; without
+    /// a transport only their pose part comes back (the window always passes its transport).
+    pub fn travel(&mut self, back: bool, transport: Option<&mut Transport>) -> bool {
+        let history = &mut self.history;
+        let (from, to) =
+            if back { (&mut history.undo, &mut history.redo) } else { (&mut history.redo, &mut history.undo) };
+        let Some(step) = from.pop() else { return false };
+        let keys_now = step.keys.as_ref().and(transport.as_deref()).map(Transport::authored_snapshot);
+        to.push(Step { edits: PoseEdits::of(&self.pose), keys: keys_now });
+        step.edits.restore(&mut self.pose);
+        if let (Some(keys), Some(t)) = (&step.keys, transport) {
+            t.restore_authored(keys);
+        }
+        history.open = None;
+        self.revision += 1;
+        true
     }
 
     /// The effective rotation's limit-frame angles of `joint`, in degrees (what the sliders show).
@@ -213,20 +253,10 @@ impl PoseEditor {
             }
             UiCommand::EndEdit => self.history.open = None,
             UiCommand::Undo => {
-                if let Some(previous) = self.history.undo.pop() {
-                    self.history.redo.push(PoseEdits::of(&self.pose));
-                    previous.restore(&mut self.pose);
-                    self.history.open = None;
-                    self.revision += 1;
-                }
+                self.travel(true, None);
             }
             UiCommand::Redo => {
-                if let Some(next) = self.history.redo.pop() {
-                    self.history.undo.push(PoseEdits::of(&self.pose));
-                    next.restore(&mut self.pose);
-                    self.history.open = None;
-                    self.revision += 1;
-                }
+                self.travel(false, None);
             }
             UiCommand::SelectView(view) => {
                 state.active_view = Some(view);

@@ -7,10 +7,12 @@ pub mod capture;
 pub mod command;
 pub mod edit;
 pub mod export;
+pub mod keys;
 pub mod limit_report;
 pub mod limits;
 pub mod panels;
 pub mod pose_library;
+pub mod save_x3d;
 pub mod scene;
 pub mod state;
 pub mod transport;
@@ -229,6 +231,13 @@ fn menu_ui(ui: &mut egui::Ui, state: &mut UiState, info: &FrameInfo) -> Vec<UiCo
                 .clicked()
             {
                 state.export.open = true;
+            }
+            if ui
+                .add_enabled(info.file.is_some(), egui::Button::new("Save as X3D…"))
+                .on_hover_text("a copy of the file with the authored clip as an HAnimMotion (or interpolators), and the pose as rest pose if asked")
+                .clicked()
+            {
+                state.save_x3d.open = true;
             }
             if ui.button("Quit  (Ctrl+Q)").clicked() {
                 commands.push(UiCommand::Quit);

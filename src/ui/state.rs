@@ -69,6 +69,9 @@ pub struct UiState {
     /// The pose library window (this session only).
     #[serde(skip)]
     pub pose_library: super::pose_library::LibraryState,
+    /// File ▸ Save as X3D…'s choices (this session only).
+    #[serde(skip)]
+    pub save_x3d: super::save_x3d::SaveX3dSettings,
 }
 
 impl Default for UiState {
@@ -102,6 +105,7 @@ impl Default for UiState {
             export: Default::default(),
             limit_report: Default::default(),
             pose_library: Default::default(),
+            save_x3d: Default::default(),
         }
     }
 }

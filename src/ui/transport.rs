@@ -4,6 +4,7 @@
 //! ([`TransportCommand`]); [`TransportCommand::apply`] carries that out, and the app then samples the
 //! transport into the pose every frame.
 
+use super::keys::{self, KeyCommand};
 use crate::animation::{ClipSource, Interpolation, MAX_SPEED, MIN_SPEED, PlayMode, RootMode, Transport};
 
 /// A change to the transport asked for in the panel or by its keys.
@@ -28,6 +29,10 @@ pub enum TransportCommand {
     SetEnabled(usize, bool),
     /// One clip at a time, or the whole scene as the file says.
     SetMode(PlayMode),
+    /// A key edit: it needs the pose editor (the app hands it to [`PoseEditor::apply_key`]).
+    ///
+    /// [`PoseEditor::apply_key`]: super::edit::PoseEditor::apply_key
+    Key(KeyCommand),
 }
 
 impl TransportCommand {
@@ -55,13 +60,18 @@ impl TransportCommand {
                 }
             }
             TransportCommand::SetMode(mode) => transport.set_mode(mode),
+            TransportCommand::Key(command) => log::debug!("{command:?} needs the pose editor"),
         }
     }
 }
 
 /// Space and the arrow keys, when no text field has the keyboard.
 pub fn transport_keys(ui: &mut egui::Ui, transport: &Transport, out: &mut Vec<TransportCommand>) {
-    if ui.ctx().egui_wants_keyboard_input() || !has_panel(transport) {
+    if ui.ctx().egui_wants_keyboard_input() {
+        return;
+    }
+    keys::key_shortcut(ui, out);
+    if !has_panel(transport) {
         return;
     }
     use egui::{Key, Modifiers};
@@ -92,14 +102,21 @@ fn has_panel(transport: &Transport) -> bool {
     !transport.animations.clips.is_empty() || transport.scene_animated
 }
 
-/// The transport as a bottom panel of the window (nothing when the file has neither clips nor scene
-/// animation): what the user asked for this frame.
+/// The transport as a bottom panel of the window: what the user asked for this frame. A file with
+/// neither clips nor scene animation gets one row, *Set key*, to start an authored clip.
 pub fn transport_commands(ui: &mut egui::Ui, transport: &Transport) -> Vec<TransportCommand> {
     let mut out = Vec::new();
     transport_keys(ui, transport, &mut out);
-    if has_panel(transport) {
-        egui::Panel::bottom("transport").resizable(false).show(ui, |ui| transport_ui(ui, transport, &mut out));
-    }
+    egui::Panel::bottom("transport").resizable(false).show(ui, |ui| {
+        if has_panel(transport) {
+            transport_ui(ui, transport, &mut out);
+        } else {
+            ui.horizontal(|ui| {
+                keys::key_buttons(ui, transport, &mut out);
+                ui.weak("no motions: Set key (K) stores the pose as the first key of a new clip");
+            });
+        }
+    });
     out
 }
 
@@ -213,16 +230,21 @@ fn timeline_ui(ui: &mut egui::Ui, transport: &Transport, out: &mut Vec<Transport
                 out.push(TransportCommand::SeekTime(seconds));
             }
         });
+        // The key row in every mode, so the panel keeps its height when the mode changes.
+        ui.horizontal(|ui| keys::key_buttons(ui, transport, out));
         return;
     }
     let Some(clip) = transport.selected_clip() else {
         ui.weak("no playable clip");
+        ui.horizontal(|ui| keys::key_buttons(ui, transport, out));
         return;
     };
     let duration = clip.duration(mode);
     // Within one pass, as the clip shows it (a looping clip wraps).
     let shown = if clip.looping && duration > 0.0 { time.rem_euclid(duration) } else { time.clamp(0.0, duration) };
     let mut seek = None;
+    // Where the authored clip's scrubber rail lies, for the key marks under it.
+    let mut rail: Option<(f32, f32)> = None;
     ui.horizontal(|ui| {
         ui.label(egui::RichText::new(clip.name()).strong());
         // Room for the name before and the frame/time text after the slider.
@@ -250,7 +272,30 @@ fn timeline_ui(ui: &mut egui::Ui, transport: &Transport, out: &mut Vec<Transport
                 }
                 ui.label(format!("{} / {}", seconds_text(shown), seconds_text(duration)));
             }
+            ClipSource::Authored { clip: keys, .. } => {
+                // Past the last key too, so that the next key can go after it.
+                let span = keys::timeline_span(keys);
+                let mut seconds = time.clamp(0.0, span);
+                let slider = egui::Slider::new(&mut seconds, 0.0..=span)
+                    .text("s")
+                    .step_by(1.0 / keys.fps)
+                    .clamping(egui::SliderClamping::Always);
+                let response = ui.add(slider);
+                rail = Some((response.rect.left(), ui.spacing().slider_width));
+                if response.changed() {
+                    seek = Some(TransportCommand::SeekTime(seconds));
+                }
+                ui.label(format!("{} / {} · {} keys", seconds_text(time), seconds_text(duration), keys.keys.len()));
+            }
         }
+    });
+    ui.horizontal(|ui| {
+        if let (ClipSource::Authored { clip: keys, .. }, Some((left, width))) = (&clip.source, rail) {
+            // Right under the scrubber's rail, as wide, so a mark sits under its time.
+            ui.add_space((left - ui.cursor().left()).max(0.0));
+            keys::key_strip(ui, transport, keys, width, out);
+        }
+        keys::key_buttons(ui, transport, out);
     });
     out.extend(seek);
 }
@@ -271,9 +316,12 @@ fn clip_list_ui(ui: &mut egui::Ui, transport: &Transport, out: &mut Vec<Transpor
             if ui.selectable_label(transport.selected == Some(i), clip.name()).clicked() {
                 out.push(TransportCommand::Select(i));
             }
-            let what = match clip.frame_count() {
-                Some(frames) => format!("HAnimMotion, {frames} frames, {}", seconds_text(clip.duration(mode))),
-                None => format!("interpolators, {}", seconds_text(clip.duration(mode))),
+            let what = match (&clip.source, clip.frame_count()) {
+                (ClipSource::Authored { clip: keys, .. }, _) => {
+                    format!("authored, {} keys, {}", keys.keys.len(), seconds_text(clip.duration(mode)))
+                }
+                (_, Some(frames)) => format!("HAnimMotion, {frames} frames, {}", seconds_text(clip.duration(mode))),
+                (_, None) => format!("interpolators, {}", seconds_text(clip.duration(mode))),
             };
             ui.weak(what);
             match &unsupported {

@@ -5,10 +5,31 @@ use super::Viewer;
 use super::loading::open_dialog_extensions;
 use crate::ui::UiCommand;
 use crate::ui::scene::view_placement;
+use crate::ui::transport::TransportCommand;
 
 impl Viewer {
     /// Carries out one command from a panel, a shortcut or the script.
     pub(super) fn apply(&mut self, command: UiCommand) {
+        // Undo, redo and key edits reach the transport's authored clips too.
+        let command = match (command, &mut self.scene) {
+            (command @ (UiCommand::Undo | UiCommand::Redo), Some(scene)) => {
+                scene.editor.travel(command == UiCommand::Undo, Some(&mut scene.transport));
+                return;
+            }
+            (UiCommand::Transport(TransportCommand::Key(key)), Some(scene)) => {
+                let (h, humanoid) = (&scene.doc.humanoids[scene.humanoid.0], scene.humanoid);
+                let result = scene.editor.apply_key(h, humanoid, &mut scene.transport, key);
+                if let Err(e) = result {
+                    if self.script.is_some() {
+                        self.fail(e.to_string());
+                    } else {
+                        self.toast(e.to_string());
+                    }
+                }
+                return;
+            }
+            (command, _) => command,
+        };
         let rest = match &mut self.scene {
             Some(scene) => {
                 let h = &scene.doc.humanoids[scene.humanoid];
@@ -97,6 +118,19 @@ impl Viewer {
                 }
             }
             UiCommand::ExportAnimation(path) => self.export_animation(path),
+            UiCommand::SaveX3dDialog => {
+                let mut dialog = rfd::FileDialog::new()
+                    .set_title("Save as X3D")
+                    .add_filter("X3D", &["x3d"])
+                    .set_file_name(self.save_x3d_default_name());
+                if let Some(folder) = &self.ui.last_folder {
+                    dialog = dialog.set_directory(folder);
+                }
+                if let Some(path) = dialog.save_file() {
+                    self.save_x3d(path);
+                }
+            }
+            UiCommand::SaveX3d(path) => self.save_x3d(path),
             UiCommand::ChooseScreenshotFolder => {
                 let mut dialog = rfd::FileDialog::new().set_title("Folder for screenshots");
                 if let Some(folder) = self.ui.screenshot_folder.as_ref().or(self.ui.last_folder.as_ref()) {

@@ -244,6 +244,7 @@ impl Viewer {
             if ui_state.export.open {
                 commands.extend(ui::export::export_window(ui.ctx(), &mut ui_state.export, transport));
             }
+            commands.extend(ui::save_x3d::save_x3d_window(ui.ctx(), &mut ui_state.save_x3d, transport));
             viewport_input = input;
         });
         (painted, commands, viewport_input)

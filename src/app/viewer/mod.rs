@@ -26,6 +26,7 @@ mod frame;
 mod ik_drag;
 mod loading;
 mod pose_files;
+mod save_x3d;
 mod screenshots;
 mod script_runner;
 mod ui_cache;

@@ -124,6 +124,13 @@ impl Viewer {
                 (export.start, export.end) = (0.0, None);
                 return vec![UiCommand::ExportAnimation(path.clone())];
             }
+            ScriptStep::SaveX3d { path, as_interpolators, fps, rest_pose } => {
+                let settings = &mut self.ui.save_x3d;
+                settings.as_interpolators = *as_interpolators;
+                settings.rest_pose = *rest_pose;
+                settings.fps = fps.unwrap_or(crate::animation::authored::DEFAULT_KEY_FPS);
+                return vec![UiCommand::SaveX3d(path.clone())];
+            }
             ScriptStep::Motion(name, seconds) => {
                 let shown = match self.scene.as_mut() {
                     Some(scene) => scene.transport.show(name, *seconds),

@@ -149,6 +149,7 @@ pub fn clips_driving(animations: &Animations, humanoid: usize) -> Vec<usize> {
                 && match &clip.source {
                     ClipSource::Motion { humanoid: h, .. } => *h == HumanoidIndex(humanoid),
                     ClipSource::Interpolators(c) => c.tracks.iter().any(|t| t.humanoid == HumanoidIndex(humanoid)),
+                    ClipSource::Authored { humanoid: h, .. } => *h == HumanoidIndex(humanoid),
                 }
         })
         .collect()

@@ -77,7 +77,9 @@ impl PoseSource for MotionFrame {
         animations.solo(index);
         let driven: Vec<bool> = (0..doc.humanoids.len())
             .map(|h| match &animations.clips[index].source {
-                ClipSource::Motion { humanoid, .. } => *humanoid == HumanoidIndex(h),
+                ClipSource::Motion { humanoid, .. } | ClipSource::Authored { humanoid, .. } => {
+                    *humanoid == HumanoidIndex(h)
+                }
                 ClipSource::Interpolators(c) => c.tracks.iter().any(|t| t.humanoid == HumanoidIndex(h)),
             })
             .collect();
