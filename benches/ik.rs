@@ -38,7 +38,8 @@ fn bench(c: &mut Criterion) {
     for _ in 0..9 {
         root = h.joints[root].parent.unwrap();
     }
-    let chain = [Effector { joint: tip.joint, point: tip.point, root, target: chest_target(h, -1.0) }];
+    let chain =
+        [Effector { joint: tip.joint, point: tip.point, root, target: chest_target(h, -1.0), orientation: None }];
     group.bench_function("JinLOA4 10-joint chain", |b| {
         b.iter(|| {
             let mut pose = Pose::rest(h);
@@ -58,7 +59,13 @@ fn bench(c: &mut Criterion) {
         .iter()
         .map(|(name, target)| {
             let p = find_effector(h, name).unwrap();
-            Effector { joint: p.joint, point: p.point, root: default_chain_root(h, p.joint, true), target: *target }
+            Effector {
+                joint: p.joint,
+                point: p.point,
+                root: default_chain_root(h, p.joint, true),
+                target: *target,
+                orientation: None,
+            }
         })
         .collect();
         group.bench_function(format!("{file} hands reach, feet pinned"), |b| {

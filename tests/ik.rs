@@ -45,7 +45,7 @@ fn position_of(h: &Humanoid, pose: &Pose, e: &Effector) -> Vec3 {
 /// The effector `name` of `h`, on the chain up to `root`, aimed at `target`.
 fn effector(h: &Humanoid, name: &str, root: &str, target: Vec3) -> Effector {
     let p = find_effector(h, name).expect("effector exists");
-    Effector { joint: p.joint, point: p.point, root: joint(h, root), target }
+    Effector { joint: p.joint, point: p.point, root: joint(h, root), target, orientation: None }
 }
 
 fn angles(h: &Humanoid, pose: &Pose, j: usize) -> [f32; 3] {
@@ -252,7 +252,13 @@ fn corpus_hands_reach_in_front_of_the_chest_with_feet_pinned() {
             .iter()
             .map(|(name, target)| {
                 let p = find_effector(h, name).expect("effector");
-                Effector { joint: p.joint, point: p.point, root: default_chain_root(h, p.joint, true), target: *target }
+                Effector {
+                    joint: p.joint,
+                    point: p.point,
+                    root: default_chain_root(h, p.joint, true),
+                    target: *target,
+                    orientation: None,
+                }
             })
             .collect();
         let mut pose = rest.clone();
@@ -312,4 +318,66 @@ fn a_knee_on_its_bound_is_listed_at_its_limit() {
         bend(&mut pose, radians);
         assert_eq!(hanim_viewer::pose::limits::axes_at_limit(h, &pose), expected, "knee at {radians} rad");
     }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+
+    /// Position and orientation together: a pose of the three-link arm chosen at random (three free axes
+    /// per joint) is found again from rest by its tip's position and the wrist frame's orientation,
+    /// within 1e-4 and 1e-3 rad.
+    #[test]
+    fn a_reachable_position_and_orientation_are_both_reached(
+        shoulder in prop::array::uniform3(-1.0f32..1.0),
+        elbow in prop::array::uniform3(-1.0f32..1.0),
+        wrist in prop::array::uniform3(-1.0f32..1.0),
+    ) {
+        let h = three_links(["", "", ""]);
+        let mut goal = Pose::rest(&h);
+        for (name, a) in [("l_shoulder", shoulder), ("l_elbow", elbow), ("l_wrist", wrist)] {
+            goal.rotation_offsets[joint(&h, name)] = Quat::from_euler(glam::EulerRot::XYZ, a[0], a[1], a[2]);
+        }
+        let tip = find_effector(&h, "tip").unwrap();
+        let globals = humanoid_from_joint(&h, &goal);
+        let target = globals[tip.joint].transform_point3(tip.point);
+        let (_, orientation, _) = globals[tip.joint].to_scale_rotation_translation();
+        let e = Effector { orientation: Some(orientation), ..effector(&h, "tip", "l_shoulder", target) };
+        let mut pose = Pose::rest(&h);
+        let report = solve(&h, &mut pose, &[e], &IkOptions::default()).expect("solves");
+        let reached = humanoid_from_joint(&h, &pose)[tip.joint];
+        let (_, turned, _) = reached.to_scale_rotation_translation();
+        prop_assert!(reached.transform_point3(tip.point).distance(target) < 1e-4, "{report:?}");
+        prop_assert!(turned.angle_between(orientation) < 1e-3, "{report:?}");
+        prop_assert!(report.angle_errors[0].is_some_and(|a| a < 1e-3), "{report:?}");
+    }
+}
+
+/// On a corpus figure: JinLOA4's left hand reaches a point in front of the chest with its palm turned
+/// down (the wrist frame's rest orientation turned 90° about the figure's forward axis), its chain from
+/// the shoulder; both within tolerance, and the orientation target changes the solve (without it the
+/// hand keeps whatever turn the position solve leaves).
+#[test]
+fn jin_reaches_with_the_hand_turned() {
+    let doc = load(&common::corpus("x3d/JinLOA4.x3d")).expect("JinLOA4 loads");
+    let h = &doc.humanoids[0];
+    let rest = Pose::rest(h);
+    let wrist = find_effector(h, "l_wrist").unwrap();
+    let globals = humanoid_from_joint(h, &rest);
+    let start = globals[wrist.joint].transform_point3(wrist.point);
+    let target = start + Vec3::new(-0.1, 0.25, 0.25);
+    let (_, rest_turn, _) = globals[wrist.joint].to_scale_rotation_translation();
+    let orientation = Quat::from_rotation_z(FRAC_PI_2) * rest_turn;
+    let root = default_chain_root(h, wrist.joint, false);
+    let base = Effector { joint: wrist.joint, point: wrist.point, root, target, orientation: None };
+    let mut free = rest.clone();
+    solve(h, &mut free, &[base], &IkOptions::default()).expect("solves");
+    let mut turned = rest.clone();
+    let report = solve(h, &mut turned, &[Effector { orientation: Some(orientation), ..base }], &IkOptions::default())
+        .expect("solves");
+    let g = humanoid_from_joint(h, &turned)[wrist.joint];
+    let (_, got, _) = g.to_scale_rotation_translation();
+    assert!(g.transform_point3(wrist.point).distance(target) < 1e-3, "{report:?}");
+    assert!(got.angle_between(orientation) < 0.01, "{report:?}");
+    let (_, free_turn, _) = humanoid_from_joint(h, &free)[wrist.joint].to_scale_rotation_translation();
+    assert!(free_turn.angle_between(orientation) > 0.3, "the position alone does not turn the hand so");
 }

@@ -137,3 +137,26 @@ fn render_reach_changes_only_the_moved_arm() {
     let legs = changed.iter().filter(|&&(_, y)| y > h * 3 / 4).count();
     assert!(legs * 100 <= changed.len(), "{legs} changed pixels in the legs");
 }
+
+/// `--reach EFFECTOR=X,Y,Z@AX,AY,AZ,ANGLE` also turns the effector's frame: the wrist reaches the point
+/// turned a quarter turn about world Z, and the report gives the angle left (degrees); a bad orientation
+/// is a clear error.
+#[test]
+fn pose_reach_with_an_orientation_turns_the_hand() {
+    let file = common::corpus("x3d/JinLOA4.x3d");
+    let file = file.to_str().unwrap();
+    let rest = json(&["pose", file, "--json"]);
+    let target = centre(&rest, "l_radiocarpal") + Vec3::new(-0.1, 0.25, 0.25);
+    let reach = format!("l_radiocarpal={},{},{}@0,0,1,1.5708", target.x, target.y, target.z);
+    let posed = json(&["pose", file, "--reach", &reach, "--json"]);
+    let effector = &posed["reach"][0]["effectors"][0];
+    assert!(effector["distance"].as_f64().unwrap() < 1e-3, "{effector}");
+    let angle = effector["angle_error_degrees"].as_f64().expect("an angle is reported");
+    assert!(angle < 0.5, "{effector}");
+    let plain =
+        json(&["pose", file, "--reach", &format!("l_radiocarpal={},{},{}", target.x, target.y, target.z), "--json"]);
+    assert!(plain["reach"][0]["effectors"][0].get("angle_error_degrees").is_none());
+    let bad = viewer(&["pose", file, "--reach", "l_radiocarpal=0,1,0@0,0,0,1", "--json"]);
+    assert!(!bad.status.success());
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("EFFECTOR=X,Y,Z[@AX,AY,AZ,ANGLE]"));
+}

@@ -59,7 +59,11 @@ fn an_ik_pose_and_clip_frames_come_back_from_a_file_within_1e_6() {
     let wrist = h.joint_index("l_radiocarpal").unwrap();
     let at = humanoid_from_joint(h, &poses[0])[wrist].transform_point3(h.joints[wrist].rest.center);
     let request = ReachRequest {
-        reaches: vec![Reach { effector: "l_radiocarpal".into(), target: at + Vec3::new(0.1, 0.3, 0.15) }],
+        reaches: vec![Reach {
+            effector: "l_radiocarpal".into(),
+            target: at + Vec3::new(0.1, 0.3, 0.15),
+            orientation: None,
+        }],
         pins: Vec::new(),
         to_root: true,
         options: IkOptions::default(),

@@ -165,6 +165,17 @@ mod tests {
     use super::*;
 
     #[test]
+    fn reaches_parse_with_and_without_an_orientation() {
+        assert_eq!(parse_reach("l_hand_tip=0.2,1.1,0.3").unwrap().orientation, None);
+        let turned = parse_reach("l_hand_tip=0.2,1.1,0.3@0,0,2,1.5").unwrap();
+        assert_eq!(turned.target, glam::Vec3::new(0.2, 1.1, 0.3));
+        assert!(turned.orientation.unwrap().angle_between(glam::Quat::from_rotation_z(1.5)) < 1e-6);
+        for bad in ["x=1,2,3@0,0,0,1", "x=1,2,3@0,0,1", "x=1,2,3@a,0,1,1", "x=1,2@0,0,1,1"] {
+            assert!(parse_reach(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
     fn arguments_parse_and_reject_bad_input() {
         assert_eq!(parse_size("256x128"), Ok(ImageSize { width: 256, height: 128 }));
         assert!(parse_size("0x10").is_err() && parse_size("12").is_err() && parse_size("axb").is_err());
@@ -181,22 +192,40 @@ mod tests {
     }
 }
 
-/// `--reach EFFECTOR=X,Y,Z`: a Site or joint moved to a world position.
+/// `--reach EFFECTOR=X,Y,Z[@AX,AY,AZ,ANGLE]`: a Site or joint moved to a world position, and with `@`
+/// its frame turned to a world orientation (an axis and an angle in radians, as X3D writes rotations).
 pub fn parse_reach(text: &str) -> Result<Reach, String> {
     let expected = || {
         format!(
-            "'{text}' is not EFFECTOR=X,Y,Z (a Site or joint name and a world position, e.g. l_hand_tip=0.2,1.1,0.3)"
+            "'{text}' is not EFFECTOR=X,Y,Z[@AX,AY,AZ,ANGLE] (a Site or joint name, a world position and \
+             optionally a world orientation, e.g. l_hand_tip=0.2,1.1,0.3 or l_hand_tip=0.2,1.1,0.3@0,0,1,1.57)"
         )
     };
+    let numbers = |values: &str| -> Result<Vec<f32>, String> {
+        values.split(',').map(|v| v.trim().parse::<f32>().map_err(|_| expected())).collect()
+    };
     let (name, values) = text.split_once('=').ok_or_else(expected)?;
-    let numbers: Vec<f32> =
-        values.split(',').map(|v| v.trim().parse::<f32>().map_err(|_| expected())).collect::<Result<_, _>>()?;
-    let [x, y, z] = numbers[..] else { return Err(expected()) };
+    let (position, orientation) = match values.split_once('@') {
+        Some((p, o)) => (p, Some(o)),
+        None => (values, None),
+    };
+    let [x, y, z] = numbers(position)?[..] else { return Err(expected()) };
     let target = Vec3::new(x, y, z);
+    let orientation = match orientation.map(numbers).transpose()?.as_deref() {
+        None => None,
+        Some(&[ax, ay, az, angle]) => {
+            let axis = Vec3::new(ax, ay, az);
+            if !axis.is_finite() || !angle.is_finite() || axis.length_squared() < 1e-12 {
+                return Err(expected());
+            }
+            Some(glam::Quat::from_axis_angle(axis.normalize(), angle))
+        }
+        Some(_) => return Err(expected()),
+    };
     if name.trim().is_empty() || !target.is_finite() {
         return Err(expected());
     }
-    Ok(Reach { effector: name.trim().to_string(), target })
+    Ok(Reach { effector: name.trim().to_string(), target, orientation })
 }
 
 /// Inverse kinematics on named effectors (`pose`, `render`): `--reach`, `--pin`, `--reach-to-root`.
@@ -204,8 +233,9 @@ pub fn parse_reach(text: &str) -> Result<Reach, String> {
 pub struct ReachArgs {
     /// Move an effector (a Site such as l_hand_tip, or a joint's centre) to world coordinates X,Y,Z by
     /// inverse kinematics along its default chain (hand → shoulder, foot → hip, head → lower spine),
-    /// within the joints' limits and scaled by their stiffness; repeatable.
-    #[arg(long = "reach", value_name = "EFFECTOR=X,Y,Z", value_parser = parse_reach)]
+    /// within the joints' limits and scaled by their stiffness; `@AX,AY,AZ,ANGLE` also turns its frame to
+    /// that world orientation (axis, angle in radians); repeatable.
+    #[arg(long = "reach", value_name = "EFFECTOR=X,Y,Z[@AX,AY,AZ,ANGLE]", value_parser = parse_reach)]
     pub reaches: Vec<Reach>,
     /// Keep an effector (Site or joint) where it is while the others reach; repeatable.
     #[arg(long = "pin", value_name = "EFFECTOR", requires = "reaches")]

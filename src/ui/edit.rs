@@ -184,7 +184,7 @@ impl PoseEditor {
                 }
                 let pins = state.pins.iter().filter(|p| **p != effector).cloned().collect();
                 let request = ik::ReachRequest {
-                    reaches: vec![ik::Reach { effector, target }],
+                    reaches: vec![ik::Reach { effector, target, orientation: None }],
                     pins,
                     to_root,
                     // Each frame of a drag starts from the last frame's solve: a few steps suffice.

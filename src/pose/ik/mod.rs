@@ -17,6 +17,10 @@
 //!   does not reduce the squared error is undone and retried with more damping. Several effectors are
 //!   solved together (their Jacobian rows stacked), so pinned feet hold while the hands reach. A target
 //!   out of reach leaves the chain stretched toward it; damping keeps every value finite.
+//! - **Orientation targets.** An effector may also ask for its joint's frame to end turned as given: three
+//!   more rows, the rotation vector of `target·current⁻¹` times the chain's length (so a radian of
+//!   orientation error weighs as much as the chain's reach), whose Jacobian columns are the turning axes
+//!   themselves (scaled the same).
 
 mod chains;
 mod linear;
@@ -27,7 +31,7 @@ pub use chains::{EffectorPoint, chain_joints, default_chain_root, find_effector,
 pub use named::{EffectorOutcome, Reach, ReachError, ReachOutcome, ReachRequest, reach_humanoid, reach_named};
 pub use solver::{IkOptions, IkReport, solve};
 
-use glam::Vec3;
+use glam::{Quat, Vec3};
 
 /// One end effector: a point fixed in a joint's space, the top joint the solver may turn for it, and
 /// where the point should go.
@@ -42,6 +46,10 @@ pub struct Effector {
     pub root: usize,
     /// Where the point should be, in humanoid space.
     pub target: Vec3,
+    /// How the joint's frame should be turned, in humanoid space (the rotation part of `H·G_joint`);
+    /// `None`: any orientation. An orientation adds three rows to the solve, its angle error weighted by
+    /// the chain's length so that a radian weighs as much as the chain's reach.
+    pub orientation: Option<Quat>,
 }
 
 /// Why a solve could not start. Every case names the joints by their H-Anim names.
@@ -53,4 +61,6 @@ pub enum IkError {
     RootNotAncestor { effector: usize, root: String, joint: String },
     #[error("effector {effector}: the target {target} is not a finite position")]
     TargetNotFinite { effector: usize, target: Vec3 },
+    #[error("effector {effector}: the target orientation is not a finite rotation")]
+    OrientationNotFinite { effector: usize },
 }

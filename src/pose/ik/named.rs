@@ -3,18 +3,21 @@
 
 use std::time::Instant;
 
-use glam::Vec3;
+use glam::{Quat, Vec3};
 
 use super::{Effector, IkError, IkOptions, IkReport, default_chain_root, find_effector, solve};
 use crate::hanim::{Document, Humanoid};
 use crate::names::NotFound;
 use crate::pose::{Pose, humanoid_from_joint};
 
-/// Move the effector named `effector` (a Site, or a joint's centre) to `target` (world coordinates).
+/// Move the effector named `effector` (a Site, or a joint's centre) to `target` (world coordinates),
+/// and, when `orientation` is given, turn its frame (a Site's own frame, or the joint's) to that world
+/// orientation.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Reach {
     pub effector: String,
     pub target: Vec3,
+    pub orientation: Option<Quat>,
 }
 
 /// Everything one reach solve is given.
@@ -40,6 +43,9 @@ pub struct EffectorOutcome {
     pub target: [f32; 3],
     pub reached: [f32; 3],
     pub distance: f32,
+    /// With an orientation target: the angle (degrees) left between the effector's frame and it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub angle_error_degrees: Option<f32>,
 }
 
 /// The solve of one humanoid.
@@ -107,14 +113,19 @@ pub fn reach_humanoid(h: &Humanoid, pose: &mut Pose, request: &ReachRequest) -> 
         let p = find_effector(h, &r.effector)?;
         let root = default_chain_root(h, p.joint, request.to_root);
         let target = humanoid_from_world.transform_point3(r.target);
-        effectors.push(Effector { joint: p.joint, point: p.point, root, target });
+        // A Site's frame is the joint's turned by the Site's own rotation: the joint's frame must end at
+        // the asked orientation with that rotation taken off.
+        let (_, world_to_humanoid, _) = humanoid_from_world.to_scale_rotation_translation();
+        let orientation =
+            r.orientation.map(|q| (world_to_humanoid * q.normalize() * effector_frame(h, &p).inverse()).normalize());
+        effectors.push(Effector { joint: p.joint, point: p.point, root, target, orientation });
         names.push((p.name, false));
     }
     for pin in &request.pins {
         let p = find_effector(h, pin)?;
         let root = default_chain_root(h, p.joint, request.to_root);
         let target = globals[p.joint].transform_point3(p.point);
-        effectors.push(Effector { joint: p.joint, point: p.point, root, target });
+        effectors.push(Effector { joint: p.joint, point: p.point, root, target, orientation: None });
         names.push((p.name, true));
     }
     let start = Instant::now();
@@ -122,6 +133,14 @@ pub fn reach_humanoid(h: &Humanoid, pose: &mut Pose, request: &ReachRequest) -> 
         .map_err(|source| ReachError::Solve { humanoid: h.name.clone(), source })?;
     let milliseconds = start.elapsed().as_secs_f64() * 1e3;
     Ok(outcome(h, pose, &effectors, names, &report, milliseconds))
+}
+
+/// The rotation of an effector's frame relative to its joint's: a Site's own rotation, none for a joint.
+fn effector_frame(h: &Humanoid, p: &super::EffectorPoint) -> Quat {
+    p.site.and_then(|i| h.sites.get(i)).map_or(Quat::IDENTITY, |site| {
+        let (_, rotation, _) = (site.offset * site.transform.matrix()).to_scale_rotation_translation();
+        rotation.normalize()
+    })
 }
 
 fn outcome(
@@ -137,7 +156,8 @@ fn outcome(
     let effectors = effectors
         .iter()
         .zip(names)
-        .map(|(e, (name, pinned))| {
+        .zip(&report.angle_errors)
+        .map(|((e, (name, pinned)), angle)| {
             let reached = world_from_humanoid.transform_point3(globals[e.joint].transform_point3(e.point));
             let target = world_from_humanoid.transform_point3(e.target);
             EffectorOutcome {
@@ -147,6 +167,7 @@ fn outcome(
                 target: target.to_array(),
                 reached: reached.to_array(),
                 distance: reached.distance(target),
+                angle_error_degrees: angle.map(f32::to_degrees),
             }
         })
         .collect();

@@ -35,6 +35,9 @@ pub struct IkReport {
     pub iterations: usize,
     /// Per effector, its final distance to the target.
     pub distances: Vec<f32>,
+    /// Per effector with an orientation target, the angle (radians) left between its frame and the
+    /// target; `None` for effectors without one.
+    pub angle_errors: Vec<Option<f32>>,
     /// Every effector within the tolerance.
     pub converged: bool,
     /// `(joint, axis)` of every limited angle that ended on a bound of its interval.
@@ -97,6 +100,9 @@ pub fn solve(h: &Humanoid, pose: &mut Pose, effectors: &[Effector], options: &Ik
         if !e.target.is_finite() {
             return Err(IkError::TargetNotFinite { effector: index, target: e.target });
         }
+        if e.orientation.is_some_and(|q| !q.is_finite() || q.length_squared() < 1e-12) {
+            return Err(IkError::OrientationNotFinite { effector: index });
+        }
         let chain = chain_joints(h, e.joint, e.root).ok_or_else(|| IkError::RootNotAncestor {
             effector: index,
             root: h.joints[e.root].name.clone(),
@@ -143,12 +149,13 @@ pub fn solve(h: &Humanoid, pose: &mut Pose, effectors: &[Effector], options: &Ik
         .filter(|&(s, a)| joints[s].scale[a] > 0.0)
         .collect();
 
-    let mut state = Evaluation::new(h, pose, effectors);
-    // Damping has the units of the Jacobian's entries (lengths): scale it by the chains' reach.
-    let reach = chain_reach(&state.globals, &joints, &in_chain, effectors).max(1e-6);
+    // Damping has the units of the Jacobian's entries (lengths): scale it by the chains' reach; so is a
+    // radian of orientation error.
+    let reach = chain_reach(&humanoid_from_joint(h, pose), &joints, &in_chain, effectors).max(1e-6);
+    let mut state = Evaluation::new(h, pose, effectors, reach);
     let (lambda_min, lambda_max) = (1e-3 * reach, 1e3 * reach);
     let mut lambda = 0.05 * reach;
-    let rows = 3 * effectors.len();
+    let rows = 3 * state.blocks.len();
     let mut jacobian = vec![0.0f64; rows * dofs.len()];
     let mut stale = true;
     let mut iterations = 0;
@@ -175,7 +182,7 @@ pub fn solve(h: &Humanoid, pose: &mut Pose, effectors: &[Effector], options: &Ik
         }
         let mut trial = pose.clone();
         write_offsets(&mut trial, &joints);
-        let next = Evaluation::new(h, &trial, effectors);
+        let next = Evaluation::new(h, &trial, effectors, reach);
         if next.squared_error() < state.squared_error() {
             *pose = trial;
             state = next;
@@ -199,7 +206,7 @@ pub fn solve(h: &Humanoid, pose: &mut Pose, effectors: &[Effector], options: &Ik
                 }
                 kick(&mut joints, &dofs, kicks);
                 write_offsets(pose, &joints);
-                state = Evaluation::new(h, pose, effectors);
+                state = Evaluation::new(h, pose, effectors, reach);
                 stale = true;
                 lambda = 0.05 * reach;
             }
@@ -210,7 +217,7 @@ pub fn solve(h: &Humanoid, pose: &mut Pose, effectors: &[Effector], options: &Ik
         for (joint, angles) in joints.iter_mut().zip(b.angles) {
             joint.angles = angles;
         }
-        state = Evaluation::new(h, pose, effectors);
+        state = Evaluation::new(h, pose, effectors, reach);
     }
     write_offsets(pose, &joints);
 
@@ -223,6 +230,7 @@ pub fn solve(h: &Humanoid, pose: &mut Pose, effectors: &[Effector], options: &Ik
     Ok(IkReport {
         iterations,
         distances: state.distances(),
+        angle_errors: state.angle_errors(),
         converged: state.max_distance() <= options.tolerance,
         at_limit,
     })
@@ -259,32 +267,84 @@ fn kick(joints: &mut [ChainJoint], dofs: &[(usize, usize)], round: usize) {
     }
 }
 
-/// The skeleton at one set of angles: globals, effector positions and their errors.
+/// One block of three rows of the solve: an effector's position, or its orientation.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Block {
+    Position(usize),
+    Orientation(usize),
+}
+
+/// The skeleton at one set of angles: globals, effector positions and the error of every block.
 struct Evaluation {
     globals: Vec<Mat4>,
     positions: Vec<Vec3>,
+    blocks: Vec<Block>,
+    /// Per block: the position error, or the weighted rotation vector of the orientation error.
     errors: Vec<Vec3>,
+    /// Length per radian of orientation error (the chains' reach).
+    weight: f32,
 }
 
 impl Evaluation {
-    fn new(h: &Humanoid, pose: &Pose, effectors: &[Effector]) -> Evaluation {
+    fn new(h: &Humanoid, pose: &Pose, effectors: &[Effector], weight: f32) -> Evaluation {
         let globals = humanoid_from_joint(h, pose);
         let positions: Vec<Vec3> = effectors.iter().map(|e| globals[e.joint].transform_point3(e.point)).collect();
-        let errors = effectors.iter().zip(&positions).map(|(e, p)| e.target - *p).collect();
-        Evaluation { globals, positions, errors }
+        let mut blocks = Vec::new();
+        let mut errors = Vec::new();
+        for (i, (e, p)) in effectors.iter().zip(&positions).enumerate() {
+            blocks.push(Block::Position(i));
+            errors.push(e.target - *p);
+            if let Some(target) = e.orientation {
+                blocks.push(Block::Orientation(i));
+                errors.push(rotation_error(target, frame_rotation(&globals[e.joint])) * weight);
+            }
+        }
+        Evaluation { globals, positions, blocks, errors, weight }
     }
 
     fn squared_error(&self) -> f32 {
         self.errors.iter().map(|e| e.length_squared()).sum()
     }
 
+    /// Per effector, the distance of its point to the target.
     fn distances(&self) -> Vec<f32> {
-        self.errors.iter().map(|e| e.length()).collect()
+        self.blocks
+            .iter()
+            .zip(&self.errors)
+            .filter(|(b, _)| matches!(b, Block::Position(_)))
+            .map(|(_, e)| e.length())
+            .collect()
     }
 
+    fn angle_errors(&self) -> Vec<Option<f32>> {
+        let mut out = vec![None; self.positions.len()];
+        for (b, e) in self.blocks.iter().zip(&self.errors) {
+            if let Block::Orientation(i) = b {
+                out[*i] = Some(e.length() / self.weight);
+            }
+        }
+        out
+    }
+
+    /// The largest block error: positions in length, orientations as their weighted angle.
     fn max_distance(&self) -> f32 {
         self.errors.iter().map(|e| e.length()).fold(0.0, f32::max)
     }
+}
+
+/// The rotation part of a joint's global transform (any scale taken out).
+fn frame_rotation(global: &Mat4) -> Quat {
+    let (_, rotation, _) = global.to_scale_rotation_translation();
+    rotation.normalize()
+}
+
+/// The rotation vector (axis × angle, the shorter way) that turns `current` into `target`.
+fn rotation_error(target: Quat, current: Quat) -> Vec3 {
+    let mut q = (target.normalize() * current.inverse()).normalize();
+    if q.w < 0.0 {
+        q = -q;
+    }
+    q.to_scaled_axis()
 }
 
 /// Writes `Δ = r_base⁻¹·R` for every joint the solver moved.
@@ -314,8 +374,9 @@ fn chain_reach(globals: &[Mat4], joints: &[ChainJoint], in_chain: &[Vec<bool>], 
         .fold(0.0, f32::max)
 }
 
-/// Column `(s, a)` for effector `e`: `w × (p_e − pivot)` where `w` is the axis in humanoid space and the
-/// pivot the joint's centre; zero where the joint is not on that effector's chain. Row-major, `3m` rows.
+/// Column `(s, a)`: for an effector's position block `w × (p_e − pivot)`, for its orientation block
+/// `w` times the orientation weight, where `w` is the axis in humanoid space and the pivot the joint's
+/// centre; zero where the joint is not on that effector's chain. Row-major, three rows per block.
 fn fill_jacobian(
     jacobian: &mut [f64],
     dofs: &[(usize, usize)],
@@ -329,10 +390,14 @@ fn fill_jacobian(
         let parent = joint.parent.and_then(|p| state.globals.get(p)).copied().unwrap_or(Mat4::IDENTITY);
         let w = parent.transform_vector3(joint.axis(a)).normalize_or_zero();
         let pivot = state.globals[joint.joint].transform_point3(joint.center);
-        for (e, position) in state.positions.iter().enumerate() {
-            let column = if in_chain[e][s] { w.cross(*position - pivot) } else { Vec3::ZERO };
+        for (row, block) in state.blocks.iter().enumerate() {
+            let column = match *block {
+                Block::Position(e) if in_chain[e][s] => w.cross(state.positions[e] - pivot),
+                Block::Orientation(e) if in_chain[e][s] => w * state.weight,
+                _ => Vec3::ZERO,
+            };
             for (k, value) in column.to_array().into_iter().enumerate() {
-                jacobian[(3 * e + k) * cols + c] = f64::from(value);
+                jacobian[(3 * row + k) * cols + c] = f64::from(value);
             }
         }
     }
