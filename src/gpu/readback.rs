@@ -1,4 +1,5 @@
-//! Copies GPU buffers back to the CPU: for tests, `check` and benchmarks, never in the frame loop.
+//! Copies GPU buffers and textures back to the CPU: for tests, `check`, benchmarks and pictures asked for
+//! (screenshots, the kept UI picture's check), never as part of an ordinary frame.
 
 use super::context::GpuContext;
 use super::error::GpuError;
@@ -43,4 +44,51 @@ pub fn map_and_read<T: bytemuck::Pod>(ctx: &GpuContext, staging: &wgpu::Buffer) 
     staging.unmap();
     ctx.check_health()?;
     Ok(data)
+}
+
+/// A texture's pixels (4 bytes each) on their way to the CPU: the kept UI picture's check, pictures of the
+/// window.
+pub struct TextureCopy {
+    staging: wgpu::Buffer,
+    width: u32,
+    height: u32,
+    padded: u32,
+}
+
+/// Records a copy of `texture` (4 bytes per pixel) into a buffer the CPU can read after submission.
+pub fn copy_texture(gpu: &GpuContext, encoder: &mut wgpu::CommandEncoder, texture: &wgpu::Texture) -> TextureCopy {
+    let (width, height) = (texture.width(), texture.height());
+    let padded = crate::gpu::target::padded_bytes_per_row(width);
+    let staging = gpu.device.create_buffer(&wgpu::BufferDescriptor {
+        label: Some("readback::texture_copy"),
+        size: u64::from(padded) * u64::from(height),
+        usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
+        mapped_at_creation: false,
+    });
+    encoder.copy_texture_to_buffer(
+        texture.as_image_copy(),
+        wgpu::TexelCopyBufferInfo {
+            buffer: &staging,
+            layout: wgpu::TexelCopyBufferLayout {
+                offset: 0,
+                bytes_per_row: Some(padded),
+                rows_per_image: Some(height),
+            },
+        },
+        wgpu::Extent3d { width, height, depth_or_array_layers: 1 },
+    );
+    TextureCopy { staging, width, height, padded }
+}
+
+impl TextureCopy {
+    /// Width and height in pixels.
+    pub fn size(&self) -> (u32, u32) {
+        (self.width, self.height)
+    }
+
+    /// The pixels, rows without padding (after the copy's submission; waits for it).
+    pub fn read(&self, gpu: &GpuContext) -> Result<Vec<u8>, GpuError> {
+        let data = map_and_read::<u8>(gpu, &self.staging)?;
+        Ok(crate::gpu::target::strip_row_padding(&data, self.width, self.height, self.padded))
+    }
 }

@@ -153,8 +153,8 @@ impl EguiLayer {
             let mut pass = ui_pass(&mut encoder, fresh.view(), wgpu::LoadOp::Load, "egui::check");
             self.renderer.render(&mut pass, &split.jobs, &screen);
         }
-        let kept_copy = ui_cache::copy_to_buffer(gpu, &mut encoder, kept.texture());
-        let fresh_copy = ui_cache::copy_to_buffer(gpu, &mut encoder, fresh.texture());
+        let kept_copy = crate::gpu::readback::copy_texture(gpu, &mut encoder, kept.texture());
+        let fresh_copy = crate::gpu::readback::copy_texture(gpu, &mut encoder, fresh.texture());
         gpu.queue.submit(extra.into_iter().chain([encoder.finish()]));
         let (kept_pixels, fresh_pixels) = (kept_copy.read(gpu)?, fresh_copy.read(gpu)?);
         let width = size[0] as usize;

@@ -70,10 +70,7 @@ impl Viewer {
 
 /// A copy of the surface texture on its way to the CPU, for `window-screenshot`.
 pub(super) struct WindowCopy {
-    staging: wgpu::Buffer,
-    width: u32,
-    height: u32,
-    padded: u32,
+    pixels: crate::gpu::readback::TextureCopy,
     bgra: bool,
 }
 
@@ -93,34 +90,15 @@ impl Viewer {
             self.fail("window-screenshot: this window's surface cannot be copied".into());
             return None;
         }
-        let (width, height) = (texture.width(), texture.height());
-        let padded = crate::gpu::target::padded_bytes_per_row(width);
-        let staging = self.gpu.device.create_buffer(&wgpu::BufferDescriptor {
-            label: Some("viewer::window_copy"),
-            size: u64::from(padded) * u64::from(height),
-            usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
-            mapped_at_creation: false,
-        });
-        encoder.copy_texture_to_buffer(
-            texture.as_image_copy(),
-            wgpu::TexelCopyBufferInfo {
-                buffer: &staging,
-                layout: wgpu::TexelCopyBufferLayout {
-                    offset: 0,
-                    bytes_per_row: Some(padded),
-                    rows_per_image: Some(height),
-                },
-            },
-            wgpu::Extent3d { width, height, depth_or_array_layers: 1 },
-        );
+        let pixels = crate::gpu::readback::copy_texture(&self.gpu, encoder, texture);
         let bgra = matches!(texture.format(), wgpu::TextureFormat::Bgra8Unorm | wgpu::TextureFormat::Bgra8UnormSrgb);
-        Some(WindowCopy { staging, width, height, padded, bgra })
+        Some(WindowCopy { pixels, bgra })
     }
 
     /// Writes the pictures of the window asked for from `copy` (after its frame was submitted).
     pub(super) fn write_window_shots(&mut self, copy: WindowCopy) {
-        let pixels = crate::gpu::readback::map_and_read::<u8>(&self.gpu, &copy.staging).map(|data| {
-            let mut rgba = crate::gpu::target::strip_row_padding(&data, copy.width, copy.height, copy.padded);
+        let (width, height) = copy.pixels.size();
+        let pixels = copy.pixels.read(&self.gpu).map(|mut rgba| {
             for pixel in rgba.chunks_exact_mut(4) {
                 if copy.bgra {
                     pixel.swap(0, 2);
@@ -132,7 +110,7 @@ impl Viewer {
         });
         for path in std::mem::take(&mut self.pending_window_shots) {
             let result = pixels.as_ref().map_err(|e| anyhow!("{e}")).and_then(|p| {
-                crate::output::write_png_atomically(&path, copy.width, copy.height, p).map_err(anyhow::Error::from)
+                crate::output::write_png_atomically(&path, width, height, p).map_err(anyhow::Error::from)
             });
             match result {
                 Ok(()) => log::info!("saved the window as {}", path.display()),

@@ -204,47 +204,6 @@ pub fn copy_bands(
     }
 }
 
-/// A texture's pixels on their way to the CPU.
-pub struct TextureCopy {
-    staging: wgpu::Buffer,
-    width: u32,
-    height: u32,
-    padded: u32,
-}
-
-/// Records a copy of `texture` (4 bytes per pixel) into a buffer the CPU can read after submission.
-pub fn copy_to_buffer(gpu: &GpuContext, encoder: &mut wgpu::CommandEncoder, texture: &wgpu::Texture) -> TextureCopy {
-    let (width, height) = (texture.width(), texture.height());
-    let padded = crate::gpu::target::padded_bytes_per_row(width);
-    let staging = gpu.device.create_buffer(&wgpu::BufferDescriptor {
-        label: Some("viewer::ui_picture_copy"),
-        size: u64::from(padded) * u64::from(height),
-        usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
-        mapped_at_creation: false,
-    });
-    encoder.copy_texture_to_buffer(
-        texture.as_image_copy(),
-        wgpu::TexelCopyBufferInfo {
-            buffer: &staging,
-            layout: wgpu::TexelCopyBufferLayout {
-                offset: 0,
-                bytes_per_row: Some(padded),
-                rows_per_image: Some(height),
-            },
-        },
-        wgpu::Extent3d { width, height, depth_or_array_layers: 1 },
-    );
-    TextureCopy { staging, width, height, padded }
-}
-
-impl TextureCopy {
-    /// The pixels, rows without padding (after the copy's submission; waits for it).
-    pub fn read(&self, gpu: &GpuContext) -> Result<Vec<u8>, crate::gpu::GpuError> {
-        let data = crate::gpu::readback::map_and_read::<u8>(gpu, &self.staging)?;
-        Ok(crate::gpu::target::strip_row_padding(&data, self.width, self.height, self.padded))
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
