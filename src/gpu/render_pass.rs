@@ -93,6 +93,20 @@ pub(crate) fn uniform_entry(binding: u32, visibility: wgpu::ShaderStages, size: 
     }
 }
 
+/// A read-only storage buffer the vertex stage reads (at least 16 bytes).
+fn vertex_storage_entry(binding: u32) -> wgpu::BindGroupLayoutEntry {
+    wgpu::BindGroupLayoutEntry {
+        binding,
+        visibility: wgpu::ShaderStages::VERTEX,
+        ty: wgpu::BindingType::Buffer {
+            ty: wgpu::BufferBindingType::Storage { read_only: true },
+            has_dynamic_offset: false,
+            min_binding_size: wgpu::BufferSize::new(16),
+        },
+        count: None,
+    }
+}
+
 /// Depth state of the scene passes (shared with the overlay).
 pub(crate) fn depth_state(
     formats: TargetFormats,
@@ -121,28 +135,10 @@ impl HumanoidRenderer {
             label: Some("humanoid::placement_layout"),
             entries: &[
                 uniform_entry(0, wgpu::ShaderStages::VERTEX, size_of::<GpuPlacement>()),
-                wgpu::BindGroupLayoutEntry {
-                    binding: 1,
-                    visibility: wgpu::ShaderStages::VERTEX,
-                    ty: wgpu::BindingType::Buffer {
-                        ty: wgpu::BufferBindingType::Storage { read_only: true },
-                        has_dynamic_offset: false,
-                        min_binding_size: wgpu::BufferSize::new(16),
-                    },
-                    count: None,
-                },
+                vertex_storage_entry(1),
                 // The skin overlay's per-point values (`GpuSkin::overlay_values`; a placeholder for
                 // draws that take theirs from the placement).
-                wgpu::BindGroupLayoutEntry {
-                    binding: 2,
-                    visibility: wgpu::ShaderStages::VERTEX,
-                    ty: wgpu::BindingType::Buffer {
-                        ty: wgpu::BufferBindingType::Storage { read_only: true },
-                        has_dynamic_offset: false,
-                        min_binding_size: wgpu::BufferSize::new(16),
-                    },
-                    count: None,
-                },
+                vertex_storage_entry(2),
             ],
         });
         let no_overlay_values = device.create_buffer(&wgpu::BufferDescriptor {
