@@ -425,27 +425,28 @@ pub fn overlay_lines(
     }
     if let Some(scene) = scene {
         let cross = size * 0.006;
+        // Joints at a limit show their limit arcs too (smaller than the selected joint's), so a pose that
+        // stops short — a drag, a slider, a clip — says which joint holds it.
+        let mut at_limit: Vec<usize> = Vec::new();
         if show_skeleton {
             overlay::push_skeleton(&mut lines.skeleton, scene.humanoid(), &scene.editor.pose, cross);
             push_handles(&mut lines.skeleton, scene, marks, cross * 1.5);
-        }
-        if show_skeleton {
-            // Joints at a limit show their limit arcs too (smaller than the selected joint's), so a pose
-            // that stops short — a drag, a slider, a clip — says which joint holds it.
-            let centres = scene.joint_centres();
-            let mut at_limit: Vec<usize> = crate::pose::limits::axes_at_limit(scene.humanoid(), &scene.editor.pose)
+            at_limit = crate::pose::limits::axes_at_limit(scene.humanoid(), &scene.editor.pose)
                 .into_iter()
                 .map(|(j, _)| j)
+                .filter(|j| Some(*j) != selected)
                 .collect();
             at_limit.dedup();
-            for j in at_limit.into_iter().filter(|j| Some(*j) != selected) {
-                if let Some(c) = centres.get(j).copied() {
-                    push_limit_arcs(&mut lines.skeleton, scene, j, c, size * 0.035);
-                }
+        }
+        // The joint centres, once for this frame, only when something is marked at a joint.
+        let centres = if at_limit.is_empty() && selected.is_none() { Vec::new() } else { scene.joint_centres() };
+        for j in at_limit {
+            if let Some(c) = centres.get(j).copied() {
+                push_limit_arcs(&mut lines.skeleton, scene, j, c, size * 0.035);
             }
         }
         if let Some(j) = selected
-            && let Some(c) = scene.joint_centres().get(j).copied()
+            && let Some(c) = centres.get(j).copied()
         {
             let r = cross * 4.0;
             for axis in [Vec3::X, Vec3::Y, Vec3::Z] {
