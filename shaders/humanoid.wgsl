@@ -2,9 +2,13 @@
 //
 // Positions are gathered, not streamed: each corner carries the index of the skin point it draws
 // (`source_point`), and the vertex shader reads that point from the skin pass's output buffer
-// (`points`, one vec4 per skin point, humanoid space). The corner's skinned normal arrives as a vertex
-// attribute straight from the skin pass's per-corner normal buffer. `Placement` moves both to world
-// space (H = W_parent·L(humanoid), semantics note §1.2).
+// (`points`, one vec4 per skin point, humanoid space). The corner's skinned normal is read likewise from
+// the skin pass's per-corner normal buffer (`normals`, indexed by the corner, i.e. the vertex index).
+// `Placement` moves both to world space (H = W_parent·L(humanoid), semantics note §1.2).
+//
+// Instances: a draw holds one `Placement` per instance (copies of a humanoid skinned together, see
+// `skin_morph.wgsl`) and is drawn instanced; instance k reads its points from `placements[k].first.x` on
+// and its normals from `placements[k].first.y` on. A single humanoid is instance 0 with both at 0.
 //
 // Lighting (`src/gpu/lighting.rs`): the standard model is the X3D lighting equations (X3D 4.0, 17.2.2.4)
 // on the file's colour values: emissive, plus each light's ambient (its ambientIntensity), diffuse and
@@ -24,6 +28,8 @@ struct Placement {
     // Skin overlay values for every point of this draw (x: the selected joint's weight, y: influence
     // count, z: weight sum) when w = 1 (a segment, 100 % its joint's); w = 0: read `overlay_values`.
     overlay: vec4<f32>,
+    // x: this instance's first entry in `points`, y: its first entry in `normals` (zw unused).
+    first: vec4<u32>,
 }
 
 struct Material {
@@ -44,18 +50,21 @@ struct Material {
     texture_t: vec4<f32>,
 }
 
-@group(1) @binding(0) var<uniform> placement: Placement;
+@group(1) @binding(0) var<storage, read> placements: array<Placement>;
 @group(1) @binding(1) var<storage, read> points: array<vec4<f32>>;
-// Per skin point (weight, count, sum, 0), written by `skin_overlay` in `skin_morph.wgsl`.
+// Per skin point (weight, count, sum, 0), written by `skin_overlay` in `skin_morph.wgsl`; the same for
+// every instance.
 @group(1) @binding(2) var<storage, read> overlay_values: array<vec4<f32>>;
+// Per corner and instance: the skinned normal (xyz, 0), humanoid space.
+@group(1) @binding(3) var<storage, read> normals: array<vec4<f32>>;
 @group(2) @binding(0) var<uniform> material: Material;
 // The shape's ImageTexture (sRGB texels, sampled as linear), or 1×1 white when it has none.
 @group(2) @binding(1) var image: texture_2d<f32>;
 @group(2) @binding(2) var image_sampler: sampler;
 
 struct CornerIn {
-    // Skinned normal of this corner, humanoid space (w = 0).
-    @location(0) normal: vec4<f32>,
+    @builtin(vertex_index) corner: u32,
+    @builtin(instance_index) instance: u32,
     @location(1) source_point: u32,
     // Linear RGBA of this corner (white without a colour node).
     @location(2) color: vec4<f32>,
@@ -80,10 +89,11 @@ fn vs_main(corner: CornerIn) -> VertexOut {
 }
 
 fn corner_vertex(corner: CornerIn) -> VertexOut {
-    let p = points[corner.source_point];
+    let placement = placements[corner.instance];
+    let p = points[placement.first.x + corner.source_point];
     let world = placement.world_from_humanoid * vec4<f32>(p.xyz, 1.0);
     let n = placement.normal_from_humanoid;
-    let normal = mat3x3<f32>(n[0].xyz, n[1].xyz, n[2].xyz) * corner.normal.xyz;
+    let normal = mat3x3<f32>(n[0].xyz, n[1].xyz, n[2].xyz) * normals[placement.first.y + corner.corner].xyz;
     var out: VertexOut;
     out.clip_position = frame.clip_from_world * world;
     out.world_position = world.xyz;

@@ -20,6 +20,7 @@ fn options(ctx: &hanim_viewer::gpu::GpuContext, copies: usize, motion: Option<&s
         warmup: 2,
         motion: motion.map(str::to_string),
         copies,
+        batched: true,
         formats: ViewportTarget::formats_for(&ctx.adapter_info),
     }
 }
@@ -57,15 +58,25 @@ fn the_3d_view_benchmark_plays_the_clip_and_times_every_stage() {
 }
 
 #[test]
-fn copies_multiply_points_dispatches_and_triangles() {
+fn batched_copies_multiply_points_and_triangles_but_not_dispatches_or_draws() {
     let Some(ctx) = common::gpu_or_skip() else { return };
     let doc = hanim_viewer::hanim::load(&common::corpus("x3d/JoeKick.x3d")).unwrap();
     let one = bench_view(&ctx, &doc, "JoeKick.x3d", &options(&ctx, 1, None)).unwrap();
     let three = bench_view(&ctx, &doc, "JoeKick.x3d", &options(&ctx, 3, None)).unwrap();
-    assert_eq!(three.copies, 3);
+    assert_eq!((three.copies, three.batches), (3, 1));
     assert_eq!(three.triangles, 3 * one.triangles);
     assert_eq!(three.skin_points, 3 * one.skin_points);
-    assert_eq!(three.dispatches, 3 * one.dispatches);
+    // One skin dispatch per kernel and one draw per opaque part for all three (JoeKick has no
+    // transparent part).
+    assert_eq!(three.dispatches, one.dispatches);
+    assert_eq!(three.draw_calls, one.draw_calls);
+
+    let unbatched = ViewBenchOptions { batched: false, ..options(&ctx, 3, None) };
+    let apart = bench_view(&ctx, &doc, "JoeKick.x3d", &unbatched).unwrap();
+    assert_eq!((apart.copies, apart.batches), (3, 3));
+    assert_eq!((apart.triangles, apart.skin_points), (three.triangles, three.skin_points));
+    assert_eq!(apart.dispatches, 3 * one.dispatches);
+    assert_eq!(apart.draw_calls - 1, 3 * (one.draw_calls - 1));
 }
 
 #[test]

@@ -72,6 +72,10 @@ fn gpu_structs_match_the_wgsl_layout() {
             ("corner_count", offset_of!(GpuSkinParams, corner_count)),
             ("segment_point_count", offset_of!(GpuSkinParams, segment_point_count)),
             ("overlay_joint", offset_of!(GpuSkinParams, overlay_joint)),
+            ("instance_count", offset_of!(GpuSkinParams, instance_count)),
+            ("joint_count", offset_of!(GpuSkinParams, joint_count)),
+            ("displacer_count", offset_of!(GpuSkinParams, displacer_count)),
+            ("_pad", offset_of!(GpuSkinParams, _pad)),
         ],
     );
     check(

@@ -32,6 +32,10 @@ pub struct BenchArgs {
     /// Draw N copies of the file side by side, each at its own clip time (headless only).
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=10_000))]
     pub copies: u32,
+    /// Give each copy its own draws and skin passes instead of batching the copies into instanced
+    /// draws (to compare the two in one binary).
+    #[arg(long)]
+    pub unbatched: bool,
     /// Measure the whole window (UI included, presented), not the 3D view alone; needs a display.
     #[arg(long, conflicts_with = "copies")]
     pub window: bool,
@@ -65,6 +69,7 @@ pub fn run(args: &BenchArgs) -> Result<()> {
             warmup: args.warmup,
             motion: args.motion.clone(),
             copies: args.copies as usize,
+            batched: !args.unbatched,
             formats: crate::app::viewport::ViewportTarget::formats_for(&ctx.adapter_info),
         };
         let file = args.file.display().to_string();

@@ -5,6 +5,7 @@ use glam::{Quat, Vec3};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
+use super::skin_pass::FrameData;
 use super::{GpuContext, GpuError, GpuSkin, SkinCorners};
 use crate::hanim::Humanoid;
 use crate::pose::{self, Pose};
@@ -62,15 +63,55 @@ pub fn measure(ctx: &GpuContext, h: &Humanoid, poses: usize, seed: u64) -> Resul
     measure_poses(ctx, h, &all_poses, seed)
 }
 
-/// Runs the given poses (e.g. sampled motion frames) through both paths; `seed` picks the stand-in
-/// normals of a skin without its own.
+/// Runs the given poses (e.g. sampled motion frames) through both paths, one dispatch per pose; `seed`
+/// picks the stand-in normals of a skin without its own.
 pub fn measure_poses(ctx: &GpuContext, h: &Humanoid, all_poses: &[Pose], seed: u64) -> Result<Agreement, GpuError> {
+    let normals = corner_normals(h, seed);
+    let source_point: Vec<u32> = (0..normals.len() as u32).collect();
+    let gpu = GpuSkin::new(ctx, h, SkinCorners { source_point: &source_point, normals: &normals })?;
+    let mut result = Agreement::empty(h);
+    for pose in all_poses {
+        gpu.deform(ctx, h, pose);
+        compare_instance(ctx, &gpu, 0, h, pose, &normals, &mut result)?;
+    }
+    Ok(result)
+}
+
+/// As [`measure_poses`], with every pose an instance of one skin ([`GpuSkin::instanced`]): all of them
+/// uploaded by one write per buffer and deformed by one dispatch per kernel, then each instance read back
+/// and compared with the CPU reference at its own pose.
+pub fn measure_instances(ctx: &GpuContext, h: &Humanoid, all_poses: &[Pose], seed: u64) -> Result<Agreement, GpuError> {
+    let normals = corner_normals(h, seed);
+    let source_point: Vec<u32> = (0..normals.len() as u32).collect();
+    let corners = SkinCorners { source_point: &source_point, normals: &normals };
+    let pipelines = std::sync::Arc::new(super::SkinPipelines::new(&ctx.device)?);
+    let gpu = GpuSkin::instanced(ctx, pipelines, h, corners, all_poses.len() as u32)?;
+    let frames: Vec<FrameData> = all_poses.iter().map(|pose| FrameData::from_pose(h, pose)).collect();
+    gpu.write_frames(&ctx.queue, &frames);
+    let mut encoder = ctx.device.create_command_encoder(&Default::default());
+    gpu.encode(&mut encoder);
+    ctx.queue.submit([encoder.finish()]);
+    let mut result = Agreement::empty(h);
+    for (k, pose) in all_poses.iter().enumerate() {
+        compare_instance(ctx, &gpu, k as u32, h, pose, &normals, &mut result)?;
+    }
+    Ok(result)
+}
+
+impl Agreement {
+    fn empty(h: &Humanoid) -> Self {
+        let skin_points: &[Vec3] = h.skin.as_ref().map_or(&[], |s| &s.points);
+        let bbox_diagonal = diagonal(skin_points).max(f32::MIN_POSITIVE);
+        Agreement { poses: 0, max_point_error: 0.0, max_normal_error: 0.0, max_segment_error: 0.0, bbox_diagonal }
+    }
+}
+
+/// One corner per skin point, with the file's normals or seeded random unit normals, so the normal
+/// kernel runs every influence list.
+fn corner_normals(h: &Humanoid, seed: u64) -> Vec<Vec3> {
     let mut rng = StdRng::seed_from_u64(seed);
     let skin_points: &[Vec3] = h.skin.as_ref().map_or(&[], |s| &s.points);
-    // One corner per point, with the file's normals or random unit normals, so the normal kernel runs every
-    // influence list.
-    let source_point: Vec<u32> = (0..skin_points.len() as u32).collect();
-    let normals: Vec<Vec3> = match h.skin.as_ref() {
+    match h.skin.as_ref() {
         Some(s) if s.normals.len() == s.points.len() => s.normals.clone(),
         _ => (0..skin_points.len())
             .map(|_| {
@@ -78,39 +119,45 @@ pub fn measure_poses(ctx: &GpuContext, h: &Humanoid, all_poses: &[Pose], seed: u
                     .normalize_or(Vec3::Z)
             })
             .collect(),
-    };
-    let gpu = GpuSkin::new(ctx, h, SkinCorners { source_point: &source_point, normals: &normals })?;
-    let bbox_diagonal = diagonal(skin_points).max(f32::MIN_POSITIVE);
-    let mut result =
-        Agreement { poses: 0, max_point_error: 0.0, max_normal_error: 0.0, max_segment_error: 0.0, bbox_diagonal };
-    for pose in all_poses {
-        gpu.deform(ctx, h, pose);
-        if let Some(expected) = pose::deform_skin(h, pose) {
-            let got = gpu.read_points(ctx)?;
-            for (a, b) in got.iter().zip(&expected.points) {
-                result.max_point_error = result.max_point_error.max((*a - *b).length() / bbox_diagonal);
-            }
-            let matrices = pose::skin_matrices(h, &pose::humanoid_from_joint(h, pose));
-            let influences = &h.skin.as_ref().map(|s| &s.influences);
-            let got = gpu.read_normals(ctx)?;
-            for (i, g) in got.iter().enumerate() {
-                let list = influences.map_or(&[][..], |inf| inf.of(i));
-                let want = skin_normal(normals[i], list, &matrices, &SkinOptions::default());
-                result.max_normal_error = result.max_normal_error.max((*g - want).length());
-            }
-        }
-        for s in 0..h.segments.len() {
-            let expected = pose::deform_segment(h, s, pose);
-            if expected.is_empty() {
-                continue;
-            }
-            let got = gpu.read_segment_points(ctx, s)?;
-            let d = diagonal(&h.segments[s].coord_points).max(1e-6);
-            for (a, b) in got.iter().zip(&expected) {
-                result.max_segment_error = result.max_segment_error.max((*a - *b).length() / d);
-            }
-        }
-        result.poses += 1;
     }
-    Ok(result)
+}
+
+/// Reads instance `k` of `gpu` back and folds its errors against the CPU reference at `pose` into
+/// `result`.
+fn compare_instance(
+    ctx: &GpuContext,
+    gpu: &GpuSkin,
+    k: u32,
+    h: &Humanoid,
+    pose: &Pose,
+    normals: &[Vec3],
+    result: &mut Agreement,
+) -> Result<(), GpuError> {
+    if let Some(expected) = pose::deform_skin(h, pose) {
+        let got = gpu.read_instance_points(ctx, k)?;
+        for (a, b) in got.iter().zip(&expected.points) {
+            result.max_point_error = result.max_point_error.max((*a - *b).length() / result.bbox_diagonal);
+        }
+        let matrices = pose::skin_matrices(h, &pose::humanoid_from_joint(h, pose));
+        let influences = &h.skin.as_ref().map(|s| &s.influences);
+        let got = gpu.read_instance_normals(ctx, k)?;
+        for (i, g) in got.iter().enumerate() {
+            let list = influences.map_or(&[][..], |inf| inf.of(i));
+            let want = skin_normal(normals[i], list, &matrices, &SkinOptions::default());
+            result.max_normal_error = result.max_normal_error.max((*g - want).length());
+        }
+    }
+    for s in 0..h.segments.len() {
+        let expected = pose::deform_segment(h, s, pose);
+        if expected.is_empty() {
+            continue;
+        }
+        let got = gpu.read_instance_segment_points(ctx, k, s)?;
+        let d = diagonal(&h.segments[s].coord_points).max(1e-6);
+        for (a, b) in got.iter().zip(&expected) {
+            result.max_segment_error = result.max_segment_error.max((*a - *b).length() / d);
+        }
+    }
+    result.poses += 1;
+    Ok(())
 }

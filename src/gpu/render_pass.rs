@@ -8,9 +8,9 @@
 //! whatever [`FrameViews`] it is given, so the window and headless share it. Shader:
 //! `shaders/humanoid.wgsl`, whose structs [`super::layout::humanoid`] mirrors.
 
-use std::ops::Range;
+use std::sync::Arc;
 
-use glam::{Mat3, Mat4, Vec3};
+use glam::{Mat4, Vec3};
 use wgpu::util::DeviceExt;
 
 use super::error::{CreationScope, GpuError};
@@ -18,13 +18,13 @@ use super::layout::humanoid::{
     GpuCornerVertex, GpuFrame, GpuMaterial, GpuPlacement, TEXTURE_MODULATE, TEXTURE_NONE, TEXTURE_REPLACE,
     linear_from_srgb3,
 };
+pub use super::mesh_draw::{Instancing, MeshDraw};
+use super::mesh_draw::{NO_RIGID_OVERLAY, PartDraw, initial_placements};
 use super::shaders;
-use super::skin_pass::GpuSkin;
+use super::skin_pass::{GpuSkin, SkinPipelines};
 use super::target::{FrameViews, TargetFormats};
 use super::textures::{GpuTexture, TextureCache};
 use crate::mesh::{RenderMesh, SkinMesh, Topology};
-use crate::pose::normal_from_skin;
-use crate::pose::skin_inspection::PointInfluence;
 
 /// The camera uniform of one view: created once, written every frame.
 pub struct FrameUniform {
@@ -42,7 +42,7 @@ impl FrameUniform {
 /// or alpha-blended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) struct Variant {
-    topology: Topology,
+    pub(super) topology: Topology,
     two_sided: bool,
     pub(super) blended: bool,
 }
@@ -78,6 +78,8 @@ pub struct HumanoidRenderer {
     pipelines: Vec<(Variant, wgpu::RenderPipeline)>,
     /// Bound as the per-point overlay values of draws that have none (rigid shapes).
     no_overlay_values: wgpu::Buffer,
+    /// The skin/morph kernels, compiled once and shared by every humanoid drawn with these pipelines.
+    skin_pipelines: Arc<SkinPipelines>,
 }
 
 pub(crate) fn uniform_entry(binding: u32, visibility: wgpu::ShaderStages, size: usize) -> wgpu::BindGroupLayoutEntry {
@@ -93,15 +95,15 @@ pub(crate) fn uniform_entry(binding: u32, visibility: wgpu::ShaderStages, size: 
     }
 }
 
-/// A read-only storage buffer the vertex stage reads (at least 16 bytes).
-fn vertex_storage_entry(binding: u32) -> wgpu::BindGroupLayoutEntry {
+/// A read-only storage buffer the vertex stage reads (at least `min_size` bytes: one element).
+fn vertex_storage_entry(binding: u32, min_size: u64) -> wgpu::BindGroupLayoutEntry {
     wgpu::BindGroupLayoutEntry {
         binding,
         visibility: wgpu::ShaderStages::VERTEX,
         ty: wgpu::BindingType::Buffer {
             ty: wgpu::BufferBindingType::Storage { read_only: true },
             has_dynamic_offset: false,
-            min_binding_size: wgpu::BufferSize::new(16),
+            min_binding_size: wgpu::BufferSize::new(min_size),
         },
         count: None,
     }
@@ -134,11 +136,14 @@ impl HumanoidRenderer {
         let placement_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
             label: Some("humanoid::placement_layout"),
             entries: &[
-                uniform_entry(0, wgpu::ShaderStages::VERTEX, size_of::<GpuPlacement>()),
-                vertex_storage_entry(1),
+                // One placement per instance (`MeshDraw::set_instance_placements`).
+                vertex_storage_entry(0, size_of::<GpuPlacement>() as u64),
+                vertex_storage_entry(1, 16),
                 // The skin overlay's per-point values (`GpuSkin::overlay_values`; a placeholder for
                 // draws that take theirs from the placement).
-                vertex_storage_entry(2),
+                vertex_storage_entry(2, 16),
+                // Per-corner normals (`GpuSkin::normals`, or a rigid shape's static ones).
+                vertex_storage_entry(3, 16),
             ],
         });
         let no_overlay_values = device.create_buffer(&wgpu::BufferDescriptor {
@@ -174,7 +179,6 @@ impl HumanoidRenderer {
             bind_group_layouts: &[Some(&frame_layout), Some(&placement_layout), Some(&material_layout)],
             immediate_size: 0,
         });
-        let normal_attributes = wgpu::vertex_attr_array![0 => Float32x4];
         let corner_attributes = [
             wgpu::VertexAttribute {
                 format: wgpu::VertexFormat::Uint32,
@@ -192,18 +196,11 @@ impl HumanoidRenderer {
                 shader_location: 3,
             },
         ];
-        let buffers = [
-            Some(wgpu::VertexBufferLayout {
-                array_stride: 16,
-                step_mode: wgpu::VertexStepMode::Vertex,
-                attributes: &normal_attributes,
-            }),
-            Some(wgpu::VertexBufferLayout {
-                array_stride: size_of::<GpuCornerVertex>() as u64,
-                step_mode: wgpu::VertexStepMode::Vertex,
-                attributes: &corner_attributes,
-            }),
-        ];
+        let buffers = [Some(wgpu::VertexBufferLayout {
+            array_stride: size_of::<GpuCornerVertex>() as u64,
+            step_mode: wgpu::VertexStepMode::Vertex,
+            attributes: &corner_attributes,
+        })];
         let make = |variant: Variant| {
             let label = format!(
                 "humanoid::pipeline_{:?}{}{}",
@@ -258,7 +255,21 @@ impl HumanoidRenderer {
         };
         let pipelines = Variant::all().into_iter().map(|v| (v, make(v))).collect();
         scope.finish()?;
-        Ok(Self { formats, frame_layout, placement_layout, material_layout, pipelines, no_overlay_values })
+        let skin_pipelines = Arc::new(SkinPipelines::new(device)?);
+        Ok(Self {
+            formats,
+            frame_layout,
+            placement_layout,
+            material_layout,
+            pipelines,
+            no_overlay_values,
+            skin_pipelines,
+        })
+    }
+
+    /// The skin/morph kernels every humanoid drawn with these pipelines shares.
+    pub fn skin_pipelines(&self) -> Arc<SkinPipelines> {
+        Arc::clone(&self.skin_pipelines)
     }
 
     /// The per-view bind group layout (group 0), shared with the overlay.
@@ -307,6 +318,11 @@ impl HumanoidRenderer {
             overlay_values: &skin.overlay_values,
             rest_points,
             textures,
+            instancing: Instancing {
+                count: skin.instances,
+                point_stride: skin.point_count,
+                corner_stride: skin.corner_count,
+            },
         };
         self.build_draw(device, &mesh.parts, &mesh.corner_offsets(), sources, skin.normals.clone())
     }
@@ -316,6 +332,9 @@ impl HumanoidRenderer {
     /// pass's [`GpuSkin::segment_points`] for a morphing segment). Each frame the caller places it with
     /// [`MeshDraw::set_world_from_humanoid`]`(H · G_j)`; the vertices are never touched on the CPU.
     /// `rest_points` (what `points` holds at rest) place the shape for transparency sorting.
+    /// `instancing` says how many instances the draw has and, for a morphing segment, how far apart
+    /// their points lie (the corner stride is ignored: every instance shares the static normals).
+    #[allow(clippy::too_many_arguments)]
     pub fn create_rigid_mesh(
         &self,
         device: &wgpu::Device,
@@ -324,6 +343,7 @@ impl HumanoidRenderer {
         first_point: u32,
         rest_points: &[Vec3],
         textures: &TextureCache,
+        instancing: Instancing,
     ) -> Result<MeshDraw, GpuError> {
         let mut normals: Vec<[f32; 4]> = mesh.normals.iter().map(|n| n.extend(0.0).to_array()).collect();
         if normals.is_empty() {
@@ -332,9 +352,11 @@ impl HumanoidRenderer {
         let normals = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
             label: Some("humanoid::rigid_normals"),
             contents: bytemuck::cast_slice(&normals),
-            usage: wgpu::BufferUsages::VERTEX,
+            usage: wgpu::BufferUsages::STORAGE,
         });
-        let sources = Sources { first_point, points, overlay_values: &self.no_overlay_values, rest_points, textures };
+        let instancing = Instancing { corner_stride: 0, ..instancing };
+        let overlay_values = &self.no_overlay_values;
+        let sources = Sources { first_point, points, overlay_values, rest_points, textures, instancing };
         self.build_draw(device, std::slice::from_ref(mesh), &[0], sources, normals)
     }
 
@@ -359,7 +381,7 @@ impl HumanoidRenderer {
         sources: Sources<'_>,
         normals: wgpu::Buffer,
     ) -> Result<MeshDraw, GpuError> {
-        let Sources { first_point, points, overlay_values, rest_points, textures } = sources;
+        let Sources { first_point, points, overlay_values, rest_points, textures, instancing } = sources;
         let corner_count: usize = meshes.iter().map(RenderMesh::corner_count).sum();
         let scope = CreationScope::push(device, "humanoid mesh buffers");
         let mut vertices = Vec::with_capacity(corner_count.max(1));
@@ -441,9 +463,9 @@ impl HumanoidRenderer {
             usage: wgpu::BufferUsages::INDEX,
         });
         let placement = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
-            label: Some("humanoid::placement"),
-            contents: bytemuck::bytes_of(&placement_of(Mat4::IDENTITY, NO_RIGID_OVERLAY)),
-            usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+            label: Some("humanoid::placements"),
+            contents: bytemuck::cast_slice(&initial_placements(instancing, Mat4::IDENTITY)),
+            usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST,
         });
         let placement_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
             label: Some("humanoid::placement_bind_group"),
@@ -452,16 +474,17 @@ impl HumanoidRenderer {
                 wgpu::BindGroupEntry { binding: 0, resource: placement.as_entire_binding() },
                 wgpu::BindGroupEntry { binding: 1, resource: points.as_entire_binding() },
                 wgpu::BindGroupEntry { binding: 2, resource: overlay_values.as_entire_binding() },
+                wgpu::BindGroupEntry { binding: 3, resource: normals.as_entire_binding() },
             ],
         });
         let draw = MeshDraw {
             corner_vertices,
             indices: index_buffer,
-            normals,
             placement,
             placement_group,
             parts,
-            world_from_humanoid: Mat4::IDENTITY,
+            instancing,
+            world_from_humanoid: vec![Mat4::IDENTITY; instancing.count as usize],
             rigid_overlay: NO_RIGID_OVERLAY,
         };
         scope.finish()?;
@@ -472,23 +495,25 @@ impl HumanoidRenderer {
         &self.pipelines.iter().find(|(v, _)| *v == variant).expect("every variant has a pipeline").1
     }
 
-    /// Records the draws of `meshes` into `pass`: every opaque part first, then the blended ones from
-    /// back to front (by the distance of each part's centre from `eye`, the camera position in world
-    /// space), so that transparent shapes show what lies behind them.
+    /// Records the draws of `meshes` into `pass`: every opaque part first (each one draw for all its
+    /// instances), then the blended ones from back to front (by the distance of each part's centre from
+    /// `eye`, the camera position in world space, instance by instance), so that transparent shapes show
+    /// what lies behind them.
     pub fn draw(&self, pass: &mut wgpu::RenderPass<'_>, frame: &FrameUniform, meshes: &[&MeshDraw], eye: Vec3) {
         pass.push_debug_group("humanoid::draw");
         pass.set_bind_group(0, &frame.bind_group, &[]);
         let bind_mesh = |pass: &mut wgpu::RenderPass<'_>, mesh: &MeshDraw| {
             pass.set_bind_group(1, &mesh.placement_group, &[]);
-            pass.set_vertex_buffer(0, mesh.normals.slice(..));
-            pass.set_vertex_buffer(1, mesh.corner_vertices.slice(..));
+            pass.set_vertex_buffer(0, mesh.corner_vertices.slice(..));
             pass.set_index_buffer(mesh.indices.slice(..), wgpu::IndexFormat::Uint32);
         };
         let mut blended = Vec::new();
         for (m, mesh) in meshes.iter().enumerate() {
-            let world_from_humanoid = mesh.world_from_humanoid();
             for (p, part) in mesh.parts.iter().enumerate().filter(|(_, p)| p.variant.blended && !p.indices.is_empty()) {
-                blended.push((world_from_humanoid.transform_point3(part.centre).distance_squared(eye), m, p));
+                for (k, world_from_humanoid) in mesh.instance_placements().iter().enumerate() {
+                    let distance = world_from_humanoid.transform_point3(part.centre).distance_squared(eye);
+                    blended.push((distance, m, p, k as u32));
+                }
             }
             if !mesh.parts.iter().any(|p| !p.variant.blended && !p.indices.is_empty()) {
                 continue;
@@ -497,12 +522,12 @@ impl HumanoidRenderer {
             for part in mesh.parts.iter().filter(|p| !p.variant.blended && !p.indices.is_empty()) {
                 pass.set_pipeline(self.pipeline(part.variant));
                 pass.set_bind_group(2, &part.bind_group, &[]);
-                pass.draw_indexed(part.indices.clone(), 0, 0..1);
+                pass.draw_indexed(part.indices.clone(), 0, 0..mesh.instance_count());
             }
         }
         blended.sort_by(|a, b| b.0.total_cmp(&a.0));
         let mut bound: Option<usize> = None;
-        for (_, m, p) in blended {
+        for (_, m, p, k) in blended {
             if bound != Some(m) {
                 bind_mesh(pass, meshes[m]);
                 bound = Some(m);
@@ -510,7 +535,7 @@ impl HumanoidRenderer {
             let part = &meshes[m].parts[p];
             pass.set_pipeline(self.pipeline(part.variant));
             pass.set_bind_group(2, &part.bind_group, &[]);
-            pass.draw_indexed(part.indices.clone(), 0, 0..1);
+            pass.draw_indexed(part.indices.clone(), 0, k..k + 1);
         }
         pass.pop_debug_group();
     }
@@ -526,6 +551,7 @@ struct Sources<'a> {
     /// What `points` holds at rest, from `first_point` on.
     rest_points: &'a [Vec3],
     textures: &'a TextureCache,
+    instancing: Instancing,
 }
 
 /// The middle of the bounding box of the points a part draws (zero when unknown).
@@ -539,87 +565,6 @@ fn part_centre(part: &RenderMesh, rest_points: &[Vec3]) -> Vec3 {
         }
     }
     if lo.x <= hi.x { (lo + hi) * 0.5 } else { Vec3::ZERO }
-}
-
-/// [`GpuPlacement::overlay`] of a draw that reads its per-point values.
-const NO_RIGID_OVERLAY: [f32; 4] = [0.0; 4];
-
-fn placement_of(world_from_humanoid: Mat4, overlay: [f32; 4]) -> GpuPlacement {
-    let n = normal_from_skin(Mat3::from_mat4(world_from_humanoid));
-    GpuPlacement {
-        world_from_humanoid: world_from_humanoid.to_cols_array(),
-        normal_from_humanoid: [n.x_axis.extend(0.0).into(), n.y_axis.extend(0.0).into(), n.z_axis.extend(0.0).into()],
-        overlay,
-    }
-}
-
-pub(super) struct PartDraw {
-    indices: Range<u32>,
-    bind_group: wgpu::BindGroup,
-    pub(super) variant: Variant,
-    /// Middle of the part at rest, in the draw's own space (for back-to-front sorting).
-    centre: Vec3,
-    /// What the file gives the part (events may change the material and the texture transform).
-    pub(super) appearance: super::appearance_events::PartAppearance,
-    pub(super) material_buffer: wgpu::Buffer,
-    /// The material uniform last written.
-    pub(super) written: GpuMaterial,
-}
-
-/// The draw data of one humanoid's skin: static corner attributes and triangles, materials, and the
-/// placement uniform (`H`), which changes when the humanoid moves in the world.
-pub struct MeshDraw {
-    corner_vertices: wgpu::Buffer,
-    indices: wgpu::Buffer,
-    /// The skin pass's per-corner normals (shares the GPU buffer).
-    normals: wgpu::Buffer,
-    placement: wgpu::Buffer,
-    placement_group: wgpu::BindGroup,
-    pub(super) parts: Vec<PartDraw>,
-    /// The placement last written, for sorting transparent parts on the CPU.
-    world_from_humanoid: Mat4,
-    /// [`GpuPlacement::overlay`] as last written.
-    rigid_overlay: [f32; 4],
-}
-
-impl MeshDraw {
-    /// Sets `H` (humanoid space → world) for the next frames.
-    pub fn set_world_from_humanoid(&mut self, queue: &wgpu::Queue, world_from_humanoid: Mat4) {
-        queue.write_buffer(
-            &self.placement,
-            0,
-            bytemuck::bytes_of(&placement_of(world_from_humanoid, self.rigid_overlay)),
-        );
-        self.world_from_humanoid = world_from_humanoid;
-    }
-
-    /// Gives every point of this draw the same skin overlay values (a segment, 100 % its joint's), or
-    /// (`None`) lets it read its points' own values from the skin pass.
-    pub fn set_rigid_overlay(&mut self, queue: &wgpu::Queue, values: Option<PointInfluence>) {
-        self.rigid_overlay = match values {
-            Some(v) => [v.weight, v.count as f32, v.sum, 1.0],
-            None => NO_RIGID_OVERLAY,
-        };
-        let placement = placement_of(self.world_from_humanoid, self.rigid_overlay);
-        queue.write_buffer(&self.placement, 0, bytemuck::bytes_of(&placement));
-    }
-
-    pub fn world_from_humanoid(&self) -> Mat4 {
-        self.world_from_humanoid
-    }
-
-    /// Draw calls this mesh costs per frame (one per part).
-    pub fn draw_calls(&self) -> u32 {
-        self.parts.len() as u32
-    }
-
-    pub fn triangle_count(&self) -> u32 {
-        self.parts
-            .iter()
-            .filter(|p| p.variant.topology == Topology::Triangles)
-            .map(|p| p.indices.len() as u32 / 3)
-            .sum()
-    }
 }
 
 /// Begins the scene pass on `views`: colour cleared to `clear` (linear), depth cleared to 1, drawing

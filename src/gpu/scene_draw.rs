@@ -5,7 +5,8 @@
 
 use glam::{Mat4, Vec3};
 
-use super::render_pass::{HumanoidRenderer, MeshDraw};
+use super::render_pass::{HumanoidRenderer, Instancing, MeshDraw};
+use super::skin_pass::FrameData;
 use super::textures::TextureCache;
 use super::{GpuContext, GpuError, GpuSkin, SkinCorners};
 use crate::hanim::{Document, Humanoid, HumanoidIndex};
@@ -77,6 +78,9 @@ pub struct SceneDraw {
     /// Whether the material uniforms hold values events set (so that they are put back when the events
     /// stop setting them).
     appearance_overridden: bool,
+    /// Copies of the whole document drawn together (1 but for crowds: `bench --copies`); every skin,
+    /// rigid shape and scene Shape holds this many instances.
+    instances: u32,
 }
 
 /// A rigid shape's mesh with the points it indexes (its own frame, offset applied).
@@ -95,6 +99,22 @@ impl SceneDraw {
         doc: &Document,
         poses: &[Pose],
     ) -> Result<Self, SceneDrawError> {
+        Self::instanced(ctx, renderer, doc, poses, 1)
+    }
+
+    /// As [`Self::new`], with `instances` copies of the document in the same draws: each humanoid's
+    /// copies are skinned by one dispatch per kernel and drawn by one instanced draw per opaque part.
+    /// Every copy starts at `poses`, placed where the file places it; [`Self::update_humanoid_instances`]
+    /// and [`Self::place_scene_shape_instances`] pose and place them. See [`Self::instances_that_fit`]
+    /// for how many the GPU's buffer limits allow.
+    pub fn instanced(
+        ctx: &GpuContext,
+        renderer: &HumanoidRenderer,
+        doc: &Document,
+        poses: &[Pose],
+        instances: u32,
+    ) -> Result<Self, SceneDrawError> {
+        let instances = instances.max(1);
         let mut out = SceneDraw {
             humanoids: Vec::new(),
             scene_shapes: Vec::new(),
@@ -103,12 +123,15 @@ impl SceneDraw {
             notes: Vec::new(),
             triangles: 0,
             appearance_overridden: false,
+            instances,
         };
         for (h, pose) in doc.humanoids.iter().zip(poses) {
             let draws = out.build_humanoid(ctx, renderer, doc, h)?;
             out.humanoids.push(draws);
             let index = HumanoidIndex(out.humanoids.len() - 1);
-            out.update_humanoid(&ctx.queue, index, h, pose);
+            let copies = vec![pose; instances as usize];
+            let placements = vec![pose.world_from_humanoid(h); instances as usize];
+            out.update_humanoid_instances(&ctx.queue, index, h, &copies, &placements);
         }
         let mut notes = Vec::new();
         // The shown Shapes, then those in Switch choices not shown at load (hidden until an event shows
@@ -131,10 +154,11 @@ impl SceneDraw {
             }
             out.load_textures(ctx, std::slice::from_ref(&mesh));
             let buffer = renderer.create_points(&ctx.device, &points);
+            let shared = Instancing::shared(instances);
             let mut draw = renderer
-                .create_rigid_mesh(&ctx.device, &mesh, &buffer, 0, &points, &out.textures)
+                .create_rigid_mesh(&ctx.device, &mesh, &buffer, 0, &points, &out.textures, shared)
                 .map_err(SceneDrawError::gpu("scene"))?;
-            draw.set_world_from_humanoid(&ctx.queue, world);
+            draw.set_instance_placements(&ctx.queue, &vec![world; instances as usize]);
             out.triangles += draw.triangle_count();
             out.scene_shapes.push(SceneShapeDraw { index, draw, shown });
         }
@@ -195,7 +219,8 @@ impl SceneDraw {
             return Ok(HumanoidDraws { skin: None, skin_draw: None, rigid: Vec::new() });
         }
         let (source_point, normals) = if skin_drawn { mesh.concatenated_corners() } else { (Vec::new(), Vec::new()) };
-        let skin = GpuSkin::new(ctx, h, SkinCorners { source_point: &source_point, normals: &normals })
+        let corners = SkinCorners { source_point: &source_point, normals: &normals };
+        let skin = GpuSkin::instanced(ctx, renderer.skin_pipelines(), h, corners, self.instances)
             .map_err(SceneDrawError::gpu(whose.as_str()))?;
         self.load_textures(ctx, &mesh.parts);
         for b in &built {
@@ -221,10 +246,12 @@ impl SceneDraw {
                     skin.segment_offsets[s],
                     &b.points,
                     &self.textures,
+                    Instancing { count: self.instances, point_stride: skin.segment_point_count, corner_stride: 0 },
                 ),
                 None => {
                     let buffer = renderer.create_points(&ctx.device, &b.points);
-                    renderer.create_rigid_mesh(&ctx.device, &b.mesh, &buffer, 0, &b.points, &self.textures)
+                    let shared = Instancing::shared(self.instances);
+                    renderer.create_rigid_mesh(&ctx.device, &b.mesh, &buffer, 0, &b.points, &self.textures, shared)
                 }
             }
             .map_err(SceneDrawError::gpu(whose.as_str()))?;
@@ -267,6 +294,72 @@ impl SceneDraw {
         for (joint, draw) in &mut draws.rigid {
             let g = joint.and_then(|j| humanoid_from_joint.get(j)).copied().unwrap_or(Mat4::IDENTITY);
             draw.set_world_from_humanoid(queue, world_from_humanoid * g);
+        }
+    }
+
+    /// Writes the frame data of every copy of humanoid `index` (a document built [`Self::instanced`]):
+    /// copy k at `poses[k]`, placed by `world_from_humanoid[k]`. One write per skin buffer and per draw,
+    /// however many copies there are; copies past the end of the slices keep theirs.
+    pub fn update_humanoid_instances(
+        &mut self,
+        queue: &wgpu::Queue,
+        index: HumanoidIndex,
+        h: &Humanoid,
+        poses: &[&Pose],
+        world_from_humanoid: &[Mat4],
+    ) {
+        let Some(draws) = self.humanoids.get_mut(index.0) else { return };
+        let Some(skin) = &draws.skin else { return };
+        let copies = poses.len().min(world_from_humanoid.len()).min(self.instances as usize);
+        let globals: Vec<Vec<Mat4>> = poses[..copies].iter().map(|pose| pose::humanoid_from_joint(h, pose)).collect();
+        if skin.point_count > 0 || skin.segment_point_count > 0 {
+            let frames: Vec<FrameData> =
+                poses.iter().zip(&globals).map(|(&pose, g)| FrameData::from_globals(h, pose, g)).collect();
+            skin.write_frames(queue, &frames);
+        }
+        if let Some(draw) = &mut draws.skin_draw {
+            draw.set_instance_placements(queue, &world_from_humanoid[..copies]);
+        }
+        let mut placed = Vec::with_capacity(copies);
+        for (joint, draw) in &mut draws.rigid {
+            placed.clear();
+            for (world, g) in world_from_humanoid.iter().zip(&globals) {
+                placed.push(*world * joint.and_then(|j| g.get(j)).copied().unwrap_or(Mat4::IDENTITY));
+            }
+            draw.set_instance_placements(queue, &placed);
+        }
+    }
+
+    /// How many copies of `doc` one [`Self::instanced`] can hold (at least 1, at most `wanted`): the
+    /// largest per-copy buffer of its humanoids (skinned points, corners, segment coords or joint
+    /// matrices) times the copies must fit the device's storage binding size.
+    pub fn instances_that_fit(ctx: &GpuContext, doc: &Document, wanted: u32) -> Result<u32, SceneDrawError> {
+        let limit = ctx.max_storage_binding().min(ctx.device.limits().max_buffer_size);
+        let mut largest = 1u64;
+        for h in &doc.humanoids {
+            let whose = format!("humanoid '{}'", h.name);
+            let mesh =
+                skin_mesh_from_humanoid(&doc.scene, h).map_err(SceneDrawError::geometry(format!("{whose}: skin")))?;
+            largest = largest.max(GpuSkin::bytes_per_instance(h, mesh.corner_count()));
+        }
+        Ok(u32::try_from(limit / largest).unwrap_or(u32::MAX).clamp(1, wanted.max(1)))
+    }
+
+    /// Copies of the document these draws hold.
+    pub fn instances(&self) -> u32 {
+        self.instances
+    }
+
+    /// Places the scene's other Shapes of every copy: copy k's shape i at `offsets[k] · placements[i]`
+    /// (as [`Self::place_scene_shapes`], each copy moved by its offset).
+    pub fn place_scene_shape_instances(&mut self, queue: &wgpu::Queue, placements: &[Option<Mat4>], offsets: &[Mat4]) {
+        for shape in &mut self.scene_shapes {
+            let Some(placement) = placements.get(shape.index) else { continue };
+            shape.shown = placement.is_some();
+            if let Some(world) = *placement {
+                let placed: Vec<Mat4> = offsets.iter().map(|offset| *offset * world).collect();
+                shape.draw.set_instance_placements(queue, &placed);
+            }
         }
     }
 

@@ -137,6 +137,7 @@ impl SkinData {
 }
 
 /// Per-frame data, computed on the CPU from a pose: exactly what the CPU reference uses.
+#[derive(Debug, Clone)]
 pub struct FrameData {
     pub skin_matrices: Vec<[f32; 16]>,
     pub normal_matrices: Vec<GpuNormalMatrix>,
@@ -176,19 +177,39 @@ impl FrameData {
     }
 }
 
-/// One humanoid's skin on the GPU.
+impl FrameData {
+    /// The frames of several instances one after another, as [`GpuSkin::write_frames`] uploads them.
+    fn concatenated(frames: &[FrameData]) -> FrameData {
+        FrameData {
+            skin_matrices: frames.iter().flat_map(|f| f.skin_matrices.iter().copied()).collect(),
+            normal_matrices: frames.iter().flat_map(|f| f.normal_matrices.iter().copied()).collect(),
+            displacers: frames.iter().flat_map(|f| f.displacers.iter().copied()).collect(),
+        }
+    }
+}
+
+/// One humanoid's skin on the GPU, for one or several instances (copies of the humanoid, each with its
+/// own pose, skinned together by one dispatch per kernel). Every output buffer holds the instances one
+/// after another: instance k's points start at `k · point_count`, its corners at `k · corner_count`.
 pub struct GpuSkin {
-    /// Skinned points, `vec4<f32>` (xyz, 1) per skin point: STORAGE | VERTEX | COPY_SRC.
+    /// Skinned points, `vec4<f32>` (xyz, 1) per skin point and instance: STORAGE | VERTEX | COPY_SRC.
     pub points: wgpu::Buffer,
-    /// Skinned normals, `vec4<f32>` (xyz, 0) per corner: STORAGE | VERTEX | COPY_SRC.
+    /// Skinned normals, `vec4<f32>` (xyz, 0) per corner and instance: STORAGE | VERTEX | COPY_SRC.
     pub normals: wgpu::Buffer,
-    /// Morphed segment coords, `vec4<f32>` per point, segments one after another.
+    /// Morphed segment coords, `vec4<f32>` per point, segments one after another, then the next instance.
     pub segment_points: wgpu::Buffer,
-    /// First point of each segment in `segment_points`, plus the total at the end.
+    /// First point of each segment in `segment_points` (first instance), plus the total at the end.
     pub segment_offsets: Vec<u32>,
+    /// Skin points of one instance.
     pub point_count: u32,
+    /// Render corners of one instance.
     pub corner_count: u32,
+    /// Segment coords of one instance.
     pub segment_point_count: u32,
+    /// How many instances the buffers hold (1 for a single humanoid).
+    pub instances: u32,
+    joint_count: usize,
+    displacer_count: usize,
     /// Skin inspection values, `vec4<f32>` (selected joint's weight, influence count, weight sum, 0) per
     /// skin point, written by `skin_overlay` while an overlay is shown: STORAGE | COPY_SRC.
     pub overlay_values: wgpu::Buffer,
@@ -231,8 +252,40 @@ impl GpuSkin {
         h: &Humanoid,
         corners: SkinCorners,
     ) -> Result<Self, GpuError> {
+        Self::instanced(ctx, pipelines, h, corners, 1)
+    }
+
+    /// Bytes the largest buffer of one instance takes (skinned points, corners, segment coords or joint
+    /// matrices), which [`Self::instanced`] multiplies by the instance count: what limits how many
+    /// instances one skin holds.
+    pub fn bytes_per_instance(h: &Humanoid, corner_count: usize) -> u64 {
+        let points = h.skin.as_ref().map_or(0, |s| s.points.len());
+        let segment_points: usize = h.segments.iter().map(|s| s.coord_points.len()).sum();
+        [points * 16, corner_count * 16, segment_points * 16, h.joints.len() * 64, h.displacers.len() * 8]
+            .into_iter()
+            .max()
+            .unwrap_or(0) as u64
+    }
+
+    /// As [`Self::with_pipelines`], with `instances` copies of the humanoid in the same buffers, all at
+    /// rest until [`Self::write_frames`] poses them.
+    pub fn instanced(
+        ctx: &GpuContext,
+        pipelines: Arc<SkinPipelines>,
+        h: &Humanoid,
+        corners: SkinCorners,
+        instances: u32,
+    ) -> Result<Self, GpuError> {
+        let instances = instances.max(1);
         let data = SkinData::build(h, corners);
-        let frame = FrameData::from_pose(h, &Pose::rest(h));
+        let rest = FrameData::from_pose(h, &Pose::rest(h));
+        let (joint_count, displacer_count) = (rest.skin_matrices.len(), rest.displacers.len());
+        let copies = instances as usize;
+        let frame = if copies == 1 {
+            rest
+        } else {
+            FrameData::concatenated(&std::iter::repeat_n(&rest, copies).cloned().collect::<Vec<_>>())
+        };
         let device = &ctx.device;
         // A storage binding is limited twice: by the binding size and by the buffer size.
         let limit = ctx.max_storage_binding().min(device.limits().max_buffer_size);
@@ -243,14 +296,14 @@ impl GpuSkin {
                 Ok(())
             }
         };
-        check("the skin points", data.rest_points.len() * 16)?;
+        check("the skin points", data.rest_points.len() * 16 * copies)?;
         check("the skin influences", data.influences.len() * 8)?;
         check("the displacements", data.displacements.len() * 16)?;
-        check("the render corners", data.corners.len() * 16)?;
-        check("the segment coords", data.segment_rest_points.len() * 16)?;
+        check("the render corners", data.corners.len() * 16 * copies)?;
+        check("the segment coords", data.segment_rest_points.len() * 16 * copies)?;
         check("the joint matrices", frame.skin_matrices.len() * 64)?;
         let max_groups_per_dimension = device.limits().max_compute_workgroups_per_dimension.max(1);
-        let largest = data.rest_points.len().max(data.corners.len()).max(data.segment_rest_points.len());
+        let largest = data.rest_points.len().max(data.corners.len()).max(data.segment_rest_points.len()) * copies;
         let groups = (largest as u64).div_ceil(u64::from(SKIN_WORKGROUP_SIZE));
         if groups > u64::from(max_groups_per_dimension) * u64::from(max_groups_per_dimension) {
             return Err(GpuError::TooLarge {
@@ -275,7 +328,16 @@ impl GpuSkin {
         let point_count = data.rest_points.len() as u32;
         let corner_count = data.corners.len() as u32;
         let segment_point_count = data.segment_rest_points.len() as u32;
-        let params = GpuSkinParams { point_count, corner_count, segment_point_count, overlay_joint: NO_OVERLAY_JOINT };
+        let params = GpuSkinParams {
+            point_count,
+            corner_count,
+            segment_point_count,
+            overlay_joint: NO_OVERLAY_JOINT,
+            instance_count: instances,
+            joint_count: joint_count as u32,
+            displacer_count: displacer_count as u32,
+            _pad: 0,
+        };
 
         let scope = CreationScope::push(device, "creating the skin buffers");
         let params = init(
@@ -296,9 +358,9 @@ impl GpuSkin {
         let skin_matrices = init("humanoid::skin_matrices", padded_bytes(&frame.skin_matrices), per_frame);
         let normal_matrices = init("humanoid::normal_matrices", padded_bytes(&frame.normal_matrices), per_frame);
         let displacers = init("humanoid::displacer_weights", padded_bytes(&frame.displacers), per_frame);
-        let points = output("humanoid::skinned_points", data.rest_points.len());
-        let normals = output("humanoid::skinned_normals", data.corners.len());
-        let segment_points = output("humanoid::morphed_segment_points", data.segment_rest_points.len());
+        let points = output("humanoid::skinned_points", data.rest_points.len() * copies);
+        let normals = output("humanoid::skinned_normals", data.corners.len() * copies);
+        let segment_points = output("humanoid::morphed_segment_points", data.segment_rest_points.len() * copies);
         let overlay_values = output("humanoid::skin_overlay_values", data.rest_points.len());
 
         let group = |pipeline: &wgpu::ComputePipeline, label: &str, entries: &[(u32, &wgpu::Buffer)]| {
@@ -366,6 +428,9 @@ impl GpuSkin {
             point_count,
             corner_count,
             segment_point_count,
+            instances,
+            joint_count,
+            displacer_count,
             overlay_values,
             overlay_shown: false,
             params,
@@ -378,7 +443,26 @@ impl GpuSkin {
         })
     }
 
-    /// Writes this frame's joint matrices and displacer weights (the only per-frame uploads).
+    /// Writes this frame's joint matrices and displacer weights of every instance, `frames[k]` for
+    /// instance k (the only per-frame uploads: one write per buffer however many instances there are).
+    /// Frames past the instance count are ignored; instances past the end of `frames` keep theirs.
+    pub fn write_frames(&self, queue: &wgpu::Queue, frames: &[FrameData]) {
+        let frames = &frames[..frames.len().min(self.instances as usize)];
+        if frames.is_empty() {
+            return;
+        }
+        let all = FrameData::concatenated(frames);
+        if self.joint_count > 0 {
+            queue.write_buffer(&self.skin_matrices, 0, bytemuck::cast_slice(&all.skin_matrices));
+            queue.write_buffer(&self.normal_matrices, 0, bytemuck::cast_slice(&all.normal_matrices));
+        }
+        if self.displacer_count > 0 {
+            queue.write_buffer(&self.displacers, 0, bytemuck::cast_slice(&all.displacers));
+        }
+    }
+
+    /// Writes this frame's joint matrices and displacer weights (the only per-frame uploads), for the
+    /// first instance.
     pub fn update(&self, queue: &wgpu::Queue, h: &Humanoid, pose: &Pose) {
         self.update_with_globals(queue, h, pose, &pose::humanoid_from_joint(h, pose));
     }
@@ -416,7 +500,7 @@ impl GpuSkin {
         }
     }
 
-    /// Dispatches [`Self::encode`] records per frame.
+    /// Dispatches [`Self::encode`] records per frame (the same for any number of instances).
     pub fn dispatch_count(&self) -> u32 {
         let overlay = if self.overlay_shown { self.point_count } else { 0 };
         [self.point_count, self.corner_count, self.segment_point_count, overlay].iter().filter(|&&n| n > 0).count()
@@ -430,9 +514,9 @@ impl GpuSkin {
             timestamp_writes: None,
         });
         let jobs = [
-            (&self.pipelines.skin_points, &self.bind_groups[0], self.point_count),
-            (&self.pipelines.skin_normals, &self.bind_groups[1], self.corner_count),
-            (&self.pipelines.morph_segments, &self.bind_groups[2], self.segment_point_count),
+            (&self.pipelines.skin_points, &self.bind_groups[0], self.point_count * self.instances),
+            (&self.pipelines.skin_normals, &self.bind_groups[1], self.corner_count * self.instances),
+            (&self.pipelines.morph_segments, &self.bind_groups[2], self.segment_point_count * self.instances),
             (&self.pipelines.skin_overlay, &self.bind_groups[3], if self.overlay_shown { self.point_count } else { 0 }),
         ];
         for (pipeline, bind_group, count) in jobs {
@@ -455,16 +539,24 @@ impl GpuSkin {
         ctx.queue.submit([encoder.finish()]);
     }
 
-    /// Skinned points read back (xyz).
+    /// Skinned points read back (xyz), of the first instance.
     pub fn read_points(&self, ctx: &GpuContext) -> Result<Vec<Vec3>, GpuError> {
-        let raw: Vec<GpuPoint> = super::readback::read_buffer(ctx, &self.points, self.point_count as usize)?;
-        Ok(raw.iter().map(|p| Vec3::new(p[0], p[1], p[2])).collect())
+        self.read_instance_points(ctx, 0)
     }
 
-    /// Skinned corner normals read back.
+    /// Skinned points of `instance` read back (xyz).
+    pub fn read_instance_points(&self, ctx: &GpuContext, instance: u32) -> Result<Vec<Vec3>, GpuError> {
+        read_instance(ctx, &self.points, self.point_count, instance.min(self.instances - 1))
+    }
+
+    /// Skinned corner normals read back, of the first instance.
     pub fn read_normals(&self, ctx: &GpuContext) -> Result<Vec<Vec3>, GpuError> {
-        let raw: Vec<GpuPoint> = super::readback::read_buffer(ctx, &self.normals, self.corner_count as usize)?;
-        Ok(raw.iter().map(|p| Vec3::new(p[0], p[1], p[2])).collect())
+        self.read_instance_normals(ctx, 0)
+    }
+
+    /// Skinned corner normals of `instance` read back.
+    pub fn read_instance_normals(&self, ctx: &GpuContext, instance: u32) -> Result<Vec<Vec3>, GpuError> {
+        read_instance(ctx, &self.normals, self.corner_count, instance.min(self.instances - 1))
     }
 
     /// The skin overlay's values read back, per skin point: (selected joint's weight, influence count,
@@ -474,11 +566,27 @@ impl GpuSkin {
         Ok(raw.iter().map(|v| [v[0], v[1], v[2]]).collect())
     }
 
-    /// Morphed coords of segment `s` read back.
+    /// Morphed coords of segment `s` read back, of the first instance.
     pub fn read_segment_points(&self, ctx: &GpuContext, s: usize) -> Result<Vec<Vec3>, GpuError> {
-        let raw: Vec<GpuPoint> =
-            super::readback::read_buffer(ctx, &self.segment_points, self.segment_point_count as usize)?;
-        let (start, end) = (self.segment_offsets[s] as usize, self.segment_offsets[s + 1] as usize);
-        Ok(raw[start..end].iter().map(|p| Vec3::new(p[0], p[1], p[2])).collect())
+        self.read_instance_segment_points(ctx, 0, s)
     }
+
+    /// Morphed coords of segment `s` of `instance` read back.
+    pub fn read_instance_segment_points(
+        &self,
+        ctx: &GpuContext,
+        instance: u32,
+        s: usize,
+    ) -> Result<Vec<Vec3>, GpuError> {
+        let all = read_instance(ctx, &self.segment_points, self.segment_point_count, instance.min(self.instances - 1))?;
+        let (start, end) = (self.segment_offsets[s] as usize, self.segment_offsets[s + 1] as usize);
+        Ok(all[start..end].to_vec())
+    }
+}
+
+/// The `count` vec4 entries of `instance` in an output buffer holding the instances one after another.
+fn read_instance(ctx: &GpuContext, buffer: &wgpu::Buffer, count: u32, instance: u32) -> Result<Vec<Vec3>, GpuError> {
+    let (count, instance) = (count as usize, instance as usize);
+    let raw: Vec<GpuPoint> = super::readback::read_buffer(ctx, buffer, count * (instance + 1))?;
+    Ok(raw[count * instance..].iter().map(|p| Vec3::new(p[0], p[1], p[2])).collect())
 }

@@ -134,6 +134,7 @@ impl Viewer {
                 height: self.surface.config.height,
                 msaa: self.renderer.formats().sample_count,
                 copies: 1,
+                batches: 1,
                 motion: bench.clip.clone(),
                 frames: plan.frames,
                 triangles: scene.map_or(0, |s| u64::from(s.triangles)),

@@ -84,7 +84,7 @@ impl GpuLight {
     }
 }
 
-/// Per-humanoid placement (`Placement`): `H` and its normal matrix `(H[3×3])⁻ᵀ` as three columns.
+/// Per-instance placement (`Placement`): `H` and its normal matrix `(H[3×3])⁻ᵀ` as three columns.
 #[repr(C)]
 #[derive(Debug, Clone, Copy, Pod, Zeroable, PartialEq)]
 pub struct GpuPlacement {
@@ -94,8 +94,11 @@ pub struct GpuPlacement {
     /// x: the selected joint's weight, y: influence count, z: weight sum; w: 1 = use these, 0 = read the
     /// per-point values the skin pass wrote (`overlay_values`).
     pub overlay: [f32; 4],
+    /// x: this instance's first entry in the draw's points, y: its first entry in the corner normals
+    /// (instance k of a crowd skinned together: `k · points per instance`); zw unused.
+    pub first: [u32; 4],
 }
-const _: () = assert!(size_of::<GpuPlacement>() == 128);
+const _: () = assert!(size_of::<GpuPlacement>() == 144);
 
 /// Per-part material (`Material`), colours in linear RGB.
 #[repr(C)]
@@ -226,6 +229,7 @@ mod tests {
                 ("world_from_humanoid", offset_of!(GpuPlacement, world_from_humanoid)),
                 ("normal_from_humanoid", offset_of!(GpuPlacement, normal_from_humanoid)),
                 ("overlay", offset_of!(GpuPlacement, overlay)),
+                ("first", offset_of!(GpuPlacement, first)),
             ],
         );
         check(

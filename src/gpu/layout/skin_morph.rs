@@ -14,13 +14,21 @@ pub struct GpuSkinParams {
     pub corner_count: u32,
     pub segment_point_count: u32,
     /// The joint whose weights `skin_overlay` reads ([`NO_OVERLAY_JOINT`]: none); rewritten when the
-    /// selection changes. It also pads the struct to 16 bytes, as uniform structs must be.
+    /// selection changes.
     pub overlay_joint: u32,
+    /// Copies of the humanoid skinned by one dispatch per kernel (1 for a single humanoid).
+    pub instance_count: u32,
+    /// Joint matrices per instance (the stride of `skin_matrices` and `normal_matrices`).
+    pub joint_count: u32,
+    /// Displacer frames per instance (the stride of `displacers`).
+    pub displacer_count: u32,
+    /// Pads the struct to 32 bytes (uniform structs are multiples of 16).
+    pub _pad: u32,
 }
 
 /// [`GpuSkinParams::overlay_joint`] when no joint is selected.
 pub const NO_OVERLAY_JOINT: u32 = u32::MAX;
-const _: () = assert!(size_of::<GpuSkinParams>() == 16);
+const _: () = assert!(size_of::<GpuSkinParams>() == 32);
 
 /// One joint influence of a point (`Influence`).
 #[repr(C)]

@@ -66,6 +66,9 @@ pub struct BenchReport {
     /// Samples per pixel of the 3D view.
     pub msaa: u32,
     pub copies: usize,
+    /// Draws holding the copies: 1 when they are batched into one instanced draw set (more only when the
+    /// GPU's buffer limits split them), `copies` when each copy has its own draws (`--unbatched`).
+    pub batches: usize,
     /// The clip played (`None`: the file has none; the rest pose is drawn).
     pub motion: Option<String>,
     pub frames: u32,
@@ -91,13 +94,15 @@ impl BenchReport {
         out.push_str(&format!("file      {}\n", self.file));
         out.push_str(&format!("adapter   {}\n", self.adapter));
         out.push_str(&format!(
-            "mode      {} {}x{}, MSAA {}x, {} cop{}, clip {motion}\n",
+            "mode      {} {}x{}, MSAA {}x, {} cop{} in {} batch{}, clip {motion}\n",
             self.mode,
             self.width,
             self.height,
             self.msaa,
             self.copies,
-            if self.copies == 1 { "y" } else { "ies" }
+            if self.copies == 1 { "y" } else { "ies" },
+            self.batches,
+            if self.batches == 1 { "" } else { "es" }
         ));
         out.push_str(&format!(
             "scene     {} triangles, {} skinned points, {} dispatches, {} draws per frame\n",

@@ -1,7 +1,9 @@
 //! The 3D view alone, as the window draws it, without a window: the window's target formats (no MSAA on a
 //! CPU adapter), a clip sampled at each frame's time, the joint matrices uploaded, every humanoid skinned,
 //! one scene pass with the window's overlay (grid and skeleton). `copies` places N copies of the file on a
-//! grid, each at its own clip time. Frames are submitted as the window does (one command buffer each, the
+//! grid, each at its own clip time; they are batched (one instanced [`SceneDraw`] holds as many copies as
+//! the GPU's buffer limits allow: one skin dispatch per kernel and one draw per opaque part for all of
+//! them) unless `batched` is off, which gives each copy its own draws, to compare. Frames are submitted as the window does (one command buffer each, the
 //! next encoded while the GPU draws the last); a second run submits the skin and scene passes apart and
 //! waits for each, which times them on adapters without GPU timestamps.
 
@@ -36,6 +38,8 @@ pub struct ViewBenchOptions {
     pub motion: Option<String>,
     /// Copies of the file, each at its own clip time.
     pub copies: usize,
+    /// Copies drawn as instances of shared draws (the default), or each with its own draws.
+    pub batched: bool,
     /// The 3D view's formats (the window's: see `app::viewport::ViewportTarget::formats_for`).
     pub formats: TargetFormats,
 }
@@ -43,8 +47,10 @@ pub struct ViewBenchOptions {
 /// Seconds of clip time between frames (a 60 Hz display).
 const FRAME_STEP: f64 = 1.0 / 60.0;
 
-/// A file's copies drawn together, each with its own draws and clip phase.
+/// A file's copies drawn together, each at its own place and clip phase.
 struct Copies {
+    /// The draws: each holds the next `instances()` copies (all of them when batched and the GPU's
+    /// limits allow; one each when not batched).
     scenes: Vec<SceneDraw>,
     /// Where each copy stands (world offset).
     offsets: Vec<Mat4>,
@@ -53,12 +59,14 @@ struct Copies {
 }
 
 impl Copies {
+    #[allow(clippy::too_many_arguments)]
     fn build(
         ctx: &GpuContext,
         renderer: &SceneRenderer,
         doc: &Document,
         rest: &[Pose],
         count: usize,
+        batched: bool,
         spacing: f32,
         duration: f64,
     ) -> Result<Self, RenderError> {
@@ -67,15 +75,28 @@ impl Copies {
         for k in 0..count {
             let (column, row) = ((k % columns) as f32, (k / columns) as f32);
             let x = (column - (columns as f32 - 1.0) / 2.0) * spacing;
-            let offset = Mat4::from_translation(Vec3::new(x, 0.0, -row * spacing));
-            let mut scene = SceneDraw::new(ctx, renderer.mesh_pipelines(), doc, rest)?;
-            let shapes: Vec<Option<Mat4>> = doc.other_shapes.iter().map(|&(_, world)| Some(offset * world)).collect();
-            scene.place_scene_shapes(&ctx.queue, &shapes);
-            out.scenes.push(scene);
-            out.offsets.push(offset);
+            out.offsets.push(Mat4::from_translation(Vec3::new(x, 0.0, -row * spacing)));
             out.phases.push(duration * k as f64 / count as f64);
         }
+        let per_draw = if batched { SceneDraw::instances_that_fit(ctx, doc, count as u32)? as usize } else { 1 };
+        let shapes: Vec<Option<Mat4>> = doc.other_shapes.iter().map(|&(_, world)| Some(world)).collect();
+        for first in (0..count).step_by(per_draw) {
+            let n = per_draw.min(count - first);
+            let mut scene = SceneDraw::instanced(ctx, renderer.mesh_pipelines(), doc, rest, n as u32)?;
+            scene.place_scene_shape_instances(&ctx.queue, &shapes, &out.offsets[first..first + n]);
+            out.scenes.push(scene);
+        }
         Ok(out)
+    }
+
+    /// Each draw with the range of copies it holds.
+    fn batches(&self) -> impl Iterator<Item = (&SceneDraw, std::ops::Range<usize>)> {
+        let mut first = 0;
+        self.scenes.iter().map(move |scene| {
+            let range = first..first + scene.instances() as usize;
+            first = range.end;
+            (scene, range)
+        })
     }
 }
 
@@ -100,7 +121,7 @@ pub fn bench_view(
     let target = RenderTarget::new(ctx, width, height, options.formats)?;
     let figure = figure_box(doc, &rest)?;
     let spacing = figure.size().x.max(figure.size().z).max(figure.size().y * 0.5).max(0.1) * 1.25;
-    let mut copies_built = Copies::build(ctx, &renderer, doc, &rest, copies, spacing, duration)?;
+    let mut copies_built = Copies::build(ctx, &renderer, doc, &rest, copies, options.batched, spacing, duration)?;
     let grid_box = grid_bounds(&figure, &copies_built.offsets);
     let aspect = width as f32 / height as f32;
     // Looking slightly down, so rows of copies behind the first show.
@@ -186,8 +207,9 @@ pub fn bench_view(
     let frames = options.frames.max(1);
     let fps = f64::from(frames) / elapsed.max(1e-9);
     let skins = copies_built.scenes.iter().flat_map(|s| s.humanoids.iter().filter_map(|h| h.skin.as_ref()));
-    let (skin_points, dispatches) =
-        skins.fold((0u64, 0u32), |(p, d), s| (p + u64::from(s.point_count), d + s.dispatch_count()));
+    let (skin_points, dispatches) = skins.fold((0u64, 0u32), |(p, d), s| {
+        (p + u64::from(s.point_count) * u64::from(s.instances), d + s.dispatch_count())
+    });
     let draws: Vec<_> = copies_built.scenes.iter().flat_map(SceneDraw::draws).collect();
     Ok(BenchReport {
         mode: "3d-view".into(),
@@ -197,9 +219,10 @@ pub fn bench_view(
         height,
         msaa: options.formats.sample_count,
         copies,
+        batches: copies_built.scenes.len(),
         motion: clip.map(|c| animations.clips[c].name().to_string()),
         frames,
-        triangles: copies_built.scenes.iter().map(|s| u64::from(s.triangles)).sum(),
+        triangles: copies_built.scenes.iter().map(|s| u64::from(s.triangles) * u64::from(s.instances())).sum(),
         skin_points,
         dispatches,
         draw_calls: draws.iter().map(|d| d.draw_calls()).sum::<u32>() + 1,
@@ -260,11 +283,19 @@ fn split_run(
     Ok(())
 }
 
-/// Writes every copy's joint matrices, displacer weights and placements (its offset before the pose's own).
+/// Writes every copy's joint matrices, displacer weights and placements (its offset before the pose's
+/// own): per draw and humanoid, one write per buffer for all the copies it holds.
 fn upload(ctx: &GpuContext, doc: &Document, copies: &mut Copies, poses: &[Vec<Pose>]) {
-    for ((scene, offset), copy_poses) in copies.scenes.iter_mut().zip(&copies.offsets).zip(poses) {
-        for ((index, h), pose) in doc.indexed_humanoids().zip(copy_poses) {
-            scene.update_humanoid_placed(&ctx.queue, index, h, pose, *offset * pose.world_from_humanoid(h));
+    let ranges: Vec<_> = copies.batches().map(|(_, range)| range).collect();
+    for (scene, range) in copies.scenes.iter_mut().zip(ranges) {
+        for (index, h) in doc.indexed_humanoids() {
+            let held: Vec<&Pose> = poses[range.clone()].iter().map(|p| &p[index.0]).collect();
+            let placed: Vec<Mat4> = held
+                .iter()
+                .zip(&copies.offsets[range.clone()])
+                .map(|(pose, offset)| *offset * pose.world_from_humanoid(h))
+                .collect();
+            scene.update_humanoid_instances(&ctx.queue, index, h, &held, &placed);
         }
     }
 }

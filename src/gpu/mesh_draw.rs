@@ -1,0 +1,150 @@
+//! One draw of the render pass ([`MeshDraw`]): a mesh's static corner attributes, triangles and
+//! materials, and its placements — one per instance. A single humanoid (or scene Shape) is one instance;
+//! a crowd of copies skinned together ([`super::GpuSkin::instanced`]) is drawn by one instanced draw per
+//! opaque part, each instance reading its own points and normals (`Placement::first` in
+//! `shaders/humanoid.wgsl`) and its own placement.
+
+use std::ops::Range;
+
+use glam::{Mat3, Mat4, Vec3};
+
+use super::layout::humanoid::{GpuMaterial, GpuPlacement};
+use super::render_pass::Variant;
+use crate::mesh::Topology;
+use crate::pose::normal_from_skin;
+use crate::pose::skin_inspection::PointInfluence;
+
+/// How many instances a draw holds and where each finds its vertices: instance k reads its points from
+/// `k · point_stride` on and its corner normals from `k · corner_stride` on (0: every instance shares
+/// the same buffer, e.g. a rigid shape's static rest points).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Instancing {
+    pub count: u32,
+    pub point_stride: u32,
+    pub corner_stride: u32,
+}
+
+impl Instancing {
+    /// One instance: a single humanoid or Shape.
+    pub const SINGLE: Instancing = Instancing { count: 1, point_stride: 0, corner_stride: 0 };
+
+    /// `count` instances sharing the same static points and normals (rigid shapes, scene Shapes).
+    pub fn shared(count: u32) -> Self {
+        Instancing { count: count.max(1), point_stride: 0, corner_stride: 0 }
+    }
+}
+
+/// [`GpuPlacement::overlay`] of a draw that reads its per-point values.
+pub(super) const NO_RIGID_OVERLAY: [f32; 4] = [0.0; 4];
+
+fn placement_of(world_from_humanoid: Mat4, overlay: [f32; 4], instance: u32, instancing: Instancing) -> GpuPlacement {
+    let n = normal_from_skin(Mat3::from_mat4(world_from_humanoid));
+    GpuPlacement {
+        world_from_humanoid: world_from_humanoid.to_cols_array(),
+        normal_from_humanoid: [n.x_axis.extend(0.0).into(), n.y_axis.extend(0.0).into(), n.z_axis.extend(0.0).into()],
+        overlay,
+        first: [instance * instancing.point_stride, instance * instancing.corner_stride, 0, 0],
+    }
+}
+
+/// The placements of every instance, all at `world_from_humanoid`, as [`MeshDraw`] uploads them.
+pub(super) fn initial_placements(instancing: Instancing, world_from_humanoid: Mat4) -> Vec<GpuPlacement> {
+    (0..instancing.count).map(|k| placement_of(world_from_humanoid, NO_RIGID_OVERLAY, k, instancing)).collect()
+}
+
+pub(super) struct PartDraw {
+    pub(super) indices: Range<u32>,
+    pub(super) bind_group: wgpu::BindGroup,
+    pub(super) variant: Variant,
+    /// Middle of the part at rest, in the draw's own space (for back-to-front sorting).
+    pub(super) centre: Vec3,
+    /// What the file gives the part (events may change the material and the texture transform).
+    pub(super) appearance: super::appearance_events::PartAppearance,
+    pub(super) material_buffer: wgpu::Buffer,
+    /// The material uniform last written.
+    pub(super) written: GpuMaterial,
+}
+
+/// The draw data of one mesh: static corner attributes and triangles, materials, and the placements
+/// (`H` per instance), which change when the humanoid moves in the world.
+pub struct MeshDraw {
+    pub(super) corner_vertices: wgpu::Buffer,
+    pub(super) indices: wgpu::Buffer,
+    /// One [`GpuPlacement`] per instance (a storage buffer the vertex shader indexes by instance).
+    pub(super) placement: wgpu::Buffer,
+    pub(super) placement_group: wgpu::BindGroup,
+    pub(super) parts: Vec<PartDraw>,
+    pub(super) instancing: Instancing,
+    /// The placement of each instance as last written, for sorting transparent parts on the CPU.
+    pub(super) world_from_humanoid: Vec<Mat4>,
+    /// [`GpuPlacement::overlay`] as last written.
+    pub(super) rigid_overlay: [f32; 4],
+}
+
+impl MeshDraw {
+    /// Sets `H` (humanoid space → world) of the first instance for the next frames.
+    pub fn set_world_from_humanoid(&mut self, queue: &wgpu::Queue, world_from_humanoid: Mat4) {
+        self.set_instance_placements(queue, std::slice::from_ref(&world_from_humanoid));
+    }
+
+    /// Sets `H` of instances `0..placements.len()` (one write for all of them); instances past the end
+    /// keep theirs, placements past the instance count are ignored.
+    pub fn set_instance_placements(&mut self, queue: &wgpu::Queue, placements: &[Mat4]) {
+        let placements = &placements[..placements.len().min(self.instancing.count as usize)];
+        if placements.is_empty() {
+            return;
+        }
+        let bytes: Vec<GpuPlacement> = placements
+            .iter()
+            .enumerate()
+            .map(|(k, &m)| placement_of(m, self.rigid_overlay, k as u32, self.instancing))
+            .collect();
+        queue.write_buffer(&self.placement, 0, bytemuck::cast_slice(&bytes));
+        self.world_from_humanoid[..placements.len()].copy_from_slice(placements);
+    }
+
+    /// Gives every point of this draw the same skin overlay values (a segment, 100 % its joint's), or
+    /// (`None`) lets it read its points' own values from the skin pass.
+    pub fn set_rigid_overlay(&mut self, queue: &wgpu::Queue, values: Option<PointInfluence>) {
+        self.rigid_overlay = match values {
+            Some(v) => [v.weight, v.count as f32, v.sum, 1.0],
+            None => NO_RIGID_OVERLAY,
+        };
+        let placements = self.world_from_humanoid.clone();
+        self.set_instance_placements(queue, &placements);
+    }
+
+    /// `H` of the first instance.
+    pub fn world_from_humanoid(&self) -> Mat4 {
+        self.world_from_humanoid[0]
+    }
+
+    /// `H` of every instance.
+    pub fn instance_placements(&self) -> &[Mat4] {
+        &self.world_from_humanoid
+    }
+
+    /// How many instances one draw of this mesh draws.
+    pub fn instance_count(&self) -> u32 {
+        self.instancing.count
+    }
+
+    /// Draw calls this mesh costs per frame: one per opaque part (all instances at once), one per
+    /// transparent part and instance (sorted back to front one by one).
+    pub fn draw_calls(&self) -> u32 {
+        self.parts
+            .iter()
+            .filter(|p| !p.indices.is_empty())
+            .map(|p| if p.variant.blended { self.instancing.count } else { 1 })
+            .sum()
+    }
+
+    /// Triangles of one instance.
+    pub fn triangle_count(&self) -> u32 {
+        self.parts
+            .iter()
+            .filter(|p| p.variant.topology == Topology::Triangles)
+            .map(|p| p.indices.len() as u32 / 3)
+            .sum()
+    }
+}
