@@ -70,6 +70,11 @@ fn batched_copies_multiply_points_and_triangles_but_not_dispatches_or_draws() {
     // transparent part).
     assert_eq!(three.dispatches, one.dispatches);
     assert_eq!(three.draw_calls, one.draw_calls);
+    // The deform figures count every copy's traffic.
+    let (d1, d3) = (one.deform.as_ref().unwrap(), three.deform.as_ref().unwrap());
+    assert_eq!(d3.bytes_per_frame, 3 * d1.bytes_per_frame);
+    assert!(d1.bytes_per_frame > 390 * 32, "{d1:?}");
+    assert!(d3.points_per_s > 0.0 && d3.gb_per_s > 0.0, "{d3:?}");
 
     let unbatched = ViewBenchOptions { batched: false, ..options(&ctx, 3, None) };
     let apart = bench_view(&ctx, &doc, "JoeKick.x3d", &unbatched).unwrap();

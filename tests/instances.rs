@@ -219,3 +219,55 @@ fn copies_drawn_instanced_look_exactly_like_copies_drawn_one_by_one() {
         assert_eq!(differing, 0, "{name}: {differing} pixels differ between instanced and separate draws");
     }
 }
+
+fn small_device(limits: wgpu::Limits) -> Option<GpuContext> {
+    common::gpu_or_skip()?;
+    Some(GpuContext::headless_with_limits(None, limits).expect("a device with lower limits than the adapter's"))
+}
+
+#[test]
+fn instances_dispatched_as_a_grid_of_workgroup_rows_agree_with_the_cpu_reference() {
+    // Seven BvhSeamless copies: 44,975 points = 703 workgroups of 64; at most 32 per dimension forces
+    // 32 x 22, so instance boundaries fall inside rows of the grid.
+    let limits = wgpu::Limits { max_compute_workgroups_per_dimension: 32, ..wgpu::Limits::default() };
+    let Some(ctx) = small_device(limits) else { return };
+    let doc = hanim::load(&common::corpus("x3d/BvhSeamless3dExport1.x3d")).unwrap();
+    let h = &doc.humanoids[0];
+    let mut rng = StdRng::seed_from_u64(3);
+    let poses: Vec<Pose> = (0..7).map(|_| random_pose(h, &mut rng)).collect();
+    assert_eq!(hanim_viewer::gpu::dispatch_grid(6425 * 7, 32), (32, 22));
+    let a = agreement::measure_instances(&ctx, h, &poses, 3).unwrap();
+    eprintln!("{a:?}");
+    assert!(a.max_point_error <= TOLERANCE && a.max_normal_error <= TOLERANCE, "{a:?}");
+}
+
+#[test]
+fn a_crowd_larger_than_a_storage_binding_is_split_into_batches() {
+    use hanim_viewer::render::ImageSize;
+    use hanim_viewer::render::bench::{ViewBenchOptions, bench_view};
+    // 256 KiB per binding: one JoeKick copy's largest buffer is its corners, so a batch holds a few.
+    let limit = 256u64 << 10;
+    let limits = wgpu::Limits { max_storage_buffer_binding_size: limit, ..wgpu::Limits::default() };
+    let Some(ctx) = small_device(limits) else { return };
+    let doc = hanim::load(&common::corpus("x3d/JoeKick.x3d")).unwrap();
+    let per_batch = SceneDraw::instances_that_fit(&ctx, &doc, 1000).unwrap();
+    let corners = hanim_viewer::mesh::skin_mesh_from_humanoid(&doc.scene, &doc.humanoids[0]).unwrap().corner_count();
+    assert_eq!(u64::from(per_batch), limit / (corners as u64 * 16), "{corners} corners per copy");
+    assert!((2..20).contains(&per_batch), "{per_batch} copies per batch");
+
+    let options = |copies| ViewBenchOptions {
+        size: ImageSize { width: 160, height: 120 },
+        frames: 3,
+        warmup: 1,
+        motion: None,
+        copies,
+        batched: true,
+        formats: hanim_viewer::app::viewport::ViewportTarget::formats_for(&ctx.adapter_info),
+    };
+    let one = bench_view(&ctx, &doc, "JoeKick.x3d", &options(1)).unwrap();
+    let crowd = bench_view(&ctx, &doc, "JoeKick.x3d", &options(20)).unwrap();
+    let batches = 20usize.div_ceil(per_batch as usize);
+    assert_eq!((crowd.copies, crowd.batches), (20, batches));
+    assert_eq!(crowd.dispatches, batches as u32 * one.dispatches);
+    assert_eq!(crowd.skin_points, 20 * one.skin_points);
+}

@@ -18,6 +18,7 @@ pub mod render_pass;
 pub mod scene_draw;
 pub mod scene_renderer;
 pub mod shaders;
+pub mod skin_data;
 pub mod skin_pass;
 pub mod target;
 pub mod textures;

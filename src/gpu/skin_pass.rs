@@ -10,7 +10,9 @@ use super::context::GpuContext;
 use super::error::{CreationScope, GpuError};
 use super::layout::*;
 use super::shaders;
-use crate::hanim::{DisplacerOwner, Humanoid};
+pub use super::skin_data::{FrameData, SkinData};
+use super::skin_data::{rest_frame_sizes, traffic_per_instance};
+use crate::hanim::Humanoid;
 use crate::pose::{self, Pose};
 
 /// Per render vertex (corner): the skin point it draws and its binding normal (§2.5: normals are
@@ -57,137 +59,6 @@ impl SkinPipelines {
     }
 }
 
-/// Everything the kernels read that does not change while the humanoid stays loaded, in GPU layout.
-#[derive(Debug, Clone, Default)]
-pub struct SkinData {
-    pub rest_points: Vec<GpuPoint>,
-    pub ranges: Vec<[u32; 2]>,
-    pub influences: Vec<GpuInfluence>,
-    pub displacements: Vec<GpuDisplacement>,
-    pub corners: Vec<GpuCorner>,
-    pub segment_rest_points: Vec<GpuPoint>,
-    pub segment_ranges: Vec<u32>,
-    pub segment_displacements: Vec<GpuDisplacement>,
-    /// First point of each segment in the segment buffers, plus the total at the end.
-    pub segment_offsets: Vec<u32>,
-}
-
-impl SkinData {
-    /// Packs the humanoid's skin, joint displacers (transposed to per-point lists, in displacer order),
-    /// corners and segment coords with their displacers.
-    pub fn build(h: &Humanoid, corners: SkinCorners) -> Self {
-        let mut data = SkinData::default();
-        if let Some(skin) = &h.skin {
-            let n = skin.points.len();
-            data.rest_points = skin.points.iter().map(|p| [p.x, p.y, p.z, 1.0]).collect();
-            let mut per_point: Vec<Vec<GpuDisplacement>> = vec![Vec::new(); n];
-            for (d, displacer) in h.displacers.iter().enumerate() {
-                if !matches!(displacer.owner, DisplacerOwner::Joint(_)) {
-                    continue;
-                }
-                for (k, &index) in displacer.coord_index.iter().enumerate() {
-                    let Some(list) = usize::try_from(index).ok().and_then(|i| per_point.get_mut(i)) else { continue };
-                    let delta = displacer.displacements.get(k).copied().unwrap_or(Vec3::ZERO);
-                    list.push(GpuDisplacement { delta: delta.into(), displacer: d as u32 });
-                }
-            }
-            data.influences =
-                skin.influences.entries.iter().map(|&(joint, weight)| GpuInfluence { joint, weight }).collect();
-            let mut displacement_start = 0u32;
-            for i in 0..=n {
-                data.ranges.push([skin.influences.offsets[i], displacement_start]);
-                if let Some(list) = per_point.get(i) {
-                    displacement_start += list.len() as u32;
-                }
-            }
-            data.displacements = per_point.into_iter().flatten().collect();
-        }
-        data.corners = corners
-            .source_point
-            .iter()
-            .zip(corners.normals)
-            .map(|(&source_point, n)| GpuCorner { normal: (*n).into(), source_point })
-            .collect();
-
-        data.segment_offsets.push(0);
-        for (s, segment) in h.segments.iter().enumerate() {
-            let base = data.segment_rest_points.len();
-            let count = segment.coord_points.len();
-            data.segment_rest_points.extend(segment.coord_points.iter().map(|p| [p.x, p.y, p.z, 1.0]));
-            let mut per_point: Vec<Vec<GpuDisplacement>> = vec![Vec::new(); count];
-            for (d, displacer) in h.displacers.iter().enumerate() {
-                if displacer.owner != DisplacerOwner::Segment(s) {
-                    continue;
-                }
-                for (k, &index) in displacer.coord_index.iter().enumerate() {
-                    let Some(list) = usize::try_from(index).ok().and_then(|i| per_point.get_mut(i)) else { continue };
-                    let delta = displacer.displacements.get(k).copied().unwrap_or(Vec3::ZERO);
-                    list.push(GpuDisplacement { delta: delta.into(), displacer: d as u32 });
-                }
-            }
-            for list in per_point {
-                data.segment_ranges.push(data.segment_displacements.len() as u32);
-                data.segment_displacements.extend(list);
-            }
-            data.segment_offsets.push((base + count) as u32);
-        }
-        data.segment_ranges.push(data.segment_displacements.len() as u32);
-        data
-    }
-}
-
-/// Per-frame data, computed on the CPU from a pose: exactly what the CPU reference uses.
-#[derive(Debug, Clone)]
-pub struct FrameData {
-    pub skin_matrices: Vec<[f32; 16]>,
-    pub normal_matrices: Vec<GpuNormalMatrix>,
-    pub displacers: Vec<GpuDisplacerFrame>,
-}
-
-impl FrameData {
-    pub fn from_pose(h: &Humanoid, pose: &Pose) -> Self {
-        Self::from_globals(h, pose, &pose::humanoid_from_joint(h, pose))
-    }
-
-    /// As [`Self::from_pose`], with the pose's joint globals `G_j` already computed by the caller.
-    pub fn from_globals(h: &Humanoid, pose: &Pose, humanoid_from_joint: &[glam::Mat4]) -> Self {
-        let matrices = pose::skin_matrices(h, humanoid_from_joint);
-        Self {
-            skin_matrices: matrices.skin.iter().map(|m| m.to_cols_array()).collect(),
-            normal_matrices: matrices
-                .normal
-                .iter()
-                .map(|n| GpuNormalMatrix {
-                    columns: [n.x_axis.extend(0.0).into(), n.y_axis.extend(0.0).into(), n.z_axis.extend(0.0).into()],
-                })
-                .collect(),
-            displacers: h
-                .displacers
-                .iter()
-                .enumerate()
-                .map(|(d, displacer)| GpuDisplacerFrame {
-                    weight: pose.displacer_weight(h, d),
-                    owner_joint: match displacer.owner {
-                        DisplacerOwner::Joint(j) => j as u32,
-                        DisplacerOwner::Segment(_) => u32::MAX,
-                    },
-                })
-                .collect(),
-        }
-    }
-}
-
-impl FrameData {
-    /// The frames of several instances one after another, as [`GpuSkin::write_frames`] uploads them.
-    fn concatenated(frames: &[FrameData]) -> FrameData {
-        FrameData {
-            skin_matrices: frames.iter().flat_map(|f| f.skin_matrices.iter().copied()).collect(),
-            normal_matrices: frames.iter().flat_map(|f| f.normal_matrices.iter().copied()).collect(),
-            displacers: frames.iter().flat_map(|f| f.displacers.iter().copied()).collect(),
-        }
-    }
-}
-
 /// One humanoid's skin on the GPU, for one or several instances (copies of the humanoid, each with its
 /// own pose, skinned together by one dispatch per kernel). Every output buffer holds the instances one
 /// after another: instance k's points start at `k · point_count`, its corners at `k · corner_count`.
@@ -208,6 +79,8 @@ pub struct GpuSkin {
     pub segment_point_count: u32,
     /// How many instances the buffers hold (1 for a single humanoid).
     pub instances: u32,
+    /// Bytes the kernels read and write for one instance per frame (see [`Self::bytes_per_frame`]).
+    instance_traffic: u64,
     joint_count: usize,
     displacer_count: usize,
     /// Skin inspection values, `vec4<f32>` (selected joint's weight, influence count, weight sum, 0) per
@@ -325,6 +198,7 @@ impl GpuSkin {
                 mapped_at_creation: false,
             })
         };
+        let instance_traffic = traffic_per_instance(&data, rest_frame_sizes(joint_count, displacer_count));
         let point_count = data.rest_points.len() as u32;
         let corner_count = data.corners.len() as u32;
         let segment_point_count = data.segment_rest_points.len() as u32;
@@ -429,6 +303,7 @@ impl GpuSkin {
             corner_count,
             segment_point_count,
             instances,
+            instance_traffic,
             joint_count,
             displacer_count,
             overlay_values,
@@ -498,6 +373,15 @@ impl GpuSkin {
                 bytemuck::bytes_of(&joint),
             );
         }
+    }
+
+    /// Bytes the skin/morph kernels read and write per frame, every instance counted as if it read its
+    /// inputs once from memory: static inputs (rest points, ranges, influences, displacements, corners,
+    /// segment coords), the frame's joint matrices and displacer weights, and the outputs. What a
+    /// deform-bandwidth figure divides by the pass's time (`bench`); caches only make the real traffic
+    /// lower.
+    pub fn bytes_per_frame(&self) -> u64 {
+        self.instance_traffic * u64::from(self.instances)
     }
 
     /// Dispatches [`Self::encode`] records per frame (the same for any number of instances).

@@ -135,6 +135,7 @@ impl Viewer {
                 msaa: self.renderer.formats().sample_count,
                 copies: 1,
                 batches: 1,
+                deform: None,
                 motion: bench.clip.clone(),
                 frames: plan.frames,
                 triangles: scene.map_or(0, |s| u64::from(s.triangles)),

@@ -4,5 +4,5 @@
 mod report;
 mod view3d;
 
-pub use report::{BenchReport, StageSamples, StageTime, median};
+pub use report::{BenchReport, DeformThroughput, StageSamples, StageTime, median};
 pub use view3d::{ViewBenchOptions, bench_view};

@@ -84,6 +84,45 @@ pub struct BenchReport {
     /// Whether the adapter wrote GPU timestamps (else the GPU stages are `cpu+wait`).
     pub gpu_timestamps: bool,
     pub stages: Vec<StageTime>,
+    /// The skin/morph pass's throughput (headless only; `None` in window mode).
+    pub deform: Option<DeformThroughput>,
+}
+
+/// How fast the skin/morph pass deforms: points per second and the bytes its kernels read and write
+/// (`GpuSkin::bytes_per_frame`) per second, over the median time of the pass.
+#[derive(Debug, Clone, Serialize)]
+pub struct DeformThroughput {
+    /// Bytes the kernels read and write per frame, over all copies.
+    pub bytes_per_frame: u64,
+    /// The median time of the pass the figures divide by, and the stage it comes from.
+    pub pass_ms: f64,
+    pub stage: String,
+    pub points_per_s: f64,
+    pub gb_per_s: f64,
+}
+
+impl DeformThroughput {
+    /// From the pass's median time: the GPU's timestamps where they are trusted, else the pass
+    /// submitted alone and waited for. CPU adapters (lavapipe) write compute timestamps before the
+    /// dispatches run, so there the waited-for figure is the one.
+    pub fn from_stages(
+        stages: &[StageTime],
+        trust_timestamps: bool,
+        points: u64,
+        bytes_per_frame: u64,
+    ) -> Option<Self> {
+        let wanted =
+            if trust_timestamps { ["skin/morph (GPU)", "skin/morph (alone)"] } else { ["skin/morph (alone)"; 2] };
+        let stage = wanted.iter().find_map(|name| stages.iter().find(|s| s.stage == *name))?;
+        let seconds = stage.median_ms / 1e3;
+        (seconds > 0.0).then(|| DeformThroughput {
+            bytes_per_frame,
+            pass_ms: stage.median_ms,
+            stage: format!("{} ({})", stage.stage, stage.clock),
+            points_per_s: points as f64 / seconds,
+            gb_per_s: bytes_per_frame as f64 / seconds / 1e9,
+        })
+    }
 }
 
 impl BenchReport {
@@ -112,6 +151,16 @@ impl BenchReport {
             "result    {:.1} frames/s ({:.2} ms per frame over {} frames)\n",
             self.fps, self.frame_ms, self.frames
         ));
+        if let Some(d) = &self.deform {
+            out.push_str(&format!(
+                "deform    {:.1} M points/s, {:.2} GB/s ({:.1} MB read and written per frame in {:.3} ms, {})\n",
+                d.points_per_s / 1e6,
+                d.gb_per_s,
+                d.bytes_per_frame as f64 / 1e6,
+                d.pass_ms,
+                d.stage
+            ));
+        }
         out.push_str(&format!("{:<28} {:>9} {:>11} {:>9}\n", "stage", "clock", "median ms", "mean ms"));
         for s in &self.stages {
             out.push_str(&format!("{:<28} {:>9} {:>11.3} {:>9.3}\n", s.stage, s.clock, s.median_ms, s.mean_ms));
@@ -148,5 +197,18 @@ mod tests {
         assert_eq!((stages[0].stage.as_str(), stages[0].clock.as_str()), ("skin", "gpu"));
         assert_eq!(stages[0].median_ms, 2.0);
         assert_eq!(stages[2].clock, "cpu+wait");
+    }
+
+    #[test]
+    fn deform_throughput_divides_by_the_trusted_clock() {
+        let mut s = StageSamples::default();
+        s.add("skin/morph (GPU)", "gpu", 0.5);
+        s.add("skin/morph (alone)", "cpu+wait", 2.0);
+        let stages = s.summarise();
+        let gpu = DeformThroughput::from_stages(&stages, true, 1_000_000, 4_000_000_000).unwrap();
+        assert_eq!((gpu.pass_ms, gpu.points_per_s, gpu.gb_per_s), (0.5, 2e9, 8000.0));
+        let waited = DeformThroughput::from_stages(&stages, false, 1_000_000, 4_000_000_000).unwrap();
+        assert_eq!((waited.pass_ms, waited.points_per_s, waited.gb_per_s), (2.0, 5e8, 2000.0));
+        assert!(DeformThroughput::from_stages(&[], true, 1, 1).is_none());
     }
 }

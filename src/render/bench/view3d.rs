@@ -11,7 +11,7 @@ use std::time::Instant;
 
 use glam::{Mat4, Quat, Vec3};
 
-use super::report::{BenchReport, StageSamples};
+use super::report::{BenchReport, DeformThroughput, StageSamples};
 use crate::animation::{Animations, SampleOptions};
 use crate::gpu::GpuContext;
 use crate::gpu::lighting::Lighting;
@@ -207,9 +207,12 @@ pub fn bench_view(
     let frames = options.frames.max(1);
     let fps = f64::from(frames) / elapsed.max(1e-9);
     let skins = copies_built.scenes.iter().flat_map(|s| s.humanoids.iter().filter_map(|h| h.skin.as_ref()));
-    let (skin_points, dispatches) = skins.fold((0u64, 0u32), |(p, d), s| {
-        (p + u64::from(s.point_count) * u64::from(s.instances), d + s.dispatch_count())
+    let (skin_points, dispatches, deform_bytes) = skins.fold((0u64, 0u32, 0u64), |(p, d, b), s| {
+        (p + u64::from(s.point_count) * u64::from(s.instances), d + s.dispatch_count(), b + s.bytes_per_frame())
     });
+    let stages = samples.summarise();
+    let trust_timestamps = timer.is_some() && ctx.adapter_info.device_type != wgpu::DeviceType::Cpu;
+    let deform = DeformThroughput::from_stages(&stages, trust_timestamps, skin_points, deform_bytes);
     let draws: Vec<_> = copies_built.scenes.iter().flat_map(SceneDraw::draws).collect();
     Ok(BenchReport {
         mode: "3d-view".into(),
@@ -229,7 +232,8 @@ pub fn bench_view(
         fps,
         frame_ms: 1e3 / fps,
         gpu_timestamps: timer.is_some(),
-        stages: samples.summarise(),
+        stages,
+        deform,
     })
 }
 
