@@ -1,7 +1,8 @@
 //! GPU deformation against the CPU reference, in one run: 1, 16 and 256 copies of the largest skinned
-//! corpus humanoid (BvhSeamless3dExport1, 6425 points, 21 joints). The GPU figure includes the per-frame
-//! uploads (joint matrices, displacer weights), the dispatches and waiting for completion, but no read-back:
-//! in the viewer the skinned buffers are drawn where they are.
+//! corpus humanoid (BvhSeamless3dExport1, 6425 points, 21 joints), each copy its own skin (`gpu`) or all
+//! copies instances of one skin, one dispatch per kernel (`gpu_batched`). The GPU figures include the
+//! per-frame uploads (joint matrices, displacer weights), the dispatches and waiting for completion, but
+//! no read-back: in the viewer the skinned buffers are drawn where they are.
 //!
 //! Buffer traffic per copy and frame (what the kernels read and write once): rest points 16 B, ranges 8 B,
 //! influences 8 B each, output points 16 B per point; corners 16 B, output normals 16 B per corner, plus
@@ -13,6 +14,7 @@ use std::sync::Arc;
 mod common;
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
+use hanim_viewer::gpu::skin_pass::FrameData;
 use hanim_viewer::gpu::{GpuContext, GpuSkin, SkinCorners, SkinPipelines};
 use hanim_viewer::hanim;
 use hanim_viewer::pose::{self, Pose};
@@ -62,6 +64,25 @@ fn bench(c: &mut Criterion) {
                     s.update(&ctx.queue, h, black_box(&pose));
                     s.encode(&mut encoder);
                 }
+                ctx.queue.submit([encoder.finish()]);
+                ctx.device.poll(wgpu::PollType::Wait { submission_index: None, timeout: None }).unwrap();
+            })
+        });
+        drop(skins);
+        let batched = GpuSkin::instanced(
+            &ctx,
+            pipelines.clone(),
+            h,
+            SkinCorners { source_point: &source, normals: &normals },
+            copies as u32,
+        )
+        .unwrap();
+        group.bench_with_input(BenchmarkId::new("gpu_batched", copies), &copies, |b, &n| {
+            b.iter(|| {
+                let frames: Vec<FrameData> = (0..n).map(|_| FrameData::from_pose(h, black_box(&pose))).collect();
+                batched.write_frames(&ctx.queue, &frames);
+                let mut encoder = ctx.device.create_command_encoder(&Default::default());
+                batched.encode(&mut encoder);
                 ctx.queue.submit([encoder.finish()]);
                 ctx.device.poll(wgpu::PollType::Wait { submission_index: None, timeout: None }).unwrap();
             })
