@@ -35,7 +35,7 @@ row() { # N MODE FLAGS...
   read -r wall rss <"$OUT/time"
   jq -r --arg mode "$mode" --arg wall "$wall" --arg rss "$rss" '
     def stage(name): ([.stages[] | select(.stage == name) | .median_ms][0] // 0);
-    "| \(.copies) | \($mode) | \(.batches) | \(.fps * 100 | round / 100) | \(.frame_ms * 10 | round / 10) | \(.triangles) | \(.skin_points) | \(.dispatches) | \(.draw_calls) | \(stage("skin/morph (alone)") * 100 | round / 100) ms | \(stage("scene pass (alone)") * 10 | round / 10) ms | \(stage("upload joints") * 100 | round / 100) ms | \(stage("sample clip") * 100 | round / 100) ms | \(.deform.points_per_s // 0 / 1e6 * 10 | round / 10) M/s | \($wall) s, \(($rss | tonumber) / 1024 | round) MB |"
+    "| \(.copies) | \($mode) | \(.batches) | \(.fps * 100 | round / 100) | \(.frame_ms * 10 | round / 10) | \(.triangles) | \(.skin_points) | \(.dispatches) | \(.draw_calls) | \(stage("skin/morph (alone)") * 100 | round / 100) ms | \(stage("scene pass (alone)") * 10 | round / 10) ms | \(stage("upload joints") * 100 | round / 100) ms | \(stage("sample clip") * 100 | round / 100) ms | \((.deform.points_per_s // 0) / 1e6 * 10 | round / 10) M/s | \($wall) s, \(($rss | tonumber) / 1024 | round) MB |"
   ' "$OUT/report.json"
 }
 

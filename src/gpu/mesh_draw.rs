@@ -94,11 +94,10 @@ impl MeshDraw {
         if placements.is_empty() {
             return;
         }
-        let bytes: Vec<GpuPlacement> = placements
-            .iter()
-            .enumerate()
-            .map(|(k, &m)| placement_of(m, self.rigid_overlay, k as u32, self.instancing))
-            .collect();
+        let indexed: Vec<(u32, Mat4)> = placements.iter().enumerate().map(|(k, &m)| (k as u32, m)).collect();
+        let (overlay, instancing) = (self.rigid_overlay, self.instancing);
+        let bytes: Vec<GpuPlacement> =
+            super::scene_draw::crowd_map(&indexed, |&(k, m)| placement_of(m, overlay, k, instancing));
         queue.write_buffer(&self.placement, 0, bytemuck::cast_slice(&bytes));
         self.world_from_humanoid[..placements.len()].copy_from_slice(placements);
     }

@@ -311,21 +311,22 @@ impl SceneDraw {
         let Some(draws) = self.humanoids.get_mut(index.0) else { return };
         let Some(skin) = &draws.skin else { return };
         let copies = poses.len().min(world_from_humanoid.len()).min(self.instances as usize);
-        let globals: Vec<Vec<Mat4>> = poses[..copies].iter().map(|pose| pose::humanoid_from_joint(h, pose)).collect();
+        // Each copy's joint globals and skin matrices are independent of the others': a crowd computes
+        // them on every core (a single humanoid stays on this thread).
+        let globals: Vec<Vec<Mat4>> = crowd_map(&poses[..copies], |pose| pose::humanoid_from_joint(h, pose));
         if skin.point_count > 0 || skin.segment_point_count > 0 {
-            let frames: Vec<FrameData> =
-                poses.iter().zip(&globals).map(|(&pose, g)| FrameData::from_globals(h, pose, g)).collect();
+            let pairs: Vec<(&Pose, &Vec<Mat4>)> = poses.iter().copied().zip(&globals).collect();
+            let frames: Vec<FrameData> = crowd_map(&pairs, |(pose, g)| FrameData::from_globals(h, pose, g));
             skin.write_frames(queue, &frames);
         }
         if let Some(draw) = &mut draws.skin_draw {
             draw.set_instance_placements(queue, &world_from_humanoid[..copies]);
         }
-        let mut placed = Vec::with_capacity(copies);
+        let pairs: Vec<(&Mat4, &Vec<Mat4>)> = world_from_humanoid.iter().zip(&globals).collect();
         for (joint, draw) in &mut draws.rigid {
-            placed.clear();
-            for (world, g) in world_from_humanoid.iter().zip(&globals) {
-                placed.push(*world * joint.and_then(|j| g.get(j)).copied().unwrap_or(Mat4::IDENTITY));
-            }
+            let placed = crowd_map(&pairs, |(world, g)| {
+                **world * joint.and_then(|j| g.get(j)).copied().unwrap_or(Mat4::IDENTITY)
+            });
             draw.set_instance_placements(queue, &placed);
         }
     }
@@ -454,5 +455,17 @@ impl SceneDraw {
             all.extend(h.rigid.iter().map(|(_, d)| d));
         }
         all
+    }
+}
+
+/// `f` over `items`, in parallel when there are enough of them to pay for it (a crowd's copies), else on
+/// this thread.
+pub(super) fn crowd_map<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync + Send) -> Vec<R> {
+    use rayon::prelude::*;
+    const PARALLEL_FROM: usize = 16;
+    if items.len() < PARALLEL_FROM {
+        items.iter().map(f).collect()
+    } else {
+        items.par_iter().with_min_len(PARALLEL_FROM / 2).map(f).collect()
     }
 }

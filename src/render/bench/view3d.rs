@@ -10,6 +10,7 @@
 use std::time::Instant;
 
 use glam::{Mat4, Quat, Vec3};
+use rayon::prelude::*;
 
 use super::report::{BenchReport, DeformThroughput, StageSamples};
 use crate::animation::{Animations, SampleOptions};
@@ -143,9 +144,11 @@ pub fn bench_view(
         let measured = frame >= options.warmup;
         let time = f64::from(frame) * FRAME_STEP;
         let t0 = Instant::now();
-        for (k, copy_poses) in poses.iter_mut().enumerate() {
-            animations.apply(doc, time + copies_built.phases[k], &sample, copy_poses);
-        }
+        // Each copy samples its clip on its own: a crowd does it on every core.
+        let phases = &copies_built.phases;
+        poses.par_iter_mut().with_min_len(8).enumerate().for_each(|(k, copy_poses)| {
+            animations.apply(doc, time + phases[k], &sample, copy_poses);
+        });
         let t1 = Instant::now();
         upload(ctx, doc, &mut copies_built, &poses);
         let t2 = Instant::now();
