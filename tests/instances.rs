@@ -253,6 +253,7 @@ fn a_crowd_larger_than_a_storage_binding_is_split_into_batches() {
     let per_batch = SceneDraw::instances_that_fit(&ctx, &doc, 1000).unwrap();
     let corners = hanim_viewer::mesh::skin_mesh_from_humanoid(&doc.scene, &doc.humanoids[0]).unwrap().corner_count();
     assert_eq!(u64::from(per_batch), limit / (corners as u64 * 16), "{corners} corners per copy");
+    eprintln!("{corners} corners per copy: {per_batch} copies per batch");
     assert!((2..20).contains(&per_batch), "{per_batch} copies per batch");
 
     let options = |copies| ViewBenchOptions {
