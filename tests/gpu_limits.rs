@@ -5,14 +5,8 @@
 
 mod common;
 
-use hanim_viewer::gpu::{GpuContext, GpuError, GpuSkin, SkinCorners, agreement, dispatch_grid};
+use hanim_viewer::gpu::{GpuError, GpuSkin, SkinCorners, agreement, dispatch_grid};
 use hanim_viewer::hanim;
-
-fn small_device(limits: wgpu::Limits) -> Option<GpuContext> {
-    // Needs a real adapter; gpu_or_skip fails under CI=true when there is none.
-    common::gpu_or_skip()?;
-    Some(GpuContext::headless_with_limits(None, limits).expect("a device with lower limits than the adapter's"))
-}
 
 #[test]
 fn dispatch_grid_covers_every_invocation_within_the_limit() {
@@ -30,7 +24,7 @@ fn dispatch_grid_covers_every_invocation_within_the_limit() {
 fn a_skin_wider_than_one_dispatch_row_agrees_with_the_cpu_reference() {
     // BvhSeamless: 6,425 skin points = 101 workgroups of 64; at most 16 per dimension forces 16 x 7.
     let limits = wgpu::Limits { max_compute_workgroups_per_dimension: 16, ..wgpu::Limits::default() };
-    let Some(ctx) = small_device(limits) else { return };
+    let Some(ctx) = common::small_device(limits) else { return };
     let doc = hanim::load(&common::corpus("x3d/BvhSeamless3dExport1.x3d")).unwrap();
     let h = &doc.humanoids[0];
     assert_eq!(dispatch_grid(6425, 16), (16, 7));
@@ -43,7 +37,7 @@ fn a_skin_wider_than_one_dispatch_row_agrees_with_the_cpu_reference() {
 fn a_skin_larger_than_a_storage_binding_is_a_clear_error() {
     // 64 KiB per binding: BvhSeamless's 6,425 points need 102,800 bytes.
     let limits = wgpu::Limits { max_storage_buffer_binding_size: 64 << 10, ..wgpu::Limits::default() };
-    let Some(ctx) = small_device(limits) else { return };
+    let Some(ctx) = common::small_device(limits) else { return };
     let doc = hanim::load(&common::corpus("x3d/BvhSeamless3dExport1.x3d")).unwrap();
     let h = &doc.humanoids[0];
     let n = h.skin.as_ref().unwrap().points.len();
@@ -69,7 +63,7 @@ fn the_capacity_follows_the_device_limits() {
         max_compute_workgroups_per_dimension: 100,
         ..wgpu::Limits::default()
     };
-    let Some(ctx) = small_device(limits) else { return };
+    let Some(ctx) = common::small_device(limits) else { return };
     let c = ctx.skin_capacity();
     assert_eq!(c.max_storage_bytes, 1 << 20);
     assert_eq!(c.max_skin_points, (1 << 20) / 16);
@@ -83,7 +77,7 @@ fn errors_while_creating_gpu_objects_come_back_as_errors_naming_what_was_created
     // an error value (the window keeps its previous humanoid), and nothing is left for the device's
     // uncaught-error handler.
     use hanim_viewer::gpu::error::CreationScope;
-    let Some(ctx) = small_device(wgpu::Limits::default()) else { return };
+    let Some(ctx) = common::small_device(wgpu::Limits::default()) else { return };
     let too_wide = ctx.device.limits().max_texture_dimension_2d + 1;
     let scope = CreationScope::push(&ctx.device, "a test texture");
     let _texture = ctx.device.create_texture(&wgpu::TextureDescriptor {

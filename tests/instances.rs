@@ -220,17 +220,12 @@ fn copies_drawn_instanced_look_exactly_like_copies_drawn_one_by_one() {
     }
 }
 
-fn small_device(limits: wgpu::Limits) -> Option<GpuContext> {
-    common::gpu_or_skip()?;
-    Some(GpuContext::headless_with_limits(None, limits).expect("a device with lower limits than the adapter's"))
-}
-
 #[test]
 fn instances_dispatched_as_a_grid_of_workgroup_rows_agree_with_the_cpu_reference() {
     // Seven BvhSeamless copies: 44,975 points = 703 workgroups of 64; at most 32 per dimension forces
     // 32 x 22, so instance boundaries fall inside rows of the grid.
     let limits = wgpu::Limits { max_compute_workgroups_per_dimension: 32, ..wgpu::Limits::default() };
-    let Some(ctx) = small_device(limits) else { return };
+    let Some(ctx) = common::small_device(limits) else { return };
     let doc = hanim::load(&common::corpus("x3d/BvhSeamless3dExport1.x3d")).unwrap();
     let h = &doc.humanoids[0];
     let mut rng = StdRng::seed_from_u64(3);
@@ -248,7 +243,7 @@ fn a_crowd_larger_than_a_storage_binding_is_split_into_batches() {
     // 256 KiB per binding: one JoeKick copy's largest buffer is its corners, so a batch holds a few.
     let limit = 256u64 << 10;
     let limits = wgpu::Limits { max_storage_buffer_binding_size: limit, ..wgpu::Limits::default() };
-    let Some(ctx) = small_device(limits) else { return };
+    let Some(ctx) = common::small_device(limits) else { return };
     let doc = hanim::load(&common::corpus("x3d/JoeKick.x3d")).unwrap();
     let per_batch = SceneDraw::instances_that_fit(&ctx, &doc, 1000).unwrap();
     let corners = hanim_viewer::mesh::skin_mesh_from_humanoid(&doc.scene, &doc.humanoids[0]).unwrap().corner_count();

@@ -146,3 +146,10 @@ pub fn gpu_or_skip() -> Option<GpuContext> {
         }
     }
 }
+
+/// A device on the real adapter with `limits` lower than the adapter's own, to play a small GPU (`None`
+/// as [`gpu_or_skip`] when there is no adapter).
+pub fn small_device(limits: wgpu::Limits) -> Option<GpuContext> {
+    gpu_or_skip()?;
+    Some(GpuContext::headless_with_limits(None, limits).expect("a device with lower limits than the adapter's"))
+}
