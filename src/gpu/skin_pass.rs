@@ -326,13 +326,14 @@ impl GpuSkin {
         if frames.is_empty() {
             return;
         }
-        let all = FrameData::concatenated(frames);
+        // Each instance's frame is copied straight into wgpu's staging memory: no concatenated copy (for
+        // a crowd, megabytes of fresh memory every frame).
         if self.joint_count > 0 {
-            queue.write_buffer(&self.skin_matrices, 0, bytemuck::cast_slice(&all.skin_matrices));
-            queue.write_buffer(&self.normal_matrices, 0, bytemuck::cast_slice(&all.normal_matrices));
+            write_parts(queue, &self.skin_matrices, frames.iter().map(|f| f.skin_matrices.as_slice()));
+            write_parts(queue, &self.normal_matrices, frames.iter().map(|f| f.normal_matrices.as_slice()));
         }
         if self.displacer_count > 0 {
-            queue.write_buffer(&self.displacers, 0, bytemuck::cast_slice(&all.displacers));
+            write_parts(queue, &self.displacers, frames.iter().map(|f| f.displacers.as_slice()));
         }
     }
 
@@ -465,6 +466,23 @@ impl GpuSkin {
         let all = read_instance(ctx, &self.segment_points, self.segment_point_count, instance.min(self.instances - 1))?;
         let (start, end) = (self.segment_offsets[s] as usize, self.segment_offsets[s + 1] as usize);
         Ok(all[start..end].to_vec())
+    }
+}
+
+/// Writes `parts` one after another from the start of `buffer`, in one write.
+fn write_parts<'a, T: bytemuck::Pod>(
+    queue: &wgpu::Queue,
+    buffer: &wgpu::Buffer,
+    parts: impl Iterator<Item = &'a [T]> + Clone,
+) {
+    let total: usize = parts.clone().map(std::mem::size_of_val).sum();
+    let Some(size) = wgpu::BufferSize::new(total as u64) else { return };
+    let Some(mut view) = queue.write_buffer_with(buffer, 0, size) else { return };
+    let mut at = 0;
+    for part in parts {
+        let bytes: &[u8] = bytemuck::cast_slice(part);
+        view.slice(at..at + bytes.len()).copy_from_slice(bytes);
+        at += bytes.len();
     }
 }
 
