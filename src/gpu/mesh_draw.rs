@@ -25,9 +25,6 @@ pub struct Instancing {
 }
 
 impl Instancing {
-    /// One instance: a single humanoid or Shape.
-    pub const SINGLE: Instancing = Instancing { count: 1, point_stride: 0, corner_stride: 0 };
-
     /// `count` instances sharing the same static points and normals (rigid shapes, scene Shapes).
     pub fn shared(count: u32) -> Self {
         Instancing { count: count.max(1), point_stride: 0, corner_stride: 0 }
@@ -94,10 +91,8 @@ impl MeshDraw {
         if placements.is_empty() {
             return;
         }
-        let indexed: Vec<(u32, Mat4)> = placements.iter().enumerate().map(|(k, &m)| (k as u32, m)).collect();
         let (overlay, instancing) = (self.rigid_overlay, self.instancing);
-        let bytes: Vec<GpuPlacement> =
-            super::scene_draw::crowd_map(&indexed, |&(k, m)| placement_of(m, overlay, k, instancing));
+        let bytes: Vec<GpuPlacement> = crowd_map(placements, |k, &m| placement_of(m, overlay, k as u32, instancing));
         queue.write_buffer(&self.placement, 0, bytemuck::cast_slice(&bytes));
         self.world_from_humanoid[..placements.len()].copy_from_slice(placements);
     }
@@ -145,5 +140,17 @@ impl MeshDraw {
             .filter(|p| p.variant.topology == Topology::Triangles)
             .map(|p| p.indices.len() as u32 / 3)
             .sum()
+    }
+}
+
+/// `f(k, items[k])` for every item, in parallel when there are enough of them to pay for it (a crowd's
+/// copies), else on this thread (a single humanoid).
+pub(super) fn crowd_map<T: Sync, R: Send>(items: &[T], f: impl Fn(usize, &T) -> R + Sync + Send) -> Vec<R> {
+    use rayon::prelude::*;
+    const PARALLEL_FROM: usize = 16;
+    if items.len() < PARALLEL_FROM {
+        items.iter().enumerate().map(|(k, item)| f(k, item)).collect()
+    } else {
+        items.par_iter().enumerate().with_min_len(PARALLEL_FROM / 2).map(|(k, item)| f(k, item)).collect()
     }
 }

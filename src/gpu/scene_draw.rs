@@ -5,6 +5,7 @@
 
 use glam::{Mat4, Vec3};
 
+use super::mesh_draw::crowd_map;
 use super::render_pass::{HumanoidRenderer, Instancing, MeshDraw};
 use super::skin_pass::FrameData;
 use super::textures::TextureCache;
@@ -283,18 +284,7 @@ impl SceneDraw {
         pose: &Pose,
         world_from_humanoid: Mat4,
     ) {
-        let Some(draws) = self.humanoids.get_mut(index.0) else { return };
-        let Some(skin) = &draws.skin else { return };
-        // G_j once per frame, for the skin matrices and the rigid parts alike.
-        let humanoid_from_joint = pose::humanoid_from_joint(h, pose);
-        skin.update_with_globals(queue, h, pose, &humanoid_from_joint);
-        if let Some(draw) = &mut draws.skin_draw {
-            draw.set_world_from_humanoid(queue, world_from_humanoid);
-        }
-        for (joint, draw) in &mut draws.rigid {
-            let g = joint.and_then(|j| humanoid_from_joint.get(j)).copied().unwrap_or(Mat4::IDENTITY);
-            draw.set_world_from_humanoid(queue, world_from_humanoid * g);
-        }
+        self.update_humanoid_instances(queue, index, h, &[pose], &[world_from_humanoid]);
     }
 
     /// Writes the frame data of every copy of humanoid `index` (a document built [`Self::instanced`]):
@@ -313,19 +303,18 @@ impl SceneDraw {
         let copies = poses.len().min(world_from_humanoid.len()).min(self.instances as usize);
         // Each copy's joint globals and skin matrices are independent of the others': a crowd computes
         // them on every core (a single humanoid stays on this thread).
-        let globals: Vec<Vec<Mat4>> = crowd_map(&poses[..copies], |pose| pose::humanoid_from_joint(h, pose));
+        // G_j once per copy and frame, for the skin matrices and the rigid parts alike.
+        let globals: Vec<Vec<Mat4>> = crowd_map(&poses[..copies], |_, pose| pose::humanoid_from_joint(h, pose));
         if skin.point_count > 0 || skin.segment_point_count > 0 {
-            let pairs: Vec<(&Pose, &Vec<Mat4>)> = poses.iter().copied().zip(&globals).collect();
-            let frames: Vec<FrameData> = crowd_map(&pairs, |(pose, g)| FrameData::from_globals(h, pose, g));
+            let frames: Vec<FrameData> = crowd_map(&globals, |k, g| FrameData::from_globals(h, poses[k], g));
             skin.write_frames(queue, &frames);
         }
         if let Some(draw) = &mut draws.skin_draw {
             draw.set_instance_placements(queue, &world_from_humanoid[..copies]);
         }
-        let pairs: Vec<(&Mat4, &Vec<Mat4>)> = world_from_humanoid.iter().zip(&globals).collect();
         for (joint, draw) in &mut draws.rigid {
-            let placed = crowd_map(&pairs, |(world, g)| {
-                **world * joint.and_then(|j| g.get(j)).copied().unwrap_or(Mat4::IDENTITY)
+            let placed = crowd_map(&globals, |k, g| {
+                world_from_humanoid[k] * joint.and_then(|j| g.get(j)).copied().unwrap_or(Mat4::IDENTITY)
             });
             draw.set_instance_placements(queue, &placed);
         }
@@ -455,17 +444,5 @@ impl SceneDraw {
             all.extend(h.rigid.iter().map(|(_, d)| d));
         }
         all
-    }
-}
-
-/// `f` over `items`, in parallel when there are enough of them to pay for it (a crowd's copies), else on
-/// this thread.
-pub(super) fn crowd_map<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync + Send) -> Vec<R> {
-    use rayon::prelude::*;
-    const PARALLEL_FROM: usize = 16;
-    if items.len() < PARALLEL_FROM {
-        items.iter().map(f).collect()
-    } else {
-        items.par_iter().with_min_len(PARALLEL_FROM / 2).map(f).collect()
     }
 }

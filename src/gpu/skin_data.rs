@@ -129,17 +129,6 @@ impl FrameData {
     }
 }
 
-impl FrameData {
-    /// The frames of several instances one after another, as [`GpuSkin::write_frames`] uploads them.
-    pub(super) fn concatenated(frames: &[FrameData]) -> FrameData {
-        FrameData {
-            skin_matrices: frames.iter().flat_map(|f| f.skin_matrices.iter().copied()).collect(),
-            normal_matrices: frames.iter().flat_map(|f| f.normal_matrices.iter().copied()).collect(),
-            displacers: frames.iter().flat_map(|f| f.displacers.iter().copied()).collect(),
-        }
-    }
-}
-
 /// Bytes of one instance's per-frame inputs: joint and normal matrices, displacer frames.
 pub(super) fn rest_frame_sizes(joint_count: usize, displacer_count: usize) -> u64 {
     (joint_count * (size_of::<[f32; 16]>() + size_of::<GpuNormalMatrix>())

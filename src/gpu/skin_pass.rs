@@ -13,7 +13,7 @@ use super::shaders;
 pub use super::skin_data::{FrameData, SkinData};
 use super::skin_data::{rest_frame_sizes, traffic_per_instance};
 use crate::hanim::Humanoid;
-use crate::pose::{self, Pose};
+use crate::pose::Pose;
 
 /// Per render vertex (corner): the skin point it draws and its binding normal (§2.5: normals are
 /// skinned per corner with the influences of the corner's point).
@@ -154,11 +154,6 @@ impl GpuSkin {
         let rest = FrameData::from_pose(h, &Pose::rest(h));
         let (joint_count, displacer_count) = (rest.skin_matrices.len(), rest.displacers.len());
         let copies = instances as usize;
-        let frame = if copies == 1 {
-            rest
-        } else {
-            FrameData::concatenated(&std::iter::repeat_n(&rest, copies).cloned().collect::<Vec<_>>())
-        };
         let device = &ctx.device;
         // A storage binding is limited twice: by the binding size and by the buffer size.
         let limit = ctx.max_storage_binding().min(device.limits().max_buffer_size);
@@ -174,7 +169,7 @@ impl GpuSkin {
         check("the displacements", data.displacements.len() * 16)?;
         check("the render corners", data.corners.len() * 16 * copies)?;
         check("the segment coords", data.segment_rest_points.len() * 16 * copies)?;
-        check("the joint matrices", frame.skin_matrices.len() * 64)?;
+        check("the joint matrices", joint_count * 64 * copies)?;
         let max_groups_per_dimension = device.limits().max_compute_workgroups_per_dimension.max(1);
         let largest = data.rest_points.len().max(data.corners.len()).max(data.segment_rest_points.len()) * copies;
         let groups = (largest as u64).div_ceil(u64::from(SKIN_WORKGROUP_SIZE));
@@ -228,10 +223,18 @@ impl GpuSkin {
         let segment_ranges = init("humanoid::segment_ranges", padded_bytes(&data.segment_ranges), storage);
         let segment_displacements =
             init("humanoid::segment_displacements", padded_bytes(&data.segment_displacements), storage);
-        let per_frame = storage | wgpu::BufferUsages::COPY_DST;
-        let skin_matrices = init("humanoid::skin_matrices", padded_bytes(&frame.skin_matrices), per_frame);
-        let normal_matrices = init("humanoid::normal_matrices", padded_bytes(&frame.normal_matrices), per_frame);
-        let displacers = init("humanoid::displacer_weights", padded_bytes(&frame.displacers), per_frame);
+        // Per-frame inputs: written with every instance at rest once the skin is built.
+        let per_frame = |label: &str, bytes_per_instance: usize| {
+            device.create_buffer(&wgpu::BufferDescriptor {
+                label: Some(label),
+                size: (bytes_per_instance * copies).max(16) as u64,
+                usage: storage | wgpu::BufferUsages::COPY_DST,
+                mapped_at_creation: false,
+            })
+        };
+        let skin_matrices = per_frame("humanoid::skin_matrices", joint_count * size_of::<[f32; 16]>());
+        let normal_matrices = per_frame("humanoid::normal_matrices", joint_count * size_of::<GpuNormalMatrix>());
+        let displacers = per_frame("humanoid::displacer_weights", displacer_count * size_of::<GpuDisplacerFrame>());
         let points = output("humanoid::skinned_points", data.rest_points.len() * copies);
         let normals = output("humanoid::skinned_normals", data.corners.len() * copies);
         let segment_points = output("humanoid::morphed_segment_points", data.segment_rest_points.len() * copies);
@@ -294,7 +297,7 @@ impl GpuSkin {
             ),
         ];
         scope.finish()?;
-        Ok(Self {
+        let skin = Self {
             points,
             normals,
             segment_points,
@@ -315,51 +318,35 @@ impl GpuSkin {
             displacers,
             pipelines,
             bind_groups,
-        })
+        };
+        skin.write_frame_list(&ctx.queue, std::iter::repeat_n(&rest, copies));
+        Ok(skin)
     }
 
     /// Writes this frame's joint matrices and displacer weights of every instance, `frames[k]` for
     /// instance k (the only per-frame uploads: one write per buffer however many instances there are).
     /// Frames past the instance count are ignored; instances past the end of `frames` keep theirs.
     pub fn write_frames(&self, queue: &wgpu::Queue, frames: &[FrameData]) {
-        let frames = &frames[..frames.len().min(self.instances as usize)];
-        if frames.is_empty() {
-            return;
-        }
+        self.write_frame_list(queue, frames.iter());
+    }
+
+    fn write_frame_list<'a>(&self, queue: &wgpu::Queue, frames: impl Iterator<Item = &'a FrameData> + Clone) {
+        let frames = frames.take(self.instances as usize);
         // Each instance's frame is copied straight into wgpu's staging memory: no concatenated copy (for
         // a crowd, megabytes of fresh memory every frame).
         if self.joint_count > 0 {
-            write_parts(queue, &self.skin_matrices, frames.iter().map(|f| f.skin_matrices.as_slice()));
-            write_parts(queue, &self.normal_matrices, frames.iter().map(|f| f.normal_matrices.as_slice()));
+            write_parts(queue, &self.skin_matrices, frames.clone().map(|f| f.skin_matrices.as_slice()));
+            write_parts(queue, &self.normal_matrices, frames.clone().map(|f| f.normal_matrices.as_slice()));
         }
         if self.displacer_count > 0 {
-            write_parts(queue, &self.displacers, frames.iter().map(|f| f.displacers.as_slice()));
+            write_parts(queue, &self.displacers, frames.map(|f| f.displacers.as_slice()));
         }
     }
 
     /// Writes this frame's joint matrices and displacer weights (the only per-frame uploads), for the
     /// first instance.
     pub fn update(&self, queue: &wgpu::Queue, h: &Humanoid, pose: &Pose) {
-        self.update_with_globals(queue, h, pose, &pose::humanoid_from_joint(h, pose));
-    }
-
-    /// As [`Self::update`], with the joint globals `G_j` of `pose` computed once by the caller (who also
-    /// places rigid parts with them).
-    pub fn update_with_globals(
-        &self,
-        queue: &wgpu::Queue,
-        h: &Humanoid,
-        pose: &Pose,
-        humanoid_from_joint: &[glam::Mat4],
-    ) {
-        let frame = FrameData::from_globals(h, pose, humanoid_from_joint);
-        if !frame.skin_matrices.is_empty() {
-            queue.write_buffer(&self.skin_matrices, 0, bytemuck::cast_slice(&frame.skin_matrices));
-            queue.write_buffer(&self.normal_matrices, 0, bytemuck::cast_slice(&frame.normal_matrices));
-        }
-        if !frame.displacers.is_empty() {
-            queue.write_buffer(&self.displacers, 0, bytemuck::cast_slice(&frame.displacers));
-        }
+        self.write_frames(queue, std::slice::from_ref(&FrameData::from_pose(h, pose)));
     }
 
     /// Shows the skin overlay's values for `joint` (`Some(None)`: no joint selected) from the next

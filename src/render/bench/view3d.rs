@@ -3,9 +3,10 @@
 //! one scene pass with the window's overlay (grid and skeleton). `copies` places N copies of the file on a
 //! grid, each at its own clip time; they are batched (one instanced [`SceneDraw`] holds as many copies as
 //! the GPU's buffer limits allow: one skin dispatch per kernel and one draw per opaque part for all of
-//! them) unless `batched` is off, which gives each copy its own draws, to compare. Frames are submitted as the window does (one command buffer each, the
-//! next encoded while the GPU draws the last); a second run submits the skin and scene passes apart and
-//! waits for each, which times them on adapters without GPU timestamps.
+//! them) unless `batched` is off, which gives each copy its own draws, to compare. Frames are submitted
+//! as the window does (one command buffer each, the next encoded while the GPU draws the last); a second
+//! run submits the skin and scene passes apart and waits for each, which times them on adapters without
+//! GPU timestamps.
 
 use std::time::Instant;
 
@@ -88,16 +89,6 @@ impl Copies {
             out.scenes.push(scene);
         }
         Ok(out)
-    }
-
-    /// Each draw with the range of copies it holds.
-    fn batches(&self) -> impl Iterator<Item = (&SceneDraw, std::ops::Range<usize>)> {
-        let mut first = 0;
-        self.scenes.iter().map(move |scene| {
-            let range = first..first + scene.instances() as usize;
-            first = range.end;
-            (scene, range)
-        })
     }
 }
 
@@ -293,8 +284,10 @@ fn split_run(
 /// Writes every copy's joint matrices, displacer weights and placements (its offset before the pose's
 /// own): per draw and humanoid, one write per buffer for all the copies it holds.
 fn upload(ctx: &GpuContext, doc: &Document, copies: &mut Copies, poses: &[Vec<Pose>]) {
-    let ranges: Vec<_> = copies.batches().map(|(_, range)| range).collect();
-    for (scene, range) in copies.scenes.iter_mut().zip(ranges) {
+    let mut first = 0;
+    for scene in &mut copies.scenes {
+        let range = first..first + scene.instances() as usize;
+        first = range.end;
         for (index, h) in doc.indexed_humanoids() {
             let held: Vec<&Pose> = poses[range.clone()].iter().map(|p| &p[index.0]).collect();
             let placed: Vec<Mat4> = held
