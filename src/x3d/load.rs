@@ -61,5 +61,9 @@ fn parse_any(
     match encoding {
         Encoding::Xml => reader::parse_document(scene, bytes, path, context, is_main),
         Encoding::Classic => classic::parse_document(scene, bytes, path, context, is_main),
+        Encoding::Json => Err(X3dError::new(
+            SourcePos { file: path.to_path_buf(), at: None },
+            "X3D JSON is not read yet".to_string(),
+        )),
     }
 }

@@ -12,6 +12,7 @@
 //! [`grouping`] says which children a grouping node shows, for every layer above that walks the tree.
 
 mod classic;
+pub mod field_types;
 pub mod error;
 mod external;
 pub mod fields;
@@ -23,6 +24,7 @@ mod reader;
 pub mod reference;
 mod scene;
 mod source;
+pub mod syntax;
 
 pub use error::{LineCol, SourcePos, Warning, X3dError};
 pub use load::{load_bytes, load_file, load_str};

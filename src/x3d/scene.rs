@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use super::error::{LineCol, SourcePos, Warning, X3dError};
 use super::fields;
 
-/// The two syntaxes of X3D scene files.
+/// The three encodings of X3D scene files.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize)]
 pub enum Encoding {
     /// X3D XML encoding.
@@ -15,6 +15,8 @@ pub enum Encoding {
     Xml,
     /// ClassicVRML (`#X3D V3.x/V4.x utf8`) or VRML97 (`#VRML V2.0 utf8`).
     Classic,
+    /// X3D JSON encoding (ISO/IEC 19776-5): `{ "X3D": { … } }`.
+    Json,
 }
 
 /// Index of a node in [`Scene::nodes`].

@@ -19,6 +19,9 @@ pub const SUPPORTED_EXTENSIONS: &[&str] = &["x3d", "xml", "x3dv", "wrl", "x3dz",
 /// Extensions whose content is the classic (VRML-style) syntax.
 const CLASSIC_EXTENSIONS: &[&str] = &["x3dv", "wrl", "x3dvz", "wrz", "vrml"];
 
+/// Extensions whose content is the X3D JSON encoding.
+const JSON_EXTENSIONS: &[&str] = &["x3dj", "json"];
+
 /// Whether the viewer opens files with this name (by extension, case-insensitive).
 pub fn is_supported_path(path: &Path) -> bool {
     let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("").to_ascii_lowercase();
@@ -145,11 +148,20 @@ pub fn detect_encoding(bytes: &[u8], path: &Path) -> Encoding {
     if text.starts_with(b"<") {
         return Encoding::Xml;
     }
+    if text.starts_with(b"{") {
+        return Encoding::Json;
+    }
     // The extension before any `.gz`.
     let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("").to_ascii_lowercase();
     let name = name.strip_suffix(".gz").unwrap_or(&name);
     let ext = Path::new(name).extension().and_then(|e| e.to_str()).unwrap_or("");
-    if CLASSIC_EXTENSIONS.contains(&ext) { Encoding::Classic } else { Encoding::Xml }
+    if CLASSIC_EXTENSIONS.contains(&ext) {
+        Encoding::Classic
+    } else if JSON_EXTENSIONS.contains(&ext) {
+        Encoding::Json
+    } else {
+        Encoding::Xml
+    }
 }
 
 /// Registers a source file with `scene` and returns its index and text: the bytes after a byte-order mark,

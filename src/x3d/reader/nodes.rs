@@ -19,62 +19,6 @@ impl Doc<'_> {
         self.scopes.last().and_then(|s| s.get(name).copied())
     }
 
-    /// The default containerField of a node type, given the parent's type.
-    fn default_container(type_name: &str, parent_type: Option<&str>) -> &'static str {
-        match type_name {
-            "Coordinate" | "CoordinateDouble" => "coord",
-            "Normal" => "normal",
-            "Color" | "ColorRGBA" => "color",
-            "TextureCoordinate" | "TextureCoordinateGenerator" | "MultiTextureCoordinate" => "texCoord",
-            "Appearance" => "appearance",
-            "Material" | "PhysicalMaterial" | "UnlitMaterial" | "TwoSidedMaterial" => "material",
-            "ImageTexture" | "PixelTexture" | "MovieTexture" | "MultiTexture" => "texture",
-            "TextureTransform" | "MultiTextureTransform" => "textureTransform",
-            "TextureProperties" => "textureProperties",
-            "FontStyle" | "ScreenFontStyle" => "fontStyle",
-            "FillProperties" => "fillProperties",
-            "LineProperties" => "lineProperties",
-            "HAnimDisplacer" => "displacers",
-            "HAnimMotion" if parent_type == Some("HAnimHumanoid") => "motions",
-            "MetadataBoolean" | "MetadataDouble" | "MetadataFloat" | "MetadataInteger" | "MetadataSet"
-            | "MetadataString" => {
-                if parent_type == Some("MetadataSet") {
-                    "value"
-                } else {
-                    "metadata"
-                }
-            }
-            "Box"
-            | "Cone"
-            | "Cylinder"
-            | "Sphere"
-            | "Text"
-            | "ElevationGrid"
-            | "Extrusion"
-            | "IndexedFaceSet"
-            | "IndexedLineSet"
-            | "IndexedTriangleSet"
-            | "IndexedTriangleFanSet"
-            | "IndexedTriangleStripSet"
-            | "IndexedQuadSet"
-            | "LineSet"
-            | "PointSet"
-            | "TriangleSet"
-            | "TriangleFanSet"
-            | "TriangleStripSet"
-            | "QuadSet"
-            | "Arc2D"
-            | "ArcClose2D"
-            | "Circle2D"
-            | "Disk2D"
-            | "Polyline2D"
-            | "Polypoint2D"
-            | "Rectangle2D"
-            | "TriangleSet2D" => "geometry",
-            _ => "children",
-        }
-    }
-
     /// Attaches a finished (or USEd) node to whatever holds it.
     pub(super) fn attach(&mut self, id: NodeId, container: Option<String>) {
         let parent_type = self.parent_node().map(|p| self.scene.node(p).type_name.clone());
@@ -82,7 +26,7 @@ impl Doc<'_> {
             Some(Frame::Node(parent)) => {
                 let parent = *parent;
                 let field = container.unwrap_or_else(|| {
-                    Self::default_container(&self.scene.node(id).type_name, parent_type.as_deref()).to_string()
+                    crate::x3d::field_types::default_container(&self.scene.node(id).type_name, parent_type.as_deref()).to_string()
                 });
                 self.scene.nodes[parent.0 as usize].children.push(Child { field, node: id });
             }

@@ -1,0 +1,7 @@
+//! (being written)
+
+use super::SyntaxDocument;
+
+pub(super) fn write(document: &SyntaxDocument) -> String {
+    format!("{document:?}")
+}
