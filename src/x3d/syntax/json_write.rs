@@ -105,7 +105,7 @@ impl Writer {
             let ty = self.attribute_type(e, &a.name);
             members.push((format!("@{}", a.name), value::typed(ty.as_deref(), &a.value)));
         }
-        if is_node(e) {
+        if is_node(e) && e.name != "ProtoInstance" {
             self.node_members(e, &mut members);
         } else {
             self.statement_members(e, &mut members);
