@@ -15,6 +15,7 @@ pub mod motion;
 pub mod motion_keys;
 pub mod pose;
 pub mod render;
+pub mod convert;
 pub mod repair;
 pub mod views;
 
@@ -34,6 +35,9 @@ pub enum Command {
     /// Write a corrected copy of an X3D XML humanoid for the portability findings `check` reports
     /// (`joints` lists, shared skinCoord, centers, weights, motions, normals, DEF prefixes).
     Repair(repair::RepairArgs),
+    /// Write a file in another X3D encoding (XML, ClassicVRML, JSON; gzip or not), keeping DEF/USE,
+    /// PROTOs, ROUTEs, comments and units.
+    Convert(convert::ConvertArgs),
     /// Render the humanoids offscreen on the GPU and write a PNG (pose joints and displacers, pick a view).
     Render(render::RenderArgs),
     /// List every viewpoint of a file (site cameras, eye views, file Viewpoints, computed views) with
@@ -67,6 +71,7 @@ pub fn run(command: Command, cli: fn() -> clap::Command) -> Result<ExitCode> {
         Command::Info(args) => info::run(&args).map(|()| ExitCode::SUCCESS),
         Command::Check(args) => check::run(&args),
         Command::Repair(args) => repair::run(&args),
+        Command::Convert(args) => convert::run(&args),
         Command::Render(args) => render::run(&args).map(|()| ExitCode::SUCCESS),
         Command::Views(args) => views::run(&args).map(|()| ExitCode::SUCCESS),
         Command::Catalog(args) => catalog::run(&args),

@@ -91,6 +91,7 @@ impl Element {
 
 mod classic_read;
 mod classic_write;
+pub mod convert;
 mod json_read;
 mod json_write;
 mod xml_read;
