@@ -135,18 +135,13 @@ fn quote(s: &str) -> String {
 /// The type of field `field` of a node `element`, or of an instance of prototype `proto`: the declared
 /// interface when the prototype is declared, else (an H-Anim 1.x `Joint`, `Segment`, … used without a
 /// declaration, which the loader reads as the H-Anim node) the native node's field.
-fn field_type_of(
-    element: &str,
-    proto: Option<&str>,
-    field: &str,
-    interfaces: &ProtoInterfaces,
-) -> Option<String> {
+fn field_type_of(element: &str, proto: Option<&str>, field: &str, interfaces: &ProtoInterfaces) -> Option<String> {
     match proto {
         Some(proto) => match interfaces.get(proto) {
             Some(fields) => fields.iter().find(|(name, _)| name == field).map(|(_, ty)| ty.clone()),
-            None => hanim1_native_type(proto)
-                .and_then(|native| field_types::field_type(native, field))
-                .map(str::to_string),
+            None => {
+                hanim1_native_type(proto).and_then(|native| field_types::field_type(native, field)).map(str::to_string)
+            }
         },
         None => field_types::field_type(element, field).map(str::to_string),
     }

@@ -29,7 +29,7 @@ use crate::x3d::error::X3dError;
 use crate::x3d::syntax::{Attribute, Content, Element, SyntaxDocument, error_at};
 
 /// How deeply nodes may nest.
-pub(super) const MAX_DEPTH: usize = 1000;
+pub(super) const MAX_DEPTH: usize = 500;
 
 /// Reads classic text (already decoded to UTF-8; a byte-order mark is skipped) into a syntax tree.
 pub(in crate::x3d::syntax) fn read(text: &str, path: &Path) -> Result<SyntaxDocument, X3dError> {
@@ -124,7 +124,11 @@ impl Reader<'_> {
 
     pub(super) fn expect(&mut self, kind: Tok, what: &str) -> Result<Token, X3dError> {
         let t = self.next()?;
-        if t.kind == kind { Ok(t) } else { Err(self.err(t.start, format!("expected {what}, found {}", self.describe(&t)))) }
+        if t.kind == kind {
+            Ok(t)
+        } else {
+            Err(self.err(t.start, format!("expected {what}, found {}", self.describe(&t))))
+        }
     }
 
     /// The error for a construct opened at `open_at` that the file does not close.
@@ -160,8 +164,10 @@ impl Reader<'_> {
         let expected = "expected a '#VRML V2.0 utf8' or '#X3D V4.0 utf8' header line";
         match (words.next(), words.next()) {
             (Some("#VRML"), Some("V2.0")) => Ok(("3.0".to_string(), true, line_end)),
-            (Some("#VRML"), Some(v)) if v.starts_with("V1") => Err(self
-                .err(start, format!("VRML {} files are not supported (only VRML97 '#VRML V2.0 utf8')", &v[1..]))),
+            (Some("#VRML"), Some(v)) if v.starts_with("V1") => {
+                Err(self
+                    .err(start, format!("VRML {} files are not supported (only VRML97 '#VRML V2.0 utf8')", &v[1..])))
+            }
             (Some("#X3D"), Some(v)) if v.starts_with('V') && v[1..].parse::<f32>().is_ok() => {
                 Ok((v[1..].to_string(), false, line_end))
             }
@@ -210,7 +216,8 @@ impl Reader<'_> {
             }
         }
         if !head.content.is_empty() {
-            head.offset = head.elements().next().map_or(head.offset, |e| e.offset);
+            let first = head.elements().next().map_or(head.offset, |e| e.offset);
+            head.offset = first;
             root.content.push(Content::Element(head));
         }
         root.content.push(Content::Element(scene));
@@ -274,7 +281,9 @@ impl Reader<'_> {
         }
         let written = &self.text[factor.start..factor.end];
         if !written.parse::<f64>().is_ok_and(|f| f > 0.0 && f.is_finite()) {
-            return Err(self.err(factor.start, format!("UNIT {category} conversion factor must be > 0, found {written}")));
+            return Err(
+                self.err(factor.start, format!("UNIT {category} conversion factor must be > 0, found {written}"))
+            );
         }
         let mut element = Element::new("unit", start as u32);
         element.attributes.push(attribute("category", category, cat_tok.start));

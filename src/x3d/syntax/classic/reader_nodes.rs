@@ -278,7 +278,10 @@ impl Reader<'_> {
                 if node_typed == Some(true) {
                     return Err(self.err(
                         t.start,
-                        format!("expected a node, NULL or USE for field '{field}'{type_text}, found {}", self.describe(&t)),
+                        format!(
+                            "expected a node, NULL or USE for field '{field}'{type_text}, found {}",
+                            self.describe(&t)
+                        ),
                     ));
                 }
                 let tokens = self.scalars(field, false)?;

@@ -30,8 +30,7 @@ impl Reader<'_> {
         let mut interface = Element::new("ProtoInterface", open.start as u32);
         let fields = self.interface(&mut interface, &name, false, open.start)?;
         declare.content.push(Content::Element(interface));
-        let body_open =
-            self.expect(Tok::LBrace, &format!("'{{' (the body) after the interface of PROTO '{name}'"))?;
+        let body_open = self.expect(Tok::LBrace, &format!("'{{' (the body) after the interface of PROTO '{name}'"))?;
         self.place_comments(body_open.start, &mut declare);
         let mut body = Element::new("ProtoBody", body_open.start as u32);
         self.scopes.push(HashMap::new());

@@ -107,7 +107,8 @@ impl Writer {
             return;
         }
         let trimmed = source.trim_start();
-        let has_protocol = ["ecmascript:", "javascript:", "vrmlscript:", "data:"].iter().any(|p| trimmed.starts_with(p));
+        let has_protocol =
+            ["ecmascript:", "javascript:", "vrmlscript:", "data:"].iter().any(|p| trimmed.starts_with(p));
         let url = if has_protocol {
             trimmed.to_string()
         } else if e.name == "Script" {

@@ -11,8 +11,8 @@
 use super::quote;
 use crate::x3d::fields::{parse_mf_string, tokens};
 
-/// The width past which a value is wrapped over several lines.
-const WIDTH: usize = 100;
+/// How many characters of a value (indentation aside, so deep nodes wrap no sooner) one line holds.
+const WIDTH: usize = 90;
 
 pub(super) fn pad(indent: usize) -> String {
     "  ".repeat(indent)
@@ -106,7 +106,7 @@ fn list(words: Vec<String>, arity: usize, indent: usize) -> String {
     let separator = if arity > 1 { ", " } else { " " };
     let groups: Vec<String> = words.chunks(arity).map(|tuple| tuple.join(" ")).collect();
     let one_line = format!("[ {} ]", groups.join(separator));
-    if indent * 2 + one_line.len() <= WIDTH && !one_line.contains('\n') {
+    if one_line.len() <= WIDTH && !one_line.contains('\n') {
         return one_line;
     }
     let inner = pad(indent + 1);
@@ -115,7 +115,7 @@ fn list(words: Vec<String>, arity: usize, indent: usize) -> String {
     for (i, group) in groups.iter().enumerate() {
         let last = i + 1 == groups.len();
         let piece = if arity > 1 && !last { format!("{group},") } else { group.clone() };
-        if !line.is_empty() && inner.len() + line.len() + 1 + piece.len() > WIDTH {
+        if !line.is_empty() && line.len() + 1 + piece.len() > WIDTH {
             out.push_str(&format!("{inner}{line}\n"));
             line.clear();
         }
@@ -131,14 +131,14 @@ fn list(words: Vec<String>, arity: usize, indent: usize) -> String {
 /// Words on one line, or wrapped one level deeper when long (an SFImage).
 fn wrapped(words: Vec<String>, indent: usize) -> String {
     let one_line = words.join(" ");
-    if indent * 2 + one_line.len() <= WIDTH {
+    if one_line.len() <= WIDTH {
         return one_line;
     }
     let inner = pad(indent + 1);
     let mut out = String::new();
     let mut line = String::new();
     for word in words {
-        if !line.is_empty() && inner.len() + line.len() + 1 + word.len() > WIDTH {
+        if !line.is_empty() && line.len() + 1 + word.len() > WIDTH {
             out.push_str(&line);
             out.push('\n');
             out.push_str(&inner);
@@ -180,7 +180,7 @@ mod tests {
         let lines: Vec<&str> = written.lines().collect();
         assert_eq!(lines[0], "[");
         assert_eq!(*lines.last().unwrap(), "  ]");
-        assert!(lines.iter().all(|l| l.len() <= WIDTH), "{written}");
+        assert!(lines.iter().all(|l| l.trim_start().len() <= WIDTH), "{written}");
         assert!(lines[1].starts_with("    0 1 2, 3 4 5,"), "{written}");
         let joined: String = lines[1..lines.len() - 1].join(" ");
         assert_eq!(joined.split([' ', ',']).filter(|w| !w.is_empty()).count(), 60);
