@@ -5,7 +5,7 @@
 //! XML calls the containerField), DEF/USE share one node, ROUTEs are kept, and PROTOs expand through
 //! `proto.rs` exactly like ProtoDeclare, H-Anim 1.x prototypes included.
 
-mod lexer;
+pub(crate) mod lexer;
 mod parser;
 mod types;
 
