@@ -1,6 +1,7 @@
 //! File ▸ Save as X3D…: a copy of the open file with the selected authored clip added (an HAnimMotion
 //! sampled at a frame rate, or TimeSensor + interpolators for X3D 3.3 players) and, optionally, the
-//! pose shown written as the joints' rest rotations. The window holds the choices; *Save…* asks where.
+//! pose shown written as the joints' rest rotations, in X3D XML, ClassicVRML or X3D JSON. The window
+//! holds the choices; *Save…* asks where.
 
 use super::command::UiCommand;
 use crate::animation::Transport;
@@ -14,6 +15,8 @@ pub struct SaveX3dSettings {
     pub as_interpolators: bool,
     /// Also write the pose shown as the joints' rest rotations.
     pub rest_pose: bool,
+    /// The encoding written when the file name chosen names none.
+    pub encoding: crate::x3d::Encoding,
 }
 
 impl Default for SaveX3dSettings {
@@ -23,6 +26,7 @@ impl Default for SaveX3dSettings {
             fps: crate::animation::authored::DEFAULT_KEY_FPS,
             as_interpolators: false,
             rest_pose: false,
+            encoding: crate::x3d::Encoding::Xml,
         }
     }
 }
@@ -69,8 +73,17 @@ pub fn save_x3d_window(
         });
         ui.checkbox(&mut settings.rest_pose, "write the pose shown as the rest pose");
         ui.separator();
-        let can_save = keys.is_some() || settings.rest_pose;
-        if ui.add_enabled(can_save, egui::Button::new("Save…")).clicked() {
+        ui.horizontal(|ui| {
+            use crate::x3d::Encoding;
+            ui.label("encoding");
+            ui.radio_value(&mut settings.encoding, Encoding::Xml, "X3D XML");
+            ui.radio_value(&mut settings.encoding, Encoding::Classic, "ClassicVRML");
+            ui.radio_value(&mut settings.encoding, Encoding::Json, "X3D JSON");
+        });
+        if keys.is_none() && !settings.rest_pose {
+            ui.weak("nothing to add: the file is written as it is, in the encoding chosen");
+        }
+        if ui.button("Save…").clicked() {
             commands.push(UiCommand::SaveX3dDialog);
         }
     });

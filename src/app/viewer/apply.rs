@@ -121,7 +121,9 @@ impl Viewer {
             UiCommand::SaveX3dDialog => {
                 let mut dialog = rfd::FileDialog::new()
                     .set_title("Save as X3D")
-                    .add_filter("X3D", &["x3d"])
+                    .add_filter("X3D XML", &["x3d", "x3dz"])
+                    .add_filter("ClassicVRML", &["x3dv", "x3dvz"])
+                    .add_filter("X3D JSON", &["x3dj", "x3djz"])
                     .set_file_name(self.save_x3d_default_name());
                 if let Some(folder) = &self.ui.last_folder {
                     dialog = dialog.set_directory(folder);
