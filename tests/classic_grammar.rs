@@ -160,7 +160,9 @@ fn statements_among_the_nodes_of_a_list_and_null_statements() {
     let scene = load("statements_in_lists.x3dv");
     assert_eq!(beyond_grammar_at(&scene), ["8:5", "10:5", "11:5", "13:5", "14:5", "18:1"], "{:?}", warnings(&scene));
     let all = warnings(&scene).join("\n");
-    for word in ["PROTO among", "EXTERNPROTO among", "EXPORT among", "IMPORT among", "NULL among", "NULL as a statement"] {
+    for word in
+        ["PROTO among", "EXTERNPROTO among", "EXPORT among", "IMPORT among", "NULL among", "NULL as a statement"]
+    {
         assert!(all.contains(word), "{word}: {all}");
     }
     // The PROTO declared in the list serves the nodes after it, in the list and outside.
@@ -282,8 +284,32 @@ fn every_lexical_form_of_the_grammar() {
 }
 
 #[test]
+fn every_number_form_reads_as_its_value() {
+    for (written, value) in [
+        ("+1", 1.0),
+        ("-.5", -0.5),
+        ("1.", 1.0),
+        ("1e5", 1e5),
+        ("1E-5", 1e-5),
+        (".5e+3", 500.0),
+        ("-0", 0.0),
+        ("0.25", 0.25),
+    ] {
+        let text = format!("#X3D V4.0 utf8\nDEF T Transform {{ translation {written},0,0 }}\n");
+        let scene = load_text(&text).unwrap_or_else(|e| panic!("{written}: {e}"));
+        assert_eq!(scene.sf_vec3f(def(&scene, "T"), "translation", [9.0; 3]).unwrap(), [value, 0.0, 0.0], "{written}");
+    }
+    let scene = load_text("#X3D V4.0 utf8\nDEF F IndexedFaceSet { coordIndex [ 0x1F 0X1f -0x1 +7 ] }\n").unwrap();
+    assert_eq!(scene.mf_int32(def(&scene, "F"), "coordIndex").unwrap(), [31, 31, -1, 7]);
+    let scene = load_text("#X3D V4.0 utf8\nDEF S Switch { whichChoice 0X0 }\n").unwrap();
+    assert_eq!(scene.sf_int32(def(&scene, "S"), "whichChoice", -1).unwrap(), 0);
+}
+
+#[test]
 fn interface_keywords_of_the_other_standard_are_read_and_reported_once() {
-    for (file, first_at, keyword) in [("keywords_crossed.x3dv", "4:14", "'field'"), ("keywords_crossed.wrl", "3:14", "'initializeOnly'")] {
+    for (file, first_at, keyword) in
+        [("keywords_crossed.x3dv", "4:14", "'field'"), ("keywords_crossed.wrl", "3:14", "'initializeOnly'")]
+    {
         let scene = load(file);
         assert_eq!(beyond_grammar_at(&scene), [first_at], "{file}: {:?}", warnings(&scene));
         assert!(warnings(&scene)[0].contains(keyword), "{file}: {:?}", warnings(&scene));
@@ -308,8 +334,9 @@ fn import_and_export_inside_a_node_body_are_read_and_reported() {
 #[test]
 fn lower_case_words() {
     // true/false: both players read them, so no warning.
-    let scene = load_text("#X3D V4.0 utf8\nDEF C Collision { enabled false }\nDEF S Shape { geometry Box { solid true } }\n")
-        .unwrap();
+    let scene =
+        load_text("#X3D V4.0 utf8\nDEF C Collision { enabled false }\nDEF S Shape { geometry Box { solid true } }\n")
+            .unwrap();
     assert!(scene.warnings.is_empty(), "{:?}", warnings(&scene));
     assert!(!scene.sf_bool(def(&scene, "C"), "enabled", true).unwrap());
     // null: X_ITE reads it, view3dscene stops; read as NULL and reported.
@@ -319,6 +346,14 @@ fn lower_case_words() {
     assert_eq!(scene.node(shape).children_in("appearance").count(), 0);
     assert_eq!(children_types(&scene, shape, "geometry"), ["Box"]);
     assert_eq!(scene.roots.len(), 2);
+    // A PROTO named `null` keeps its instances, at the top level and in a list.
+    let scene = load_text(
+        "#X3D V4.0 utf8\nPROTO null [ ] { Group { } }\nDEF N null { }\nDEF G Group { children [ null { } ] }\n",
+    )
+    .unwrap();
+    assert!(scene.warnings.is_empty(), "{:?}", warnings(&scene));
+    assert_eq!(type_of(&scene, def(&scene, "N")), "Group");
+    assert_eq!(children_types(&scene, def(&scene, "G"), "children"), ["Group"]);
 }
 
 #[test]

@@ -70,7 +70,12 @@ impl Parser<'_> {
     }
 
     /// `IMPORT` or `EXPORT` inside the body of a `type_name` node: read where it stands, reported.
-    pub(super) fn import_export_in_body(&mut self, word: String, start: usize, type_name: &str) -> Result<(), X3dError> {
+    pub(super) fn import_export_in_body(
+        &mut self,
+        word: String,
+        start: usize,
+        type_name: &str,
+    ) -> Result<(), X3dError> {
         let loc = self.loc(start);
         let message = format!(
             "{word} inside the body of '{type_name}' is outside the grammar ({}: a node body holds fields, \

@@ -265,9 +265,7 @@ impl Parser<'_> {
                             self.stack.pop();
                         }
                         Tok::Eof => return Err(self.unclosed(open_at, &format!("'{field} ['"), "']'")),
-                        Tok::Ident(ref word) if self.is_list_statement(word) => {
-                            self.statement_in_list(t, &field)?
-                        }
+                        Tok::Ident(ref word) if self.is_list_statement(word) => self.statement_in_list(t, &field)?,
                         _ => self.node_statement(t, Sink::Field(owner, field.clone()), &format!("in '{field}'"))?,
                     }
                 }

@@ -220,7 +220,7 @@ impl Parser<'_> {
 
     /// `field SFType name value` (or `eventIn SFType name`) inside a Script or shader node. Other nodes
     /// have no user-defined fields (the grammar's `scriptBody`); X_ITE refuses such a file and view3dscene
-    /// stops reading it, and so is it refused here.
+    /// stops reading it, and so it is refused here.
     pub(super) fn node_interface_field(&mut self, owner: NodeId, kind: &str, start: usize) -> Result<(), X3dError> {
         let node = self.scene.node(owner);
         let type_name = node.proto.as_deref().unwrap_or(&node.type_name);

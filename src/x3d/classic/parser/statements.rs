@@ -58,11 +58,11 @@ impl Parser<'_> {
         };
         if self.head_rank > rank || (rank == 1 && self.head_rank == 1) {
             let after = match self.head_rank {
-                BODY_STARTED => "the scene's first node or statement".to_string(),
-                1 => "PROFILE".to_string(),
-                2 => "COMPONENT".to_string(),
-                3 => "UNIT".to_string(),
-                _ => "META".to_string(),
+                BODY_STARTED => "the scene's first node or statement",
+                1 => "PROFILE",
+                2 => "COMPONENT",
+                3 => "UNIT",
+                _ => "META",
             };
             return Err(self.err(
                 start,
