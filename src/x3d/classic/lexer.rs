@@ -1,7 +1,8 @@
 //! Tokens of the VRML97 / ClassicVRML syntax (ISO/IEC 14772-1 §5, X3D 19776-2 §5).
 //!
 //! Commas are whitespace, `#` starts a comment that runs to the end of the line (outside strings), strings
-//! are `"…"` with `\"` and `\\` escapes. Numbers are checked here, so a malformed one is reported where
+//! are `"…"` with `\"` and `\\` escapes (a backslash before any other character is kept, as X_ITE and
+//! view3dscene keep it). Numbers are checked here, so a malformed one is reported where
 //! it is written. Comment spans are remembered so that the text of a field value can be handed on with
 //! its comments blanked out and every byte offset unchanged.
 
@@ -100,6 +101,16 @@ fn valid_number(s: &str) -> bool {
     s.parse::<f64>().is_ok()
 }
 
+/// Whether a word that starts like a number holds letters no number has (`3arm`, not `1e5` or `0x1F`),
+/// i.e. is more likely a name written with a digit first (IdFirstChar excludes digits).
+fn looks_like_a_name(word: &str) -> bool {
+    let digits = word.strip_prefix(['+', '-']).unwrap_or(word);
+    if digits.starts_with("0x") || digits.starts_with("0X") {
+        return false;
+    }
+    digits.chars().any(|c| !(c.is_ascii_digit() || matches!(c, '.' | '+' | '-' | 'e' | 'E')))
+}
+
 impl<'a> Lexer<'a> {
     /// The byte offset reached.
     pub fn position(&self) -> usize {
@@ -168,8 +179,10 @@ impl<'a> Lexer<'a> {
                 if !valid_number(written) {
                     // Take the rest of the word so the message shows what was written.
                     let word_end = (end..bytes.len()).find(|&i| ends_ident(bytes[i])).unwrap_or(bytes.len());
-                    let shown: String = self.text[start..word_end].chars().take(40).collect();
-                    return Err(LexError { offset: start, message: format!("malformed number '{shown}'") });
+                    let word = &self.text[start..word_end];
+                    let shown: String = word.chars().take(40).collect();
+                    let hint = if looks_like_a_name(word) { " (a name cannot start with a digit)" } else { "" };
+                    return Err(LexError { offset: start, message: format!("malformed number '{shown}'{hint}") });
                 }
                 if end < bytes.len() && !ends_ident(bytes[end]) {
                     let word_end = (end..bytes.len()).find(|&i| ends_ident(bytes[i])).unwrap_or(bytes.len());
@@ -207,7 +220,13 @@ impl<'a> Lexer<'a> {
         while let Some((i, c)) = chars.next() {
             match c {
                 '\\' => match chars.next() {
-                    Some((_, escaped)) => value.push(escaped),
+                    Some((_, escaped @ ('"' | '\\'))) => value.push(escaped),
+                    // The grammar escapes only these two; X_ITE and view3dscene both keep a backslash
+                    // before any other character (`"C:\models"`), and so does this lexer.
+                    Some((_, other)) => {
+                        value.push('\\');
+                        value.push(other);
+                    }
                     None => break,
                 },
                 '"' => {
@@ -290,5 +309,13 @@ mod tests {
         assert!(err("1.5m").message.contains("followed by a space"));
         assert!(err("a \"open").message.contains("not closed"));
         assert!(err("'x'").message.contains("double quotes"));
+        assert!(err("DEF 3arm T").message.contains("malformed number '3arm' (a name cannot start with a digit)"));
+        assert!(!err("1e").message.contains("name"));
+        assert!(!err("0x1G").message.contains("name"), "a bad hexadecimal digit is no name");
+    }
+
+    #[test]
+    fn escapes_other_than_quote_and_backslash_keep_their_backslash() {
+        assert_eq!(kinds(r#""a\"b\\c\d""#), vec![Tok::Str(r#"a"b\c\d"#.into())]);
     }
 }

@@ -108,7 +108,8 @@ impl FieldType {
             "SFBool" => fields::parse_sf_bool(text).map(drop),
             "MFBool" => fields::parse_mf_bool(text).map(drop),
             "SFInt32" => fields::parse_sf_int32(text).map(drop),
-            "MFInt32" | "SFImage" | "MFImage" => fields::parse_mf_int32(text).map(drop),
+            "MFInt32" => fields::parse_mf_int32(text).map(drop),
+            "SFImage" | "MFImage" => self.check_images(text),
             "SFFloat" => fields::parse_sf_float(text).map(drop),
             "MFFloat" => fields::parse_mf_float(text).map(drop),
             "SFDouble" | "SFTime" => fields::parse_sf_double(text).map(drop),
@@ -130,6 +131,79 @@ impl FieldType {
             _ => Ok(()),
         }
     }
+}
+
+impl FieldType {
+    /// SFImage / MFImage: `width height components` and then `width × height` pixels, each pixel one
+    /// integer holding up to four 8-bit components, so an RGBA pixel goes up to 0xFFFFFFFF (beyond
+    /// SFInt32, whose syntax the grammar gives it: `sfimageValue ::= int32 int32 int32 ...`).
+    fn check_images(self, text: &str) -> Result<(), FieldParseError> {
+        let error = |offset: usize, token: &str, expected: String| FieldParseError {
+            offset,
+            token: token.chars().take(40).collect(),
+            type_name: self.name,
+            expected,
+        };
+        let mut values = Vec::new();
+        for (offset, token) in fields::tokens(text) {
+            let value = image_integer(token).ok_or_else(|| {
+                error(offset, token, "expected an integer (a pixel is at most 0xFFFFFFFF)".to_string())
+            })?;
+            values.push((offset, value));
+        }
+        let mut i = 0;
+        let mut images = 0;
+        while i < values.len() {
+            if images == 1 && !self.is_multiple() {
+                return Err(error(values[i].0, "", "expected one image: its pixels are all there already".into()));
+            }
+            let header = values.get(i..i + 3).ok_or_else(|| {
+                error(values[values.len() - 1].0, "", "expected 'width height components' before the pixels".into())
+            })?;
+            let (width, height) = (header[0].1, header[1].1);
+            if width < 0 || height < 0 || !(0..=4).contains(&header[2].1) {
+                return Err(error(
+                    header[0].0,
+                    "",
+                    "expected a width and height of 0 or more and 0 to 4 components".into(),
+                ));
+            }
+            let pixels = usize::try_from(width.saturating_mul(height)).unwrap_or(usize::MAX);
+            let available = values.len() - i - 3;
+            if available < pixels {
+                return Err(error(
+                    values[values.len() - 1].0,
+                    "",
+                    format!("expected {width} x {height} = {pixels} pixels, found {available}"),
+                ));
+            }
+            i += 3 + pixels;
+            images += 1;
+        }
+        if images == 0 && !self.is_multiple() {
+            return Err(error(0, "", "expected 'width height components' and the pixels".into()));
+        }
+        Ok(())
+    }
+}
+
+/// One integer of an SFImage: decimal or `0x` hexadecimal, signed, from the SFInt32 minimum up to the
+/// largest 32-bit pixel.
+fn image_integer(token: &str) -> Option<i64> {
+    let (negative, digits) = match token.strip_prefix('-') {
+        Some(rest) => (true, rest),
+        None => (false, token.strip_prefix('+').unwrap_or(token)),
+    };
+    let (radix, digits) = match digits.strip_prefix("0x").or_else(|| digits.strip_prefix("0X")) {
+        Some(hex) => (16, hex),
+        None => (10, digits),
+    };
+    if digits.is_empty() || !digits.chars().all(|c| c.is_digit(radix)) {
+        return None;
+    }
+    let magnitude = i64::from_str_radix(digits, radix).ok()?;
+    let value = if negative { -magnitude } else { magnitude };
+    (i64::from(i32::MIN)..=i64::from(u32::MAX)).contains(&value).then_some(value)
 }
 
 /// Fields of built-in X3D nodes whose type is MFString, for which a single string written without brackets
@@ -200,5 +274,23 @@ mod tests {
         assert!(e.expected.contains("multiple of 9"), "{}", e.expected);
         assert!(FieldType::parse("SFVec3").is_none());
         assert!(t("MFNode").is_node() && t("MFNode").is_multiple());
+    }
+
+    #[test]
+    fn images_take_32_bit_pixels_and_count_them() {
+        let t = |n| FieldType::parse(n).unwrap();
+        assert!(t("SFImage").check("2 1 4 0xFF0000FF 0x00FF00FF").is_ok());
+        assert!(t("SFImage").check("1 1 3 4294967295").is_ok());
+        assert!(t("SFImage").check("0 0 0").is_ok());
+        assert!(t("MFImage").check("1 1 1 0xFF 2 1 1 0 0x10").is_ok());
+        assert!(t("MFImage").check("").is_ok());
+        let e = t("SFImage").check("2 2 3 0xFF0000 0x00FF00").unwrap_err();
+        assert!(e.expected.contains("2 x 2 = 4 pixels, found 2"), "{}", e.expected);
+        let e = t("SFImage").check("1 1 3 0x1FFFFFFFF").unwrap_err();
+        assert_eq!(e.token, "0x1FFFFFFFF");
+        assert!(t("SFImage").check("1 1 3 7 1 1 3 7").is_err(), "one image only");
+        assert!(t("SFImage").check("1 1 5 7").is_err(), "at most four components");
+        assert!(t("SFImage").check("").is_err());
+        assert!(t("SFImage").check("1 1").is_err());
     }
 }

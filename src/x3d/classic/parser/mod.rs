@@ -8,8 +8,10 @@
 //!
 //! This file holds the loop and the token helpers; `statements.rs` the header and the statements other
 //! than nodes, `nodes.rs` nodes and their fields, `values.rs` field values, `protos.rs` PROTO and
-//! EXTERNPROTO declarations.
+//! EXTERNPROTO declarations, `beyond_grammar.rs` the statements read where the grammar has no place for
+//! them (docs/classic-grammar.md lists each, with the players that read it).
 
+mod beyond_grammar;
 mod nodes;
 mod protos;
 mod statements;
@@ -91,6 +93,9 @@ pub(crate) fn parse_document(
         roots: Vec::new(),
         stack: vec![Frame::File],
         open_nodes: HashSet::new(),
+        x3d: true,
+        head_rank: 0,
+        foreign_keywords_reported: false,
     };
     let body_start = parser.header()?;
     parser.lexer = Lexer::new(text, body_start);
@@ -116,7 +121,18 @@ struct Parser<'a> {
     stack: Vec<Frame>,
     /// Nodes whose body is open, for USE cycle detection (a set: a file may nest 100,000 deep).
     open_nodes: HashSet<NodeId>,
+    /// `#X3D` header (ClassicVRML, ISO/IEC 19776-2) rather than `#VRML V2.0` (VRML97, ISO/IEC 14772-1).
+    x3d: bool,
+    /// How far the file's head has come: the rank of the last head statement (PROFILE 1, COMPONENT 2,
+    /// UNIT 3, META 4), or [`BODY_STARTED`] once any other statement was read.
+    head_rank: u8,
+    /// Whether the interface keywords of the other standard (VRML97 `field` in an X3D file, X3D
+    /// `initializeOnly` in a VRML97 file) were already reported, so that a file says it once.
+    foreign_keywords_reported: bool,
 }
+
+/// [`Parser::head_rank`] once the scene's statements have begun.
+const BODY_STARTED: u8 = 5;
 
 /// Words that cannot be node type names.
 fn is_keyword(word: &str) -> bool {
@@ -151,8 +167,14 @@ fn interface_kind(word: &str) -> Option<bool> {
     }
 }
 
+/// `TRUE`/`FALSE`, and the lower-case `true`/`false` that X_ITE and view3dscene both read too (the XML
+/// encoding's spelling; the stored text is the same either way).
+fn is_bool_word(word: &str) -> bool {
+    matches!(word, "TRUE" | "FALSE" | "true" | "false")
+}
+
 fn is_scalar(t: &Token) -> bool {
-    matches!(&t.kind, Tok::Number | Tok::Str(_)) || t.is_ident("TRUE") || t.is_ident("FALSE")
+    matches!(&t.kind, Tok::Number | Tok::Str(_)) || matches!(&t.kind, Tok::Ident(w) if is_bool_word(w))
 }
 
 /// H-Anim 1.x prototype names, accepted as instances even without a declaration.
@@ -243,6 +265,7 @@ impl Parser<'_> {
                             self.stack.pop();
                         }
                         Tok::Eof => return Err(self.unclosed(open_at, &format!("'{field} ['"), "']'")),
+                        Tok::Ident(ref word) if self.is_list_statement(word) => self.statement_in_list(t, &field)?,
                         _ => self.node_statement(t, Sink::Field(owner, field.clone()), &format!("in '{field}'"))?,
                     }
                 }
@@ -274,6 +297,10 @@ impl Parser<'_> {
             Tok::Ident(word) if word == "ROUTE" => self.route(t.start),
             Tok::Ident(word) if word == "PROTO" || word == "EXTERNPROTO" => {
                 self.proto_start(word == "EXTERNPROTO", t.start)
+            }
+            Tok::Ident(word) if word == "IMPORT" || word == "EXPORT" => {
+                let word = word.clone();
+                self.import_export_in_body(word, t.start, type_name)
             }
             Tok::Ident(word) if interface_kind(word).is_some() => {
                 let word = word.clone();
@@ -322,18 +349,33 @@ impl Parser<'_> {
     /// A statement at the top level or in a PROTO body.
     fn statement(&mut self, t: Token, sink: Sink, top: bool) -> Result<(), X3dError> {
         if let Tok::Ident(word) = &t.kind {
+            if matches!(word.as_str(), "PROFILE" | "COMPONENT" | "UNIT" | "META") {
+                if !top {
+                    return Err(self.err(t.start, format!("{word} is only allowed at the top of the file")));
+                }
+                return self.header_statement(word.clone(), t.start);
+            }
+            if top {
+                self.head_rank = BODY_STARTED;
+            }
             match word.as_str() {
                 "ROUTE" => return self.route(t.start),
                 "PROTO" => return self.proto_start(false, t.start),
                 "EXTERNPROTO" => return self.proto_start(true, t.start),
-                "PROFILE" | "COMPONENT" | "UNIT" | "META" if top => return self.header_statement(word.clone()),
-                "PROFILE" | "COMPONENT" | "UNIT" | "META" => {
-                    return Err(self.err(t.start, format!("{word} is only allowed at the top of the file")));
-                }
                 "IMPORT" | "EXPORT" => return self.import_export(word.clone(), t.start),
+                "NULL" => return self.null_statement(word.clone(), t.start, None),
+                "null" if !self.protos.contains_key(word) => return self.null_statement(word.clone(), t.start, None),
                 _ => {}
             }
         }
+        if top {
+            self.head_rank = BODY_STARTED;
+        }
         self.node_statement(t, sink, "")
+    }
+
+    /// The grammar that this file's header names, for messages: its annex A and the standard's number.
+    fn grammar(&self) -> &'static str {
+        if self.x3d { "ISO/IEC 19776-2 annex A" } else { "ISO/IEC 14772-1 annex A" }
     }
 }

@@ -218,8 +218,25 @@ impl Parser<'_> {
         self.field_value(owner, name, ty, name_at, true)
     }
 
-    /// `field SFType name value` (or `eventIn SFType name`) inside a Script or shader node.
+    /// `field SFType name value` (or `eventIn SFType name`) inside a Script or shader node. Other nodes
+    /// have no user-defined fields (the grammar's `scriptBody`); X_ITE refuses such a file and view3dscene
+    /// stops reading it, and so it is refused here.
     pub(super) fn node_interface_field(&mut self, owner: NodeId, kind: &str, start: usize) -> Result<(), X3dError> {
+        let node = self.scene.node(owner);
+        let type_name = node.proto.as_deref().unwrap_or(&node.type_name);
+        if !accepts_field_declarations(type_name, node.proto.is_some()) {
+            let instance = if node.proto.is_some() { "an instance of PROTO " } else { "" };
+            return Err(self.err(
+                start,
+                format!(
+                    "a field declaration ('{kind}') in {instance}'{type_name}': only Script and the shader \
+                     nodes (ComposedShader, PackagedShader, ShaderProgram) declare fields of their own ({}, \
+                     scriptBody)",
+                    self.grammar()
+                ),
+            ));
+        }
+        self.check_keyword_set(kind, start);
         let (ty, name) = self.declaration_head(kind)?;
         let has_value = interface_kind(kind).unwrap_or(false);
         if has_value || self.peek()?.is_ident("IS") {
@@ -240,4 +257,15 @@ impl Parser<'_> {
         let (name, _) = self.expect_name(&format!("a field name after '{kind} {type_name}'"))?;
         Ok((ty, name))
     }
+}
+
+/// Whether a node of type `type_name` may declare fields of its own: Script and the programmable shaders
+/// (ISO/IEC 19775-1 X3DScriptNode, X3DProgrammableShaderObject); also a type this reader does not know
+/// (a node of a later version of the standard), whose fields it cannot judge. PROTO instances never do.
+fn accepts_field_declarations(type_name: &str, is_instance: bool) -> bool {
+    if is_instance {
+        return false;
+    }
+    matches!(type_name, "Script" | "ComposedShader" | "PackagedShader" | "ShaderProgram")
+        || !crate::x3d::field_types::is_known_element(type_name)
 }

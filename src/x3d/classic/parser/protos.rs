@@ -32,6 +32,7 @@ impl Parser<'_> {
     }
 
     pub(super) fn interface_field(&mut self, kind: &str, start: usize) -> Result<(), X3dError> {
+        self.check_keyword_set(kind, start);
         let (ty, name) = self.declaration_head(kind)?;
         let Some(Frame::Interface { decl, holder, .. }) = self.stack.last_mut() else { return Ok(()) };
         let holder = *holder;

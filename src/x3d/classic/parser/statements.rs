@@ -15,6 +15,7 @@ impl Parser<'_> {
         let expected = "expected a '#VRML V2.0 utf8' or '#X3D V4.0 utf8' header line";
         match (spec, version) {
             (Some("#VRML"), Some("V2.0")) => {
+                self.x3d = false;
                 if self.is_main {
                     self.scene.version = "VRML97".into();
                 }
@@ -44,8 +45,37 @@ impl Parser<'_> {
         Ok(line_end)
     }
 
-    /// `PROFILE`, `COMPONENT`, `UNIT` or `META` at the top of the file.
-    pub(super) fn header_statement(&mut self, word: String) -> Result<(), X3dError> {
+    /// `PROFILE`, `COMPONENT`, `UNIT` or `META` at the top of the file, in that order and before every
+    /// other statement (ISO/IEC 19776-2 annex A: `x3dScene ::= profileStatement componentStatements
+    /// unitStatements metaStatements statements`). Neither X_ITE nor view3dscene reads one out of order
+    /// (X_ITE refuses the file, view3dscene stops there), so neither does this reader.
+    pub(super) fn header_statement(&mut self, word: String, start: usize) -> Result<(), X3dError> {
+        let rank = match word.as_str() {
+            "PROFILE" => 1,
+            "COMPONENT" => 2,
+            "UNIT" => 3,
+            _ => 4,
+        };
+        if self.head_rank > rank || (rank == 1 && self.head_rank == 1) {
+            let after = match self.head_rank {
+                BODY_STARTED => "the scene's first node or statement",
+                1 => "PROFILE",
+                2 => "COMPONENT",
+                3 => "UNIT",
+                _ => "META",
+            };
+            return Err(self.err(
+                start,
+                format!(
+                    "{word} after {after}: the head statements come first, in the order PROFILE (once), \
+                     COMPONENT, UNIT, META (ISO/IEC 19776-2 annex A, x3dScene)"
+                ),
+            ));
+        }
+        self.head_rank = rank;
+        if !self.x3d {
+            self.x3d_statement_in_vrml97(&word, start);
+        }
         match word.as_str() {
             "PROFILE" => {
                 let (name, _) = self.expect_name("a profile name after PROFILE")?;
@@ -60,18 +90,53 @@ impl Parser<'_> {
         }
     }
 
-    /// `COMPONENT name:level` (the level defaults to 1).
+    /// `COMPONENT name:level`. The grammar's ':' is a symbol of its own (ISO/IEC 19776-2 annex A:
+    /// `COMPONENT componentNameId : componentSupportLevel`), so it may have spaces and comments on either
+    /// side. Identifiers may hold ':' (VRML97's IdRestChars, which the lexer follows), so the statement
+    /// arrives as one to three tokens: `HAnim:1`, `HAnim: 1`, `HAnim :1` or `HAnim : 1`.
     fn component_statement(&mut self) -> Result<(), X3dError> {
-        let (spec, tok) = self.expect_name("'name:level' after COMPONENT")?;
-        let (name, level) = match spec.rsplit_once(':') {
-            Some((name, level)) => {
-                let level = fields::parse_sf_int32(level).map_err(|_| {
-                    self.err(tok.start, format!("COMPONENT '{spec}': the level after ':' must be an integer"))
-                })?;
-                (name.to_string(), level)
+        let (first, tok) = self.expect_name("a component name after COMPONENT")?;
+        let (name, mut level) = match first.split_once(':') {
+            Some((name, level)) => (name.to_string(), level.to_string()),
+            None => {
+                let colon = self.next()?;
+                match &colon.kind {
+                    Tok::Ident(word) if word.starts_with(':') => (first.clone(), word[1..].to_string()),
+                    _ => {
+                        return Err(self.err(
+                            colon.start,
+                            format!(
+                                "expected ':' and the support level after 'COMPONENT {first}' (COMPONENT \
+                                 name:level), found {}",
+                                self.describe(&colon)
+                            ),
+                        ));
+                    }
+                }
             }
-            None => (spec, 1),
         };
+        if name.is_empty() {
+            return Err(self.err(tok.start, format!("COMPONENT '{first}': expected a component name before ':'")));
+        }
+        if level.is_empty() {
+            let t = self.next()?;
+            match &t.kind {
+                Tok::Number => level = self.text[t.start..t.end].to_string(),
+                Tok::Ident(word) => level = word.clone(),
+                _ => {
+                    return Err(self.err(
+                        t.start,
+                        format!(
+                            "expected the support level (an integer) after 'COMPONENT {name}:', found {}",
+                            self.describe(&t)
+                        ),
+                    ));
+                }
+            }
+        }
+        let level = fields::parse_sf_int32(&level).map_err(|_| {
+            self.err(tok.start, format!("COMPONENT '{name}:{level}': the level after ':' must be an integer"))
+        })?;
         if self.is_main {
             self.scene.components.push(Component { name, level });
         }

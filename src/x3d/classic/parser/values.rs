@@ -38,7 +38,7 @@ impl Parser<'_> {
                     Some(ty) => ty.is_node(),
                     None => {
                         types::holds_only_nodes(&name)
-                            || matches!(&inner.kind, Tok::Ident(w) if !matches!(w.as_str(), "TRUE" | "FALSE" | "NULL"))
+                            || matches!(&inner.kind, Tok::Ident(w) if !is_bool_word(w) && w != "NULL")
                     }
                 };
                 if node_list {
@@ -66,6 +66,11 @@ impl Parser<'_> {
             }
             Tok::Ident(word) if word == "NULL" => {
                 self.next()?;
+                Ok(())
+            }
+            Tok::Ident(word) if word == "null" && !self.protos.contains_key(word) => {
+                self.next()?;
+                self.lower_case_null(t.start);
                 Ok(())
             }
             Tok::Ident(word) if !is_keyword(word) || word == "DEF" || word == "USE" => {
@@ -183,7 +188,21 @@ impl Parser<'_> {
             (Some(first), Some(last)) => (first.start, last.end),
             _ => (start, start),
         };
-        let value = self.blanked(value_start, value_end);
+        let value = if strings > 0 && tokens.iter().any(|t| self.has_kept_backslash(t)) {
+            // The source text would lose the kept backslashes when read back as an MFString: write the
+            // strings out again with every backslash escaped (their offsets within the value shift, but a
+            // string the lexer accepted has nothing left to report).
+            let quoted: Vec<String> = tokens
+                .iter()
+                .filter_map(|t| match &t.kind {
+                    Tok::Str(s) => Some(format!("\"{}\"", s.replace('\\', "\\\\").replace('"', "\\\""))),
+                    _ => None,
+                })
+                .collect();
+            quoted.join(" ")
+        } else {
+            self.blanked(value_start, value_end)
+        };
         if let Some(ty) = ty
             && let Err(e) = ty.check(&value)
         {
@@ -193,6 +212,24 @@ impl Parser<'_> {
         }
         self.store_text(owner, name, value, value_start, name_at);
         Ok(())
+    }
+
+    /// Whether a string token holds a backslash before a character other than `"` or a backslash (kept
+    /// as written, see the lexer), which reading the source text back as an MFString would drop.
+    fn has_kept_backslash(&self, t: &Token) -> bool {
+        let raw = self.text.as_bytes()[t.start..t.end].iter();
+        let mut escaped = false;
+        for &b in raw {
+            if escaped {
+                if b != b'"' && b != b'\\' {
+                    return true;
+                }
+                escaped = false;
+            } else if b == b'\\' {
+                escaped = true;
+            }
+        }
+        false
     }
 
     /// The text from `start` to `end` with comments replaced by spaces (same length, so offsets hold).
