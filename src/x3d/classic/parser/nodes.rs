@@ -193,9 +193,19 @@ impl Parser<'_> {
         Ok(())
     }
 
-    /// The type of field `name` of node `owner` when it is known (an instance's PROTO interface).
+    /// The type of field `name` of node `owner` when it is known: an instance's PROTO interface, or for a
+    /// built-in node whether the standard declares the field node-valued or a string (the same name is
+    /// a node list in one node and a string in another: HAnimHumanoid's `joints` holds joints,
+    /// HAnimMotion's is an SFString of names). Numeric fields of built-in nodes stay untyped, read as
+    /// written and checked when used, as the XML reader does.
     fn declared_type(&self, owner: NodeId, name: &str) -> Option<FieldType> {
-        let proto = self.scene.node(owner).proto.as_ref()?;
+        let node = self.scene.node(owner);
+        let Some(proto) = node.proto.as_ref() else {
+            let builtin = crate::x3d::field_types::field_type(&node.type_name, name)?;
+            return matches!(builtin, "SFNode" | "MFNode" | "SFString" | "MFString")
+                .then(|| FieldType::parse(builtin))
+                .flatten();
+        };
         let decl = self.protos.get(proto)?;
         decl.fields.iter().find(|f| f.name == name).and_then(|f| FieldType::parse(&f.type_name))
     }
