@@ -224,11 +224,16 @@ impl Reader<'_> {
             // The JSON file's own description, not part of the scene.
             _ if element.name == "X3D" && matches!(name.as_str(), "encoding" | "JSON schema") => {}
             other => {
+                // A field written without its prefix gets a hint; a misplaced statement does not.
+                let hint = if is_statement(&name) {
+                    String::new()
+                } else {
+                    format!(" (field values are written \"@{name}\", nodes \"-{name}\")")
+                };
                 return Err(self.error(
                     value.start,
                     format!(
-                        "\"{name}\" in \"{}\" must be an object or an array of objects, found {} (field values \
-                         are written \"@{name}\", nodes \"-{name}\")",
+                        "\"{name}\" in \"{}\" must be an object or an array of objects, found {}{hint}",
                         element.name,
                         kind_of(&other)
                     ),
