@@ -79,7 +79,8 @@ fn assert_same_scene_but(
         }
         pairs.insert(x, y);
         let (nx, ny) = (a.node(x), b.node(y));
-        let path = format!("{path} > {}{}", nx.type_name, nx.def.as_ref().map(|d| format!(" '{d}'")).unwrap_or_default());
+        let path =
+            format!("{path} > {}{}", nx.type_name, nx.def.as_ref().map(|d| format!(" '{d}'")).unwrap_or_default());
         assert_eq!(nx.type_name, ny.type_name, "{what}: {path}");
         assert_eq!(nx.def, ny.def, "{what}: {path}");
         assert_eq!(nx.proto, ny.proto, "{what}: {path}");
@@ -149,7 +150,15 @@ fn assert_same_model(a: &Document, b: &Document, what: &str) {
         let joints = |h: &hanim::Humanoid| -> Vec<_> {
             h.joints
                 .iter()
-                .map(|j| (j.name.clone(), j.parent, j.skin_coord_index.clone(), j.skin_coord_weight.clone(), j.llimit.clone()))
+                .map(|j| {
+                    (
+                        j.name.clone(),
+                        j.parent,
+                        j.skin_coord_index.clone(),
+                        j.skin_coord_weight.clone(),
+                        j.llimit.clone(),
+                    )
+                })
                 .collect()
         };
         assert_eq!(joints(h), joints(k), "{what}: joints");
@@ -157,13 +166,17 @@ fn assert_same_model(a: &Document, b: &Document, what: &str) {
             h.segments.iter().map(|s| (s.name.clone(), s.joint, s.mass, s.coord_points.clone())).collect()
         };
         assert_eq!(segments(h), segments(k), "{what}: segments");
-        let sites = |h: &hanim::Humanoid| -> Vec<_> { h.sites.iter().map(|s| (s.name.clone(), s.in_viewpoints)).collect() };
+        let sites =
+            |h: &hanim::Humanoid| -> Vec<_> { h.sites.iter().map(|s| (s.name.clone(), s.in_viewpoints)).collect() };
         assert_eq!(sites(h), sites(k), "{what}: sites");
         for (s, t) in h.sites.iter().zip(&k.sites) {
             assert!(close(s.offset, t.offset), "{what}: site {}", s.name);
         }
         let displacers = |h: &hanim::Humanoid| -> Vec<_> {
-            h.displacers.iter().map(|d| (d.name.clone(), d.coord_index.clone(), d.displacements.clone(), d.weight)).collect()
+            h.displacers
+                .iter()
+                .map(|d| (d.name.clone(), d.coord_index.clone(), d.displacements.clone(), d.weight))
+                .collect()
         };
         assert_eq!(displacers(h), displacers(k), "{what}: displacers");
         assert_eq!(h.skin.as_ref().map(|s| &s.points), k.skin.as_ref().map(|s| &s.points), "{what}: skin points");
@@ -341,8 +354,11 @@ fn kinds_that_do_not_belong_are_errors_at_their_json_element() {
     let e = json_error("kind.x3dj", "{\"X3D\": {\"Scene\": {\"-children\": [\n  {\"Transform\": [1]}]}}}");
     assert!(e.starts_with("kind.x3dj:2:17: expected an object for \"Transform\", found an array of values"), "{e}");
     let e = json_error("kind.x3dj", "{\"X3D\": {\"Scene\": {\"-children\": [\n  \"Transform\"]}}}");
-    assert!(e.starts_with("kind.x3dj:2:3: malformed JSON: a value in an array of objects")
-        || e.starts_with("kind.x3dj:2:3: expected node objects"), "{e}");
+    assert!(
+        e.starts_with("kind.x3dj:2:3: malformed JSON: a value in an array of objects")
+            || e.starts_with("kind.x3dj:2:3: expected node objects"),
+        "{e}"
+    );
 }
 
 /// A humanoid whose `l_hip` center is `value` (JSON), loaded into a model.

@@ -12,9 +12,9 @@
 //! [`grouping`] says which children a grouping node shows, for every layer above that walks the tree.
 
 mod classic;
-pub mod field_types;
 pub mod error;
 mod external;
+pub mod field_types;
 pub mod fields;
 pub mod grouping;
 mod load;

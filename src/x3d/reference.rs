@@ -169,7 +169,10 @@ fn io_failure(e: std::io::Error) -> ReferenceFailure {
 /// X3D JSON (`{"X3D": …`). Only the start of the text is looked at.
 pub fn looks_like_x3d(text: &str) -> bool {
     let mut rest = text.strip_prefix('\u{feff}').unwrap_or(text).trim_start();
-    if rest.starts_with("#VRML V2.0") || rest.starts_with("#X3D V") || super::source::starts_like_x3d_json(rest.as_bytes()) {
+    if rest.starts_with("#VRML V2.0")
+        || rest.starts_with("#X3D V")
+        || super::source::starts_like_x3d_json(rest.as_bytes())
+    {
         return true;
     }
     // Declarations and comments before the root element; bounded so that a long prolog is not scanned.

@@ -273,7 +273,9 @@ mod tests {
 
     #[test]
     fn supported_paths() {
-        for name in ["a.x3d", "b.WRL", "c.x3dv", "d.wrz", "e.x3dvz", "f.x3dz", "g.wrl.gz", "h.x3dj", "i.json", "j.x3djz"] {
+        for name in
+            ["a.x3d", "b.WRL", "c.x3dv", "d.wrz", "e.x3dvz", "f.x3dz", "g.wrl.gz", "h.x3dj", "i.json", "j.x3djz"]
+        {
             assert!(is_supported_path(Path::new(name)), "{name}");
         }
         assert!(!is_supported_path(Path::new("a.png")));

@@ -162,7 +162,19 @@ mod tests {
         // Every encoding the loader reads is found; `h.wrl.gz` keeps its inner extension in its id.
         assert_eq!(
             ids,
-            ["a", "b", "sub__b", "sub__d", "sub__deeper__c", "sub__e", "sub__f", "sub__g", "sub__h.wrl", "sub__i", "sub__j"]
+            [
+                "a",
+                "b",
+                "sub__b",
+                "sub__d",
+                "sub__deeper__c",
+                "sub__e",
+                "sub__f",
+                "sub__g",
+                "sub__h.wrl",
+                "sub__i",
+                "sub__j"
+            ]
         );
         assert_eq!(failures.len(), 1);
         assert!(failures[0].file.ends_with("missing.x3d"), "{failures:?}");

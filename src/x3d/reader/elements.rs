@@ -161,9 +161,8 @@ impl Doc<'_> {
             return Err(self.err(offset, format!("<{element}> without a name")));
         }
         let urls = match Self::take(attrs, "url") {
-            Some(url) => fields::parse_mf_string(&url.value).map_err(|e| {
-                self.err_in_value(&url, e.offset, format!("url of <{element} name='{pname}'>: {e}"))
-            })?,
+            Some(url) => fields::parse_mf_string(&url.value)
+                .map_err(|e| self.err_in_value(&url, e.offset, format!("url of <{element} name='{pname}'>: {e}")))?,
             None => Vec::new(),
         };
         Ok(Frame::ProtoDeclare(Box::new(ProtoDecl {

@@ -41,7 +41,9 @@ pub(crate) fn read_with_values(text: &str, path: &Path) -> Result<(SyntaxDocumen
         return Err(reader.error(json.start, "expected a JSON object {\"X3D\": {…}} (is this an X3D JSON file?)"));
     };
     let Some(x3d) = members.into_iter().find(|m| m.name == "X3D") else {
-        return Err(reader.error(json.start, "expected an \"X3D\" member in the top-level object (is this an X3D JSON file?)"));
+        return Err(
+            reader.error(json.start, "expected an \"X3D\" member in the top-level object (is this an X3D JSON file?)")
+        );
     };
     let root = reader.element("X3D".to_string(), x3d.offset, x3d.value)?;
     Ok((SyntaxDocument { root }, reader.values))
@@ -100,10 +102,9 @@ impl Reader<'_> {
     /// Element `name` from its object (`{"@attribute": …, "-field": […], …}`), the name at `offset`.
     fn element(&mut self, name: String, offset: u32, json: Json) -> Result<Element, X3dError> {
         let JsonValue::Object(members) = json.value else {
-            return Err(self.error(
-                json.start,
-                format!("expected an object for \"{name}\", found {}", kind_of(&json.value)),
-            ));
+            return Err(
+                self.error(json.start, format!("expected an object for \"{name}\", found {}", kind_of(&json.value)))
+            );
         };
         let mut element = Element::new(name, offset);
         for member in members {
@@ -140,7 +141,9 @@ impl Reader<'_> {
                 (values.text, JsonValueKind::Array)
             }
             JsonValue::Null => {
-                return Err(self.error(start, format!("\"@{name}\" of \"{element}\" is null, which is not an X3D value")));
+                return Err(
+                    self.error(start, format!("\"@{name}\" of \"{element}\" is null, which is not an X3D value"))
+                );
             }
             JsonValue::Object(_) => return Err(self.object_for_value(start, element, name)),
             JsonValue::Objects(list) => {

@@ -120,11 +120,21 @@ enum Scalar {
 
 /// An array or object being read.
 enum Open {
-    Object { start: u32, members: Vec<Member>, key: Option<(String, u32)> },
+    Object {
+        start: u32,
+        members: Vec<Member>,
+        key: Option<(String, u32)>,
+    },
     /// An array whose kind is decided by its first item.
-    Array { start: u32, items: Items },
+    Array {
+        start: u32,
+        items: Items,
+    },
     /// An array inside an array of values: its scalars go to the `Values` of the frame at `owner`.
-    Nested { start: u32, owner: usize },
+    Nested {
+        start: u32,
+        owner: usize,
+    },
 }
 
 enum Items {
