@@ -224,3 +224,30 @@ pub fn fuzz_compressed_input(data: &[u8]) {
         let _ = hanim_viewer::hanim::build_document(scene);
     }
 }
+
+/// Any bytes → the loader as an X3D JSON file (`fuzz.x3dj`, so even bytes that do not start with `{`
+/// go to the JSON reader) → the H-Anim model → the CPU reference deformation. Syntax errors, values of
+/// every kind in every place, deep nesting and bad field values must end in errors, never in a panic,
+/// a hang, a stack overflow or running out of memory.
+pub fn fuzz_json_document(data: &[u8]) {
+    use hanim_viewer::{hanim, pose, x3d};
+    let options = x3d::LoadOptions { max_decompressed_bytes: 1 << 20, ..Default::default() };
+    let Ok(scene) = x3d::load_bytes(data, std::path::Path::new("fuzz.x3dj"), &options) else { return };
+    // Every field of every node, read as each type the model reads: bad values are errors with a
+    // position in the JSON text, whatever text they were rebuilt into.
+    for id in (0..scene.nodes.len() as u32).map(x3d::NodeId) {
+        for field in &scene.node(id).fields {
+            let _ = scene.mf_rotation(id, &field.name);
+            let _ = scene.mf_length3(id, &field.name);
+            let _ = scene.mf_string(id, &field.name);
+            let _ = scene.sf_bool(id, &field.name, false);
+        }
+    }
+    let Ok(doc) = hanim::build_document(scene) else { return };
+    for h in &doc.humanoids {
+        let p = pose::Pose::rest(h);
+        let g = pose::humanoid_from_joint(h, &p);
+        let _ = pose::world_from_joint(h, &p, &g);
+        let _ = pose::deform_skin(h, &p);
+    }
+}

@@ -21,7 +21,7 @@ pub fn load_file(path: &Path, options: &LoadOptions) -> Result<Scene, X3dError> 
     load_bytes(&bytes, path, options)
 }
 
-/// Loads scene text (XML or classic, told apart by its header); `path` names it in messages and
+/// Loads scene text (XML, classic or JSON, told apart by how it starts); `path` names it in messages and
 /// resolves relative URLs. The text is already Unicode: an XML declaration's `encoding` is not applied
 /// to it again.
 pub fn load_str(text: &str, path: &Path, options: &LoadOptions) -> Result<Scene, X3dError> {
@@ -45,7 +45,7 @@ fn parse_main(text: &[u8], path: &Path, options: &LoadOptions) -> Result<Scene, 
     Ok(scene)
 }
 
-/// Reads one document's UTF-8 text, in either syntax, into `scene`: its roots and the prototypes it
+/// Reads one document's UTF-8 text, in any of the three encodings, into `scene`: its roots and the prototypes it
 /// declares.
 fn parse_any(
     scene: &mut Scene,
@@ -61,9 +61,6 @@ fn parse_any(
     match encoding {
         Encoding::Xml => reader::parse_document(scene, bytes, path, context, is_main),
         Encoding::Classic => classic::parse_document(scene, bytes, path, context, is_main),
-        Encoding::Json => Err(X3dError::new(
-            SourcePos { file: path.to_path_buf(), at: None },
-            "X3D JSON is not read yet".to_string(),
-        )),
+        Encoding::Json => reader::parse_json_document(scene, bytes, path, context, is_main),
     }
 }

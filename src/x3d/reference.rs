@@ -164,12 +164,15 @@ fn io_failure(e: std::io::Error) -> ReferenceFailure {
     }
 }
 
-/// Whether decoded document text is X3D: the classic header (`#VRML V2.0`, `#X3D V`), or XML whose root
-/// element is `X3D` (after an optional declaration, comments, processing instructions and DOCTYPE). Only
-/// the start of the text is looked at.
+/// Whether decoded document text is X3D: the classic header (`#VRML V2.0`, `#X3D V`), XML whose root
+/// element is `X3D` (after an optional declaration, comments, processing instructions and DOCTYPE), or
+/// X3D JSON (`{"X3D": …`). Only the start of the text is looked at.
 pub fn looks_like_x3d(text: &str) -> bool {
     let mut rest = text.strip_prefix('\u{feff}').unwrap_or(text).trim_start();
-    if rest.starts_with("#VRML V2.0") || rest.starts_with("#X3D V") {
+    if rest.starts_with("#VRML V2.0")
+        || rest.starts_with("#X3D V")
+        || super::source::starts_like_x3d_json(rest.as_bytes())
+    {
         return true;
     }
     // Declarations and comments before the root element; bounded so that a long prolog is not scanned.
@@ -218,6 +221,8 @@ mod tests {
         assert!(looks_like_x3d("<!DOCTYPE X3D [ <!ENTITY a 'b'> ]>\n<X3D>"));
         assert!(looks_like_x3d("#VRML V2.0 utf8\n"));
         assert!(looks_like_x3d("#X3D V4.0 utf8\n"));
+        assert!(looks_like_x3d("{\n  \"X3D\": {}}"));
+        assert!(!looks_like_x3d("{\"joints\": {}}"));
         assert!(!looks_like_x3d("root:x:0:0:root:/root:/bin/bash"));
         assert!(!looks_like_x3d("<html><X3D>"));
         assert!(!looks_like_x3d("<X3Dx>"));

@@ -104,6 +104,9 @@ pub struct SourceFile {
     /// ASCII files).
     continuation_bytes: Vec<u32>,
     pub units: Units,
+    /// For an X3D JSON file, where its values are: the attribute text of a JSON value is rebuilt
+    /// (numbers joined by spaces, strings quoted), so an offset in that text is not one in the file.
+    json_values: Option<Box<JsonValueMap>>,
 }
 
 impl SourceFile {
@@ -113,7 +116,22 @@ impl SourceFile {
         line_starts.extend(memchr_newlines(text));
         let continuation_bytes =
             text.iter().enumerate().filter(|(_, b)| (**b & 0xC0) == 0x80).map(|(i, _)| i as u32).collect();
-        Self { path, line_starts, continuation_bytes, units: Units::default() }
+        Self { path, line_starts, continuation_bytes, units: Units::default(), json_values: None }
+    }
+
+    /// Marks this file as X3D JSON, with the places of its values.
+    pub(crate) fn set_json_values(&mut self, values: JsonValueMap) {
+        self.json_values = Some(Box::new(values));
+    }
+
+    /// The file offset of byte `at` of a field's value text, the value starting at `value_offset`: the
+    /// same distance further in an XML or ClassicVRML file, the JSON element that byte was made from in
+    /// a JSON file.
+    pub(crate) fn value_offset(&self, value_offset: u32, text: &str, at: usize) -> u32 {
+        match &self.json_values {
+            Some(map) => map.source_offset(value_offset, text, at),
+            None => value_offset.saturating_add(at as u32),
+        }
     }
 
     pub fn line_col(&self, offset: u32) -> LineCol {
@@ -123,6 +141,116 @@ impl SourceFile {
             - self.continuation_bytes.partition_point(|&c| c < start);
         let column = offset - start - multibyte as u32 + 1;
         LineCol { line: line as u32, column }
+    }
+}
+
+/// Where the values of an X3D JSON file are, so that an offset in the attribute text rebuilt from a
+/// value (see `syntax::json_read`) maps back to the JSON element it came from: a bad number of an array
+/// is reported at that number, an array that is too short at its closing bracket.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct JsonValueMap {
+    /// Every value written as an attribute, in file order.
+    values: Vec<JsonValueSpan>,
+    /// Where each scalar of those values' arrays starts, in file order (nested arrays flattened).
+    scalars: Vec<u32>,
+}
+
+/// One attribute value of a JSON file: its bytes `start..end` and what it is.
+#[derive(Debug, Clone, Copy)]
+struct JsonValueSpan {
+    start: u32,
+    end: u32,
+    kind: JsonValueKind,
+}
+
+/// The kinds of JSON value an attribute is made from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum JsonValueKind {
+    /// A string: its characters are the text (after the opening quote).
+    String,
+    /// A number or a boolean: the text is its source text.
+    Scalar,
+    /// An array: each scalar, in order, is one item of the text.
+    Array,
+}
+
+impl JsonValueMap {
+    /// Records an attribute value at bytes `start..end` (values come in file order).
+    pub(crate) fn push_value(&mut self, start: u32, end: u32, kind: JsonValueKind) {
+        self.values.push(JsonValueSpan { start, end, kind });
+    }
+
+    /// Records where a scalar of the array value being recorded starts.
+    pub(crate) fn push_scalar(&mut self, start: u32) {
+        self.scalars.push(start);
+    }
+
+    /// The file offset of byte `at` of `text`, the attribute text made from the value at `start`.
+    fn source_offset(&self, start: u32, text: &str, at: usize) -> u32 {
+        let Ok(i) = self.values.binary_search_by_key(&start, |v| v.start) else {
+            return start.saturating_add(at as u32);
+        };
+        let span = self.values[i];
+        let last = span.end.saturating_sub(1).max(span.start);
+        match span.kind {
+            // Exact unless an escape sequence comes before the byte.
+            JsonValueKind::String => start.saturating_add(1).saturating_add(at as u32).min(last),
+            JsonValueKind::Scalar => start.saturating_add(at as u32).min(last),
+            JsonValueKind::Array => {
+                let first = self.scalars.partition_point(|&s| s <= start);
+                let count = self.scalars[first..].partition_point(|&s| s < span.end);
+                let item = item_at(text, at);
+                match self.scalars.get(first + item.index).filter(|_| item.index < count) {
+                    // A number's text is its source text, so the distance into it carries over.
+                    Some(&s) if !item.quoted => s.saturating_add(at.saturating_sub(item.start) as u32),
+                    Some(&s) => s,
+                    // The text ended before the value did: the array is too short.
+                    None => last,
+                }
+            }
+        }
+    }
+}
+
+/// One item of an attribute text rebuilt from a JSON array.
+struct TextItem {
+    /// Its index among the items (the number of items when `at` is past the last one).
+    index: usize,
+    /// Where it starts in the text.
+    start: usize,
+    /// A `"quoted"` string rather than a number or a boolean.
+    quoted: bool,
+}
+
+/// The item of `text` (items separated by single spaces, strings quoted with `\"` and `\\` escapes, as
+/// `syntax::json_read` writes them) that holds byte `at`, or the one after it when `at` is a separator.
+fn item_at(text: &str, at: usize) -> TextItem {
+    let bytes = text.as_bytes();
+    let (mut i, mut index) = (0, 0);
+    loop {
+        while bytes.get(i) == Some(&b' ') {
+            i += 1;
+        }
+        if i >= bytes.len() {
+            return TextItem { index, start: i, quoted: false };
+        }
+        let start = i;
+        let quoted = bytes[i] == b'"';
+        if quoted {
+            i += 1;
+            while i < bytes.len() && bytes[i] != b'"' {
+                i += if bytes[i] == b'\\' { 2 } else { 1 };
+            }
+            i += 1;
+        } else {
+            while i < bytes.len() && bytes[i] != b' ' {
+                i += 1;
+            }
+        }
+        if at < i {
+            return TextItem { index, start, quoted };
+        }
+        index += 1;
     }
 }
 
@@ -219,6 +347,15 @@ impl Scene {
         order
     }
 
+    /// Where byte `at` of `field`'s value text comes from in its file (see [`SourceFile::value_offset`]).
+    pub(crate) fn value_loc(&self, field: &Field, at: usize) -> Loc {
+        let offset = match self.files.get(field.loc.file as usize) {
+            Some(file) => file.value_offset(field.loc.offset, &field.value, at),
+            None => field.loc.offset.saturating_add(at as u32),
+        };
+        Loc { file: field.loc.file, offset }
+    }
+
     /// Parses field `name` of node `id` with `parse`, turning a parse failure into an error that names the
     /// value, its position and the field: `MFInt32 value 'x' at 120:45 in skinCoordIndex of HAnimJoint ...`.
     pub fn parse_field<T>(
@@ -229,7 +366,7 @@ impl Scene {
     ) -> Result<Option<T>, X3dError> {
         let Some(field) = self.node(id).field(name) else { return Ok(None) };
         parse(&field.value).map(Some).map_err(|e| {
-            let loc = Loc { file: field.loc.file, offset: field.loc.offset.saturating_add(e.offset as u32) };
+            let loc = self.value_loc(field, e.offset);
             let pos = self.pos(loc);
             let at = pos.at.map(|a| format!(" at {a}")).unwrap_or_default();
             let what = if e.token.is_empty() {
@@ -333,5 +470,35 @@ impl Scene {
     /// Color-like tuples without units.
     pub fn sf_color(&self, id: NodeId, name: &str, default: [f32; 3]) -> Result<[f32; 3], X3dError> {
         Ok(self.parse_field(id, name, fields::parse_sf_color)?.unwrap_or(default))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn json_value_offsets_map_back_to_their_scalars() {
+        // `"a": [1,   "x y",  [true]], "b": "s t", "c": 7` with the values at 5, 30 and 41.
+        let mut map = JsonValueMap::default();
+        map.push_value(5, 26, JsonValueKind::Array);
+        for s in [6, 11, 21] {
+            map.push_scalar(s);
+        }
+        map.push_value(30, 35, JsonValueKind::String);
+        map.push_value(41, 42, JsonValueKind::Scalar);
+        let text = r#"1 "x y" true"#;
+        assert_eq!(map.source_offset(5, text, 0), 6);
+        // Inside the quoted string, and at its second word: the string's start.
+        assert_eq!(map.source_offset(5, text, 5), 11);
+        assert_eq!(map.source_offset(5, text, 8), 21);
+        assert_eq!(map.source_offset(5, text, 10), 23);
+        // Past the last item: the closing bracket.
+        assert_eq!(map.source_offset(5, text, text.len()), 25);
+        assert_eq!(map.source_offset(30, "s t", 2), 33);
+        assert_eq!(map.source_offset(41, "7", 0), 41);
+        // A value the map does not know (not from this file's JSON): the same distance on.
+        assert_eq!(map.source_offset(100, "1 2", 2), 102);
+        assert_eq!(item_at(r#""a\"b" c"#, 7).index, 1);
     }
 }

@@ -1,5 +1,5 @@
-//! Where scene text comes from: file bytes, gzip-compressed or not, in XML or in the classic VRML syntax,
-//! turned into the text the parsers read and registered with the scene (for line:column in messages).
+//! Where scene text comes from: file bytes, gzip-compressed or not, in XML, in the classic VRML syntax or
+//! in X3D JSON, turned into the text the parsers read and registered with the scene (for line:column in messages).
 //!
 //! The encoding is decided by the content, not only the name: gzip data is recognised by its magic bytes,
 //! the classic syntax by its `#VRML` / `#X3D` header line; the file extension only breaks the tie when
@@ -12,20 +12,33 @@ use std::path::Path;
 use super::error::{SourcePos, X3dError};
 use super::scene::{Encoding, Loc, Scene, SourceFile};
 
-/// File extensions the viewer opens (lower case, without the dot): X3D XML, ClassicVRML, VRML97 and
-/// their gzip-compressed forms. A `.gz` suffix is accepted after any of the others (`.wrl.gz`).
-pub const SUPPORTED_EXTENSIONS: &[&str] = &["x3d", "xml", "x3dv", "wrl", "x3dz", "x3dvz", "wrz", "gz"];
+/// File extensions the viewer opens (lower case, without the dot): X3D XML, ClassicVRML, VRML97, X3D
+/// JSON and their gzip-compressed forms. A `.gz` suffix is accepted after any of the others
+/// (`.wrl.gz`). `.json` names other files too (pose files, catalogues): where files are gathered from a
+/// folder, a `.json` file counts only when [`starts_like_x3d_json`].
+pub const SUPPORTED_EXTENSIONS: &[&str] =
+    &["x3d", "xml", "x3dv", "wrl", "x3dj", "json", "x3dz", "x3dvz", "wrz", "x3djz", "gz"];
 
 /// Extensions whose content is the classic (VRML-style) syntax.
 const CLASSIC_EXTENSIONS: &[&str] = &["x3dv", "wrl", "x3dvz", "wrz", "vrml"];
 
 /// Extensions whose content is the X3D JSON encoding.
-const JSON_EXTENSIONS: &[&str] = &["x3dj", "json"];
+const JSON_EXTENSIONS: &[&str] = &["x3dj", "json", "x3djz"];
 
 /// Whether the viewer opens files with this name (by extension, case-insensitive).
 pub fn is_supported_path(path: &Path) -> bool {
     let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("").to_ascii_lowercase();
     SUPPORTED_EXTENSIONS.contains(&ext.as_str())
+}
+
+/// Whether (decompressed) text starts as an X3D JSON document does: `{`, then the member `"X3D"`
+/// (after an optional byte-order mark and whitespace). Tells X3D JSON from other `.json` files.
+pub fn starts_like_x3d_json(bytes: &[u8]) -> bool {
+    let skip_space = |b: &[u8]| -> usize { b.iter().position(|c| !c.is_ascii_whitespace()).unwrap_or(b.len()) };
+    let text = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+    let text = &text[skip_space(text)..];
+    let Some(rest) = text.strip_prefix(b"{") else { return false };
+    rest[skip_space(rest)..].starts_with(b"\"X3D\"")
 }
 
 /// `bytes` decompressed when they are gzip data (magic `1f 8b`), else unchanged.
@@ -137,7 +150,8 @@ fn declared_encoding(bytes: &[u8]) -> Option<String> {
     (label.len() <= 40 && label.chars().all(|c| c.is_ascii_graphic())).then(|| label.to_string())
 }
 
-/// The encoding of (decompressed) file content: the classic header decides, then the extension.
+/// The encoding of (decompressed) file content: the classic header, `<` or `{` decides, then the
+/// extension.
 pub fn detect_encoding(bytes: &[u8], path: &Path) -> Encoding {
     let text = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
     let start = text.iter().position(|b| !b.is_ascii_whitespace()).unwrap_or(text.len());
@@ -174,12 +188,19 @@ pub(crate) fn add_source<'a>(scene: &mut Scene, bytes: &'a [u8], path: &Path) ->
     let file = scene.files.len() as u16;
     let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
     let invalid_at = std::str::from_utf8(bytes).err().map(|e| e.valid_up_to());
+    // The same text as `source_text` gives (the mark is stripped once, above).
     let text = String::from_utf8_lossy(bytes);
     scene.files.push(SourceFile::new(path.to_path_buf(), text.as_bytes()));
     if let Some(offset) = invalid_at {
         scene.warn(Loc { file, offset: offset as u32 }, "file is not valid UTF-8; invalid bytes were replaced");
     }
     Ok((file, text))
+}
+
+/// The text [`add_source`] registers for `bytes`: after a UTF-8 byte-order mark, invalid UTF-8 replaced.
+/// A reader that parses before registering its source parses this, so that its offsets hold.
+pub(crate) fn source_text(bytes: &[u8]) -> Cow<'_, str> {
+    String::from_utf8_lossy(bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes))
 }
 
 #[cfg(test)]
@@ -195,6 +216,20 @@ mod tests {
         assert_eq!(detect_encoding(b"Transform {}", p("a.wrl")), Encoding::Classic);
         assert_eq!(detect_encoding(b"Transform {}", p("a.wrl.gz")), Encoding::Classic);
         assert_eq!(detect_encoding(b"junk", p("a.x3d")), Encoding::Xml);
+        assert_eq!(detect_encoding(b" {\"X3D\": {}}", p("a.x3d")), Encoding::Json);
+        assert_eq!(detect_encoding(b"junk", p("a.x3dj")), Encoding::Json);
+        assert_eq!(detect_encoding(b"junk", p("a.x3dj.gz")), Encoding::Json);
+        assert_eq!(detect_encoding(b"junk", p("a.x3djz")), Encoding::Json);
+    }
+
+    #[test]
+    fn x3d_json_is_told_from_other_json() {
+        assert!(starts_like_x3d_json(b"{\"X3D\": {}}"));
+        assert!(starts_like_x3d_json(b"\xEF\xBB\xBF\n { \r\n\t\"X3D\":"));
+        assert!(!starts_like_x3d_json(b"{\"format\": \"hanim-pose\"}"));
+        assert!(!starts_like_x3d_json(b"[{\"X3D\": {}}]"));
+        assert!(!starts_like_x3d_json(b"{\"X3DX\""));
+        assert!(!starts_like_x3d_json(b""));
     }
 
     #[test]
@@ -238,7 +273,9 @@ mod tests {
 
     #[test]
     fn supported_paths() {
-        for name in ["a.x3d", "b.WRL", "c.x3dv", "d.wrz", "e.x3dvz", "f.x3dz", "g.wrl.gz"] {
+        for name in
+            ["a.x3d", "b.WRL", "c.x3dv", "d.wrz", "e.x3dvz", "f.x3dz", "g.wrl.gz", "h.x3dj", "i.json", "j.x3djz"]
+        {
             assert!(is_supported_path(Path::new(name)), "{name}");
         }
         assert!(!is_supported_path(Path::new("a.png")));

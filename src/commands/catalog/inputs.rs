@@ -7,7 +7,8 @@ use std::path::{Path, PathBuf};
 use super::Failure;
 
 /// File extensions searched for in folders (lower case, without the dot): every encoding the loader
-/// reads (XML, ClassicVRML, VRML97 and their gzip forms).
+/// reads (XML, ClassicVRML, VRML97, X3D JSON and their gzip forms). A `.json` file found in a folder is
+/// taken only when it is X3D JSON ([`is_x3d_unless_json`]): pose files and catalogues are `.json` too.
 pub const INPUT_EXTENSIONS: &[&str] = crate::x3d::SUPPORTED_EXTENSIONS;
 
 /// One input file found.
@@ -21,6 +22,18 @@ pub struct InputFile {
 
 fn has_extension(path: &Path, extensions: &[&str]) -> bool {
     path.extension().and_then(|e| e.to_str()).is_some_and(|e| extensions.iter().any(|x| x.eq_ignore_ascii_case(e)))
+}
+
+/// False for a `.json` file whose content does not start like X3D JSON (`{` then `"X3D"`); true for
+/// any other file. Only the first KiB is read.
+fn is_x3d_unless_json(path: &Path) -> bool {
+    use std::io::Read;
+    if !has_extension(path, &["json"]) {
+        return true;
+    }
+    let mut head = Vec::with_capacity(1024);
+    let read = std::fs::File::open(path).and_then(|f| f.take(1024).read_to_end(&mut head));
+    read.is_ok() && crate::x3d::starts_like_x3d_json(&head)
 }
 
 /// Characters safe in a file name on every platform; others become `_`, folders `__`.
@@ -85,7 +98,7 @@ pub fn find_files(inputs: &[PathBuf], extensions: &[&str]) -> (Vec<InputFile>, V
                     let path = entry.path();
                     if path.is_dir() {
                         stack.push(path);
-                    } else if has_extension(&path, extensions) {
+                    } else if has_extension(&path, extensions) && is_x3d_unless_json(&path) {
                         found.push(path);
                     }
                 }
@@ -136,13 +149,33 @@ mod tests {
             "sub/f.wrz",
             "sub/g.x3dz",
             "sub/h.wrl.gz",
+            "sub/i.x3dj",
         ] {
             std::fs::write(root.join(name), "").unwrap();
         }
+        // `.json` files are X3D JSON, or pose files and catalogues, which are not inputs.
+        std::fs::write(root.join("sub/j.json"), "\u{feff}{\n  \"X3D\": {}}").unwrap();
+        std::fs::write(root.join("sub/pose.json"), "{\"format\": \"hanim-pose\"}").unwrap();
+        std::fs::write(root.join("catalog.json"), "{\"entries\": []}").unwrap();
         let (files, failures) = find_inputs(&[root.to_path_buf(), root.join("b.x3d"), root.join("missing.x3d")]);
         let ids: Vec<&str> = files.iter().map(|f| f.id.as_str()).collect();
         // Every encoding the loader reads is found; `h.wrl.gz` keeps its inner extension in its id.
-        assert_eq!(ids, ["a", "b", "sub__b", "sub__d", "sub__deeper__c", "sub__e", "sub__f", "sub__g", "sub__h.wrl"]);
+        assert_eq!(
+            ids,
+            [
+                "a",
+                "b",
+                "sub__b",
+                "sub__d",
+                "sub__deeper__c",
+                "sub__e",
+                "sub__f",
+                "sub__g",
+                "sub__h.wrl",
+                "sub__i",
+                "sub__j"
+            ]
+        );
         assert_eq!(failures.len(), 1);
         assert!(failures[0].file.ends_with("missing.x3d"), "{failures:?}");
     }

@@ -4,8 +4,6 @@
 
 use std::collections::HashMap;
 
-use quick_xml::events::BytesStart;
-
 use super::{Doc, Frame};
 use crate::x3d::error::X3dError;
 use crate::x3d::fields;
@@ -13,13 +11,11 @@ use crate::x3d::proto::{FieldValue, InstanceData, ProtoDecl, ProtoFieldDecl};
 use crate::x3d::scene::{Component, Field, Loc, Route};
 
 impl Doc<'_> {
-    /// An element opens: what it is (given what holds it) goes on the stack.
-    pub(super) fn start(&mut self, e: &BytesStart) -> Result<(), X3dError> {
-        let name = e.name().as_ref().to_string();
-        let offset = self.offset_of(e.name().as_ref().as_bytes()).unwrap_or(0).saturating_sub(1);
+    /// An element opens (`name` at byte `offset`, with its attributes): what it is, given what holds
+    /// it, goes on the stack. Every encoding's elements come through here.
+    pub(super) fn open_element(&mut self, name: String, offset: usize, mut attrs: Vec<Field>) -> Result<(), X3dError> {
         let loc = self.loc(offset);
         self.open_at.push((name.clone(), loc));
-        let mut attrs = self.attributes(e)?;
         let frame = match self.stack.last() {
             None | Some(Frame::X3d | Frame::Head) => self.document_element(&name, &mut attrs, offset, loc)?,
             Some(Frame::Ignored | Frame::Use) => Frame::Ignored,
@@ -27,6 +23,12 @@ impl Doc<'_> {
         };
         self.stack.push(frame);
         Ok(())
+    }
+
+    /// Removes and returns the attribute `name`.
+    pub(super) fn take(fields: &mut Vec<Field>, name: &str) -> Option<Field> {
+        let i = fields.iter().position(|f| f.name == name)?;
+        Some(fields.remove(i))
     }
 
     /// An element outside `<Scene>`: the root, `<head>` and what it holds, `<Scene>` itself.
@@ -159,9 +161,8 @@ impl Doc<'_> {
             return Err(self.err(offset, format!("<{element}> without a name")));
         }
         let urls = match Self::take(attrs, "url") {
-            Some(url) => fields::parse_mf_string(&url.value).map_err(|e| {
-                self.err(url.loc.offset as usize + e.offset, format!("url of <{element} name='{pname}'>: {e}"))
-            })?,
+            Some(url) => fields::parse_mf_string(&url.value)
+                .map_err(|e| self.err_in_value(&url, e.offset, format!("url of <{element} name='{pname}'>: {e}")))?,
             None => Vec::new(),
         };
         Ok(Frame::ProtoDeclare(Box::new(ProtoDecl {
@@ -200,7 +201,7 @@ impl Doc<'_> {
         let (factor, factor_offset) = match Self::take(attrs, "conversionFactor") {
             Some(f) => (
                 fields::parse_sf_double(&f.value)
-                    .map_err(|e| self.err(f.loc.offset as usize + e.offset, format!("unit conversionFactor: {e}")))?,
+                    .map_err(|e| self.err_in_value(&f, e.offset, format!("unit conversionFactor: {e}")))?,
                 f.loc.offset as usize,
             ),
             None => return Err(self.err(offset, "<unit> without conversionFactor")),

@@ -1,30 +1,38 @@
-//! Streaming X3D XML reader (quick-xml events → node arena).
+//! X3D XML reader (quick-xml events → node arena), and the same scene builder for a document already
+//! read into the syntax tree (X3D JSON).
 //!
-//! One pass over the events with an explicit stack (no recursion, so a 100,000-deep file cannot overflow
-//! the call stack). DEF/USE resolve to shared [`NodeId`]s; a USE of a name not yet DEFined, or of a node
-//! whose element is still open (a cycle), is an error. ProtoDeclare bodies are parsed into the arena with
-//! their own DEF scope and copied per ProtoInstance (see `proto.rs`). Inline targets that are local files
-//! are read into the same arena with their own scope (through `external.rs`); remote URLs are never
-//! fetched.
+//! One pass over the elements with an explicit stack (no recursion, so a 100,000-deep file cannot
+//! overflow the call stack). DEF/USE resolve to shared [`NodeId`]s; a USE of a name not yet DEFined, or
+//! of a node whose element is still open (a cycle), is an error. ProtoDeclare bodies are parsed into the
+//! arena with their own DEF scope and copied per ProtoInstance (see `proto.rs`). Inline targets that are
+//! local files are read into the same arena with their own scope (through `external.rs`); remote URLs
+//! are never fetched.
 //!
-//! This file holds the event loop and what happens when an element closes; `elements.rs` what each
-//! element opens, `nodes.rs` DEF/USE and where a node is attached, `attributes.rs` attribute values.
+//! Whatever the encoding, an element reaches the builder as [`Doc::open_element`] (its name, offset and
+//! attributes) and [`Doc::end`]: `xml.rs` turns quick-xml events into those calls, `syntax.rs` a
+//! [`SyntaxDocument`](super::syntax::SyntaxDocument)'s elements. This file holds the document state and
+//! what happens when an element closes; `elements.rs` what each element opens, `nodes.rs` DEF/USE and
+//! where a node is attached.
 
-mod attributes;
 mod elements;
 mod nodes;
+mod syntax;
+mod xml;
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
-use quick_xml::events::Event;
-
 use super::error::X3dError;
 use super::external::{LoadContext, ParsedDocument};
-use super::options::ProgressReporter;
 use super::proto::{self, FieldValue, InstanceData, ProtoDecl, ProtoFieldDecl};
-use super::scene::{Loc, NodeId, Scene};
+use super::scene::{Field, Loc, NodeId, Scene};
 use super::source;
+
+pub(crate) use self::syntax::parse_json_document;
+
+/// The most nodes one load may make: prototype instances nested in prototype bodies multiply, so each
+/// instance is checked against this once copied (the same bound as the ClassicVRML reader's).
+const MAX_NODES: usize = 2_000_000;
 
 /// What an open element is, for the event handler.
 enum Frame {
@@ -86,30 +94,44 @@ pub(crate) fn parse_document(
     is_main: bool,
 ) -> Result<ParsedDocument, X3dError> {
     let (file, text) = source::add_source(scene, bytes, path)?;
-    let text: &str = &text;
-    let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
-    let mut doc = Doc {
-        scene,
-        file,
-        text,
-        dir,
-        context,
-        is_main,
-        scopes: vec![HashMap::new()],
-        protos: HashMap::new(),
-        roots: Vec::new(),
-        stack: Vec::new(),
-        open_at: Vec::new(),
-        open_nodes: Vec::new(),
-        saw_x3d: false,
-    };
-    doc.run()?;
-    let roots = std::mem::take(&mut doc.roots);
-    if is_main {
-        let defs = doc.scopes.swap_remove(0);
-        doc.scene.defs = defs;
+    let mut doc = Doc::new(scene, file, &text, path, context, is_main);
+    doc.run_xml()?;
+    Ok(doc.finish())
+}
+
+impl<'a> Doc<'a> {
+    fn new(
+        scene: &'a mut Scene,
+        file: u16,
+        text: &'a str,
+        path: &Path,
+        context: &'a mut LoadContext,
+        is_main: bool,
+    ) -> Self {
+        Doc {
+            scene,
+            file,
+            text,
+            dir: path.parent().map(Path::to_path_buf).unwrap_or_default(),
+            context,
+            is_main,
+            scopes: vec![HashMap::new()],
+            protos: HashMap::new(),
+            roots: Vec::new(),
+            stack: Vec::new(),
+            open_at: Vec::new(),
+            open_nodes: Vec::new(),
+            saw_x3d: false,
+        }
     }
-    Ok((roots, std::mem::take(&mut doc.protos)))
+
+    /// The document's roots and prototypes; the main file's DEF names go to the scene.
+    fn finish(mut self) -> ParsedDocument {
+        if self.is_main {
+            self.scene.defs = self.scopes.swap_remove(0);
+        }
+        (self.roots, self.protos)
+    }
 }
 
 impl Doc<'_> {
@@ -121,60 +143,12 @@ impl Doc<'_> {
         X3dError::new(self.scene.pos(self.loc(offset)), message)
     }
 
-    /// Byte offset of a slice that borrows from the document text.
-    fn offset_of(&self, s: &[u8]) -> Option<usize> {
-        let base = self.text.as_ptr() as usize;
-        let p = s.as_ptr() as usize;
-        (p >= base && p <= base + self.text.len()).then(|| p - base)
+    /// An error at byte `at` of `field`'s value text (in a JSON file, at the JSON element it came from).
+    fn err_in_value(&self, field: &Field, at: usize, message: impl Into<String>) -> X3dError {
+        X3dError::new(self.scene.pos(self.scene.value_loc(field, at)), message)
     }
 
-    fn run(&mut self) -> Result<(), X3dError> {
-        let mut reader = quick_xml::Reader::from_str(self.text);
-        reader.config_mut().trim_text(true);
-        let mut progress = ProgressReporter::new(&self.context.options, self.is_main, self.text.len());
-        loop {
-            progress.at(reader.buffer_position() as usize);
-            let event = reader.read_event().map_err(|e| {
-                let at = reader.error_position() as usize;
-                self.err(at, format!("malformed XML: {e}"))
-            })?;
-            match event {
-                Event::Start(e) => self.start(&e)?,
-                Event::Empty(e) => {
-                    self.start(&e)?;
-                    self.end()?;
-                }
-                Event::End(_) => self.end()?,
-                Event::Eof => break,
-                // XML allows only comments, processing instructions and the DOCTYPE around the root.
-                Event::Text(t) if self.stack.is_empty() => {
-                    let offset = self.offset_of(t.as_bytes()).unwrap_or(reader.buffer_position() as usize);
-                    let shown: String = t.chars().take(40).collect();
-                    let place = if self.saw_x3d { "after" } else { "before" };
-                    return Err(self.err(offset, format!("text {place} the <X3D> root element: '{}'", shown.trim())));
-                }
-                Event::CData(t) if self.stack.is_empty() => {
-                    let offset = self.offset_of(t.as_bytes()).unwrap_or(reader.buffer_position() as usize);
-                    return Err(self.err(offset, "CDATA section outside the <X3D> root element"));
-                }
-                // Text, CDATA (Script source), comments, processing instructions: not needed.
-                Event::DocType(_) => {}
-                _ => {}
-            }
-        }
-        if let Some((name, loc)) = self.open_at.last() {
-            let at = self.scene.pos(*loc).at.map(|a| a.to_string()).unwrap_or_default();
-            return Err(self.err(
-                self.text.len(),
-                format!("unexpected end of file: <{name}> opened at {at} is not closed (truncated file?)"),
-            ));
-        }
-        if !self.saw_x3d {
-            return Err(self.err(0, "expected an <X3D> root element (is this an X3D XML file?)"));
-        }
-        Ok(())
-    }
-
+    /// An element closes: what it made is complete.
     fn end(&mut self) -> Result<(), X3dError> {
         self.open_at.pop();
         let Some(frame) = self.stack.pop() else { return Ok(()) };
@@ -210,6 +184,15 @@ impl Doc<'_> {
                 let inst = *inst;
                 let decl = self.protos.get(&inst.name);
                 let id = proto::instantiate(self.scene, decl, &inst);
+                if self.scene.nodes.len() > MAX_NODES {
+                    return Err(self.err(
+                        inst.loc.offset as usize,
+                        format!(
+                            "prototype instances expand to more than {MAX_NODES} nodes (instances nested in \
+                             prototype bodies multiply); refused"
+                        ),
+                    ));
+                }
                 if let Some(def) = inst.def.clone() {
                     self.define(def, id, inst.loc);
                 }

@@ -26,7 +26,8 @@ impl Doc<'_> {
             Some(Frame::Node(parent)) => {
                 let parent = *parent;
                 let field = container.unwrap_or_else(|| {
-                    crate::x3d::field_types::default_container(&self.scene.node(id).type_name, parent_type.as_deref()).to_string()
+                    crate::x3d::field_types::default_container(&self.scene.node(id).type_name, parent_type.as_deref())
+                        .to_string()
                 });
                 self.scene.nodes[parent.0 as usize].children.push(Child { field, node: id });
             }

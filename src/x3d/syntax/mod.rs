@@ -97,6 +97,8 @@ mod json_write;
 mod xml_read;
 mod xml_write;
 
+pub(crate) use json_read::read_with_values as read_json_with_values;
+
 use std::path::Path;
 
 use super::error::{SourcePos, X3dError};
