@@ -38,14 +38,14 @@ pub fn run(args: &ConvertArgs) -> Result<ExitCode> {
         (Some(kind), None) => kind,
         (Some(kind), Some(to)) if kind.encoding == encoding(to) => kind,
         (Some(kind), Some(to)) => bail!(
-            "--out {} names {:?} but --to asks for {:?}; leave one out",
+            "--out {} names {} but --to asks for {}; leave one out",
             args.out.display(),
-            kind.encoding,
-            encoding(to)
+            name(kind.encoding),
+            name(encoding(to))
         ),
         (None, Some(to)) => OutputKind { encoding: encoding(to), gzip: false },
         (None, None) => bail!(
-            "--out {}: the extension names no X3D encoding (.x3d, .x3dv, .x3dj, their gzip forms); add --to",
+            "--out {}: the extension names no X3D encoding (.x3d, .x3dv, .x3dj, their gzip forms); give --to",
             args.out.display()
         ),
     };
@@ -62,6 +62,14 @@ pub fn run(args: &ConvertArgs) -> Result<ExitCode> {
     crate::output::write_atomically(&args.out, &written).with_context(|| format!("writing {}", args.out.display()))?;
     print(&format!("wrote {} ({:?}{})\n", args.out.display(), kind.encoding, if kind.gzip { ", gzip" } else { "" }))?;
     Ok(ExitCode::SUCCESS)
+}
+
+fn name(encoding: Encoding) -> &'static str {
+    match encoding {
+        Encoding::Xml => "X3D XML",
+        Encoding::Classic => "ClassicVRML",
+        Encoding::Json => "X3D JSON",
+    }
 }
 
 fn encoding(arg: EncodingArg) -> Encoding {

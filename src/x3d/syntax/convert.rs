@@ -45,8 +45,11 @@ pub fn convert_bytes(bytes: &[u8], path: &Path, to: OutputKind, max_decompressed
     let text = decode_to_utf8(&bytes, path)?;
     let text = text.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(&text);
     let encoding = detect_encoding(text, path);
-    let text = std::str::from_utf8(text)
-        .map_err(|e| X3dError::new(SourcePos { file: path.to_path_buf(), at: None }, format!("not UTF-8 text: {e}")))?;
+    let text = std::str::from_utf8(text).map_err(|e| {
+        // Undeclared text that is not UTF-8: refused at the first bad byte, never guessed.
+        let valid = std::str::from_utf8(&text[..e.valid_up_to()]).unwrap_or_default();
+        super::error_at(valid, path, e.valid_up_to(), "not valid UTF-8 (and no encoding is declared)")
+    })?;
     let document = read(text, encoding, path)?;
     let written = write(&document, to.encoding);
     if !to.gzip {

@@ -29,8 +29,9 @@ use value::Json;
 
 pub(super) fn write(document: &SyntaxDocument) -> String {
     let root = &document.root;
+    // The version as written (the schemas take 3.0 to 4.1); another, or none, is written as 4.0.
     let version = match root.attribute("version") {
-        Some(v) if v.starts_with("4.") => v.to_string(),
+        Some(v) if ["3.0", "3.1", "3.2", "3.3", "4.0", "4.1"].contains(&v) => v.to_string(),
         _ => "4.0".to_string(),
     };
     let schema_version = if version == "4.1" { "4.1" } else { "4.0" };

@@ -1,203 +1,300 @@
-//! X3D XML text into the syntax tree: every element with its attributes (unescaped, at their offsets),
-//! comments in place, and the character data of Script and shader elements as their source code.
+//! X3D XML text into a [`SyntaxDocument`]: every element with its attributes as written (unescaped), the
+//! comments where they stand, the source of Script and shader elements, and the byte offset of every
+//! element and attribute value.
 //!
-//! One pass over quick-xml's events with an explicit stack, so a deeply nested file cannot overflow the
-//! call stack. The XML declaration, a DOCTYPE and processing instructions carry no X3D meaning and are
-//! not kept.
+//! The XML itself is read by quick-xml with the loader's settings, and a file the loader calls malformed
+//! gets the same message at the same line:column here: broken XML, text or a second element outside the
+//! root, a root other than `<X3D>`, elements left open at the end, bad attributes and unknown entities.
+//! What the tree does not keep: the XML declaration, the DOCTYPE, processing instructions, whitespace
+//! between elements and character data outside Script and shader elements (none of them means anything
+//! to X3D). Comments before the root element become the first content of `X3D`, comments after it the
+//! last, the nearest places the tree has for them.
+//!
+//! Offsets count from after a byte-order mark, as the loader's do. The tree is built with an explicit
+//! stack, and elements nested deeper than [`MAX_DEPTH`] are refused: every user of the tree (comparison,
+//! the writers, dropping it) walks it recursively.
 
+use std::borrow::Cow;
 use std::path::Path;
 
 use quick_xml::XmlVersion;
-use quick_xml::events::{BytesStart, Event};
+use quick_xml::escape::EscapeError;
+use quick_xml::events::attributes::AttrError;
+use quick_xml::events::{BytesRef, BytesStart, Event};
 
-use super::{Attribute, Content, Element, SyntaxDocument, error_at};
+use super::{Attribute, Content, Element, SyntaxDocument};
 use crate::x3d::error::X3dError;
 
-/// Elements whose character data is program text (X3D clause 29 Script, clause 31 shaders).
-const SOURCE_ELEMENTS: &[&str] = &["Script", "ShaderPart", "ShaderProgram", "ShaderProgramPart"];
+/// How deep elements may nest. Humanoids nest a few dozen levels (the spine is the longest chain of
+/// joints); a thousand leaves room for any real scene while keeping every recursive walk of the tree far
+/// from the end of a thread's stack.
+pub(crate) const MAX_DEPTH: usize = 1000;
+
+/// Elements whose character data is program source (Script, ShaderPart, ShaderProgram), kept as
+/// [`Content::SourceCode`]; the X3D JSON encoding gives exactly these a `#sourceCode`.
+pub(crate) fn holds_source_code(element: &str) -> bool {
+    matches!(element, "Script" | "ShaderPart" | "ShaderProgram")
+}
 
 pub(super) fn read(text: &str, path: &Path) -> Result<SyntaxDocument, X3dError> {
-    let base = text.as_ptr() as usize;
-    let offset_of = |s: &str| -> usize {
+    let body = text.strip_prefix('\u{feff}').unwrap_or(text);
+    Reader { text: body, path, stack: Vec::new(), root: None, before_root: Vec::new(), source: None }.run()
+}
+
+struct Reader<'a> {
+    text: &'a str,
+    path: &'a Path,
+    /// The open elements, outermost first.
+    stack: Vec<Element>,
+    /// The `X3D` element once it has closed.
+    root: Option<Element>,
+    /// Comments before the root element.
+    before_root: Vec<String>,
+    /// Character data of a Script or shader element being gathered (pieces since the last element or
+    /// comment); becomes one [`Content::SourceCode`] when something else comes.
+    source: Option<SourceRun>,
+}
+
+/// Consecutive text and CDATA pieces. Whitespace text at either end of the run is indentation, not
+/// source, so that a source written back inside indented CDATA reads back as the same string.
+#[derive(Default)]
+struct SourceRun {
+    pieces: Vec<(String, bool)>,
+}
+
+impl SourceRun {
+    /// The source, or `None` when the run is only whitespace text.
+    fn finish(mut self) -> Option<String> {
+        let is_blank_text = |(text, cdata): &(String, bool)| !cdata && text.trim_matches(is_xml_space).is_empty();
+        while self.pieces.first().is_some_and(is_blank_text) {
+            self.pieces.remove(0);
+        }
+        while self.pieces.last().is_some_and(is_blank_text) {
+            self.pieces.pop();
+        }
+        if self.pieces.is_empty() {
+            return None;
+        }
+        let last = self.pieces.len() - 1;
+        let mut out = String::new();
+        for (i, (text, cdata)) in self.pieces.iter().enumerate() {
+            let mut piece = text.as_str();
+            if !cdata && i == 0 {
+                piece = piece.trim_start_matches(is_xml_space);
+            }
+            if !cdata && i == last {
+                piece = piece.trim_end_matches(is_xml_space);
+            }
+            out.push_str(piece);
+        }
+        Some(out)
+    }
+}
+
+fn is_xml_space(c: char) -> bool {
+    matches!(c, ' ' | '\t' | '\n' | '\r')
+}
+
+impl Reader<'_> {
+    fn err(&self, offset: usize, message: impl Into<String>) -> X3dError {
+        super::error_at(self.text, self.path, offset, message)
+    }
+
+    /// Byte offset of a slice that borrows from the document text.
+    fn offset_of(&self, s: &str) -> Option<usize> {
+        let base = self.text.as_ptr() as usize;
         let p = s.as_ptr() as usize;
-        if p >= base && p <= base + text.len() { p - base } else { 0 }
-    };
-    let err = |offset: usize, message: String| error_at(text, path, offset, message);
-    let mut reader = quick_xml::Reader::from_str(text);
-    reader.config_mut().trim_text(false);
-    let mut stack: Vec<Element> = Vec::new();
-    let mut root: Option<Element> = None;
-    loop {
-        let event = reader
-            .read_event()
-            .map_err(|e| err(reader.error_position() as usize, format!("malformed XML: {e}")))?;
-        match event {
-            Event::Start(e) => {
-                let element = open(&e, text, path, offset_of(e.name().as_ref()).saturating_sub(1))?;
-                check_single_root(&stack, &root, &element, text, path)?;
-                stack.push(element);
-            }
-            Event::Empty(e) => {
-                let element = open(&e, text, path, offset_of(e.name().as_ref()).saturating_sub(1))?;
-                check_single_root(&stack, &root, &element, text, path)?;
-                close(&mut stack, &mut root, element);
-            }
-            Event::End(_) => {
-                if let Some(element) = stack.pop() {
-                    close(&mut stack, &mut root, element);
+        (p >= base && p <= base + self.text.len()).then(|| p - base)
+    }
+
+    fn run(mut self) -> Result<SyntaxDocument, X3dError> {
+        let text = self.text;
+        let mut reader = quick_xml::Reader::from_str(text);
+        reader.config_mut().trim_text(false);
+        loop {
+            let event = reader.read_event().map_err(|e| {
+                let at = reader.error_position() as usize;
+                self.err(at, format!("malformed XML: {e}"))
+            })?;
+            match event {
+                Event::Start(e) => self.start(&e)?,
+                Event::Empty(e) => {
+                    self.start(&e)?;
+                    self.end();
                 }
-            }
-            Event::Comment(c) => {
-                if let Some(parent) = stack.last_mut() {
-                    parent.content.push(Content::Comment(c.xml10_content().into_owned()));
-                }
-            }
-            Event::CData(c) => {
-                if let Some(parent) = stack.last_mut().filter(|p| SOURCE_ELEMENTS.contains(&p.name.as_str())) {
-                    append_source(parent, &c.xml10_content());
-                }
-            }
-            Event::Text(t) => {
-                match stack.last_mut() {
-                    Some(parent) if SOURCE_ELEMENTS.contains(&parent.name.as_str()) => {
-                        let code = t.xml10_content();
-                        if !code.trim().is_empty() {
-                            append_source(parent, &code);
-                        }
+                Event::End(_) => self.end(),
+                Event::Eof => break,
+                Event::Text(t) if self.stack.is_empty() => {
+                    let trimmed = t.trim_start_matches(is_xml_space);
+                    if !trimmed.is_empty() {
+                        let offset = self.offset_of(trimmed).unwrap_or(reader.buffer_position() as usize);
+                        let shown: String = trimmed.chars().take(40).collect();
+                        let place = if self.root.is_some() { "after" } else { "before" };
+                        let message = format!("text {place} the <X3D> root element: '{}'", shown.trim());
+                        return Err(self.err(offset, message));
                     }
-                    None if !t.trim().is_empty() => {
-                        let place = if root.is_some() { "after" } else { "before" };
-                        return Err(err(offset_of(&t), format!("text {place} the <X3D> root element")));
-                    }
-                    _ => {}
                 }
-            }
-            Event::GeneralRef(r) => {
-                if let Some(parent) = stack.last_mut().filter(|p| SOURCE_ELEMENTS.contains(&p.name.as_str())) {
-                    let name = r.xml10_content();
-                    let resolved = match r.resolve_char_ref() {
-                        Ok(Some(c)) => c.to_string(),
-                        _ => quick_xml::escape::resolve_predefined_entity(&name)
-                            .map(str::to_string)
-                            .ok_or_else(|| err(offset_of(&r), format!("unknown entity reference '&{name};'")))?,
-                    };
-                    append_source(parent, &resolved);
+                Event::CData(t) if self.stack.is_empty() => {
+                    let offset = self.offset_of(&t).unwrap_or(reader.buffer_position() as usize);
+                    return Err(self.err(offset, "CDATA section outside the <X3D> root element"));
                 }
+                Event::Text(t) => self.character_data(t.xml10_content(), false),
+                Event::CData(t) => self.character_data(t.xml10_content(), true),
+                Event::GeneralRef(r) if !self.stack.is_empty() => self.character_data(resolve_reference(&r), false),
+                Event::Comment(c) => self.comment(c.xml10_content().into_owned()),
+                // The XML declaration, DOCTYPE, processing instructions and references outside the root
+                // mean nothing to X3D.
+                _ => {}
             }
-            Event::Eof => break,
-            _ => {}
+        }
+        if let Some(open) = self.stack.last() {
+            let at = super::error_at(self.text, self.path, open.offset as usize, "")
+                .pos
+                .at
+                .map(|a| a.to_string())
+                .unwrap_or_default();
+            let message =
+                format!("unexpected end of file: <{}> opened at {at} is not closed (truncated file?)", open.name);
+            return Err(self.err(self.text.len(), message));
+        }
+        match self.root {
+            Some(root) => Ok(SyntaxDocument { root }),
+            None => Err(self.err(0, "expected an <X3D> root element (is this an X3D XML file?)")),
         }
     }
-    if let Some(open) = stack.last() {
-        return Err(err(
-            text.len(),
-            format!("unexpected end of file: <{}> is not closed (truncated file?)", open.name),
-        ));
-    }
-    let root = root.ok_or_else(|| err(0, "expected an <X3D> root element (is this an X3D XML file?)".into()))?;
-    if root.name != "X3D" {
-        return Err(err(root.offset as usize, format!("expected an <X3D> root element, found <{}>", root.name)));
-    }
-    Ok(SyntaxDocument { root })
-}
 
-/// A second element at the top level is not well-formed XML.
-fn check_single_root(
-    stack: &[Element],
-    root: &Option<Element>,
-    element: &Element,
-    text: &str,
-    path: &Path,
-) -> Result<(), X3dError> {
-    if stack.is_empty() && root.is_some() {
-        return Err(error_at(
-            text,
-            path,
-            element.offset as usize,
-            format!("<{}> after the end of the root element (a file has a single root element)", element.name),
-        ));
-    }
-    Ok(())
-}
-
-fn close(stack: &mut [Element], root: &mut Option<Element>, element: Element) {
-    match stack.last_mut() {
-        Some(parent) => parent.content.push(Content::Element(element)),
-        None => *root = Some(element),
-    }
-}
-
-/// Script text may come in several pieces (text, CDATA sections, references): one source block.
-fn append_source(parent: &mut Element, code: &str) {
-    if let Some(Content::SourceCode(existing)) = parent.content.last_mut() {
-        existing.push_str(code);
-    } else {
-        parent.content.push(Content::SourceCode(code.to_string()));
-    }
-}
-
-/// An element and its attributes, each value unescaped at the offset where its text starts.
-fn open(e: &BytesStart, text: &str, path: &Path, offset: usize) -> Result<Element, X3dError> {
-    let base = text.as_ptr() as usize;
-    let name = e.name().as_ref().to_string();
-    let mut element = Element::new(name.clone(), offset as u32);
-    for attr in e.attributes() {
-        let mut attr =
-            attr.map_err(|err| error_at(text, path, offset, format!("malformed attribute in <{name}>: {err}")))?;
-        let value_offset = {
-            let p = attr.value.as_ptr() as usize;
-            if p >= base && p <= base + text.len() { p - base } else { offset }
-        };
-        let key = attr.key.as_ref().to_string();
-        // XML normalisation turns CR LF into one space; two keep the offsets of what follows.
-        if attr.value.contains('\r') {
-            attr.value = attr.value.replace("\r\n", " \n").into();
+    /// An element opens: checked where it stands, its attributes read, pushed on the stack.
+    fn start(&mut self, e: &BytesStart) -> Result<(), X3dError> {
+        let name = e.name().as_ref().to_string();
+        let name_offset = self.offset_of(e.name().into_inner());
+        let offset = name_offset.unwrap_or(0).saturating_sub(1);
+        if self.stack.is_empty() {
+            if self.root.is_some() {
+                return Err(self.err(
+                    offset,
+                    format!("<{name}> after the end of the <X3D> root element (a file has a single root element)"),
+                ));
+            }
+            if name != "X3D" {
+                return Err(self.err(offset, format!("expected an <X3D> root element, found <{name}>")));
+            }
         }
-        let value = attr.normalized_value(XmlVersion::Implicit1_0).map_err(|err| {
-            error_at(text, path, value_offset, format!("bad character or entity reference in attribute '{key}': {err}"))
-        })?;
-        element.attributes.push(Attribute { name: key, value: value.into_owned(), offset: value_offset as u32 });
+        let attributes = self.attributes(e, &name, name_offset, offset)?;
+        if self.stack.len() >= MAX_DEPTH {
+            return Err(self.err(
+                offset,
+                format!(
+                    "<{name}> is nested more than {MAX_DEPTH} elements deep, more than any X3D scene needs; refused"
+                ),
+            ));
+        }
+        self.flush_source();
+        let mut element = Element::new(name, offset as u32);
+        element.attributes = attributes;
+        if self.stack.is_empty() {
+            element.content.extend(self.before_root.drain(..).map(Content::Comment));
+        }
+        self.stack.push(element);
+        Ok(())
     }
-    Ok(element)
+
+    /// The innermost open element closes and goes into its parent (or becomes the root).
+    fn end(&mut self) {
+        self.flush_source();
+        let Some(element) = self.stack.pop() else { return };
+        match self.stack.last_mut() {
+            Some(parent) => parent.content.push(Content::Element(element)),
+            None => self.root = Some(element),
+        }
+    }
+
+    fn comment(&mut self, text: String) {
+        self.flush_source();
+        match (self.stack.last_mut(), self.root.as_mut()) {
+            (Some(open), _) => open.content.push(Content::Comment(text)),
+            (None, Some(root)) => root.content.push(Content::Comment(text)),
+            (None, None) => self.before_root.push(text),
+        }
+    }
+
+    /// Text or CDATA inside an element: kept only inside Script and shader elements.
+    fn character_data(&mut self, text: Cow<str>, cdata: bool) {
+        if self.stack.last().is_some_and(|e| holds_source_code(&e.name)) {
+            self.source.get_or_insert_with(SourceRun::default).pieces.push((text.into_owned(), cdata));
+        }
+    }
+
+    fn flush_source(&mut self) {
+        if let Some(run) = self.source.take()
+            && let Some(code) = run.finish()
+            && let Some(open) = self.stack.last_mut()
+        {
+            open.content.push(Content::SourceCode(code));
+        }
+    }
+
+    /// The element's attributes, unescaped, each with the offset where its value starts. Errors as the
+    /// loader gives them (`reader/attributes.rs`), at the same places.
+    fn attributes(
+        &self,
+        e: &BytesStart,
+        element: &str,
+        name_offset: Option<usize>,
+        elem_offset: usize,
+    ) -> Result<Vec<Attribute>, X3dError> {
+        let mut out = Vec::new();
+        for attr in e.attributes() {
+            let mut attr = attr.map_err(|err| {
+                // Positions in an AttrError count from the start of the element name.
+                let (at, what) = describe_attr_error(&err);
+                let offset = name_offset.map_or(elem_offset, |n| n + at);
+                self.err(offset, format!("malformed attribute in <{element}>: {what}"))
+            })?;
+            let value_offset = self.offset_of(&attr.value).unwrap_or(elem_offset);
+            let name = attr.key.as_ref().to_string();
+            // XML normalisation turns CR LF into one space, which would shift the offsets of everything
+            // after it in a multi-line value; two spaces keep them (as the loader does).
+            if attr.value.contains('\r') {
+                attr.value = attr.value.replace("\r\n", " \n").into();
+            }
+            let value = attr.normalized_value(XmlVersion::Implicit1_0).map_err(|err| match err {
+                quick_xml::Error::Escape(EscapeError::UnrecognizedEntity(range, entity)) => self.err(
+                    value_offset + range.start.saturating_sub(1),
+                    format!(
+                        "unknown entity reference '&{entity};' in attribute '{name}': only the predefined XML \
+                         entities (&lt; &gt; &amp; &apos; &quot;) and character references are expanded, never \
+                         entities declared in a DOCTYPE"
+                    ),
+                ),
+                err => {
+                    self.err(value_offset, format!("bad character or entity reference in attribute '{name}': {err}"))
+                }
+            })?;
+            out.push(Attribute { name, value: value.into_owned(), offset: value_offset as u32 });
+        }
+        Ok(out)
+    }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn parse(text: &str) -> Result<SyntaxDocument, X3dError> {
-        read(text, Path::new("t.x3d"))
+/// A reference in character data: a character reference or predefined entity resolved; any other
+/// entity (which only a DOCTYPE could declare, and which X3D never expands) kept as written.
+fn resolve_reference(reference: &BytesRef) -> Cow<'static, str> {
+    if let Ok(Some(c)) = reference.resolve_char_ref() {
+        return Cow::Owned(c.to_string());
     }
-
-    #[test]
-    fn keeps_elements_attributes_comments_and_script_source() {
-        let doc = parse(
-            "<?xml version='1.0'?>\n<X3D version='4.0'><head><meta name='a' content='b &amp; c'/></head>\
-             <Scene><!-- hello --><Transform DEF='T' translation='0 1 0'><Shape/></Transform>\
-             <Script DEF='S'><![CDATA[ecmascript: function f() {}]]></Script></Scene></X3D>",
-        )
-        .unwrap();
-        assert_eq!(doc.root.attribute("version"), Some("4.0"));
-        let head = doc.root.child("head").unwrap();
-        assert_eq!(head.child("meta").unwrap().attribute("content"), Some("b & c"));
-        let scene = doc.root.child("Scene").unwrap();
-        assert_eq!(scene.content[0], Content::Comment(" hello ".into()));
-        let t = scene.child("Transform").unwrap();
-        assert_eq!(t.attribute("translation"), Some("0 1 0"));
-        assert_eq!(t.child("Shape").unwrap().name, "Shape");
-        let script = scene.child("Script").unwrap();
-        assert_eq!(script.content, vec![Content::SourceCode("ecmascript: function f() {}".into())]);
+    match quick_xml::escape::resolve_predefined_entity(reference) {
+        Some(resolved) => Cow::Borrowed(resolved),
+        None => Cow::Owned(format!("&{};", &**reference)),
     }
+}
 
-    #[test]
-    fn reports_malformed_xml_and_a_wrong_root_with_line_and_column() {
-        let e = parse("<X3D>\n<Scene>\n<Transform></Scene></X3D>").unwrap_err();
-        assert!(e.pos.at.is_some(), "{e}");
-        let e = parse("<Scene/>").unwrap_err();
-        assert!(e.to_string().contains("expected an <X3D> root element"), "{e}");
-        let e = parse("<X3D><Scene>").unwrap_err();
-        assert!(e.to_string().contains("not closed"), "{e}");
-        let e = parse("<X3D/><X3D/>").unwrap_err();
-        assert!(e.to_string().contains("single root"), "{e}");
+/// Where an attribute error is (offset from the element name) and what it is, in the loader's words.
+fn describe_attr_error(err: &AttrError) -> (usize, String) {
+    match err {
+        AttrError::ExpectedEq(at) => (*at, "the attribute name must be followed by `=`".into()),
+        AttrError::ExpectedValue(at) => (*at, "`=` must be followed by a quoted value".into()),
+        AttrError::UnquotedValue(at) => (*at, "the attribute value must be enclosed in `\"` or `'`".into()),
+        AttrError::ExpectedQuote(at, quote) => (*at, format!("missing closing quote `{}`", *quote as char)),
+        AttrError::Duplicated(at, _) => (*at, "the same attribute is given twice (not well-formed XML)".into()),
     }
 }
