@@ -27,6 +27,8 @@ fn every_fuzzer_finding_is_fixed() {
             fuzz_references(&data);
         } else if name.starts_with("compressed_input-") {
             fuzz_compressed_input(&data);
+        } else if name.starts_with("json_document-") {
+            fuzz_json_document(&data);
         } else {
             panic!("{name}: not named after a fuzz target");
         }
