@@ -208,7 +208,8 @@ fn malformed_xml_gets_the_loaders_message_and_position() {
         let loader_xml_level = loader.as_ref().filter(|e| XML_LEVEL.iter().any(|k| e.message.contains(k)));
         if let Some(expected) = loader_xml_level {
             xml_errors += 1;
-            let ours = ours.unwrap_or_else(|| panic!("{name}: the loader says '{expected}', the syntax reader nothing"));
+            let ours =
+                ours.unwrap_or_else(|| panic!("{name}: the loader says '{expected}', the syntax reader nothing"));
             assert_eq!(ours.to_string(), expected.to_string(), "{name}");
         } else if let Some(ours) = ours {
             panic!("{name}: the syntax reader says '{ours}', the loader {loader:?}");
@@ -275,7 +276,13 @@ fn assert_same_scene(a: &Scene, b: &Scene, what: &str) {
         assert_eq!(x.fields.len(), y.fields.len(), "{at}: fields");
         for (f, g) in x.fields.iter().zip(&y.fields) {
             assert_eq!(f.name, g.name, "{at}");
-            assert!(same_field_value(&x.type_name, &f.name, &f.value, &g.value), "{at}: {} {:?} vs {:?}", f.name, f.value, g.value);
+            assert!(
+                same_field_value(&x.type_name, &f.name, &f.value, &g.value),
+                "{at}: {} {:?} vs {:?}",
+                f.name,
+                f.value,
+                g.value
+            );
         }
         let children = |n: &x3d::Node| n.children.iter().map(|c| (c.field.clone(), c.node)).collect::<Vec<_>>();
         assert_eq!(children(x), children(y), "{at}: children");
@@ -324,7 +331,10 @@ fn xmllint_errors(schemas: &Path, files: &[PathBuf]) -> BTreeMap<PathBuf, BTreeS
             .filter_map(|l| l.strip_prefix(&format!("{shown}:")))
             .map(|rest| rest.split_once(": ").map_or(rest, |(_, message)| message).to_string())
             .collect();
-        assert!(validates != (!errors.is_empty() || log.contains(&format!("{shown} fails"))), "xmllint on {shown}:\n{log}");
+        assert!(
+            validates != (!errors.is_empty() || log.contains(&format!("{shown} fails"))),
+            "xmllint on {shown}:\n{log}"
+        );
         out.insert(file.clone(), errors);
     }
     out
@@ -357,14 +367,21 @@ fn xml_written_from_every_corpus_file_validates_against_the_x3d_4_0_schema() {
     let written_errors = xmllint_errors(&schemas, &written);
     let mut valid = 0;
     for (original, out) in originals.iter().zip(&written) {
-        let expected: BTreeSet<&String> = original_errors[original].iter().filter(|e| !e.contains("Element 'X3D'")).collect();
+        let expected: BTreeSet<&String> =
+            original_errors[original].iter().filter(|e| !e.contains("Element 'X3D'")).collect();
         let got: BTreeSet<&String> = written_errors[out].iter().collect();
-        assert!(got.is_subset(&expected), "{}: errors the original does not have: {:?}", file_name(original), got.difference(&expected));
+        assert!(
+            got.is_subset(&expected),
+            "{}: errors the original does not have: {:?}",
+            file_name(original),
+            got.difference(&expected)
+        );
         if got.is_empty() {
             valid += 1;
         }
     }
-    let content_invalid = originals.iter().filter(|p| original_errors[*p].iter().any(|e| !e.contains("Element 'X3D'"))).count();
+    let content_invalid =
+        originals.iter().filter(|p| original_errors[*p].iter().any(|e| !e.contains("Element 'X3D'"))).count();
     assert_eq!(valid, originals.len() - content_invalid, "every file without content errors validates");
     assert!(valid >= originals.len() - 1, "{valid} of {} validate", originals.len());
 }
@@ -389,7 +406,10 @@ fn json_written_from_every_corpus_file_validates_against_the_x3d_json_schema() {
         .status()
         .is_ok_and(|s| s.success());
     if !has_jsonschema {
-        return common::window::skip_or_fail(test, "python3 with jsonschema not found (python3 -m pip install jsonschema)");
+        return common::window::skip_or_fail(
+            test,
+            "python3 with jsonschema not found (python3 -m pip install jsonschema)",
+        );
     }
     let Some(schemas) = schemas_dir() else {
         return common::window::skip_or_fail(test, "../shared/schemas not found beside the project");
@@ -400,7 +420,8 @@ fn json_written_from_every_corpus_file_validates_against_the_x3d_json_schema() {
         .map(|path| {
             let out = dir.path().join(file_name(path)).with_extension("x3dj");
             let json = syntax::write(&read_tree(path), Encoding::Json);
-            let value: serde_json::Value = serde_json::from_str(&json).unwrap_or_else(|e| panic!("{}: {e}", out.display()));
+            let value: serde_json::Value =
+                serde_json::from_str(&json).unwrap_or_else(|e| panic!("{}: {e}", out.display()));
             assert_eq!(value["X3D"]["encoding"], "UTF-8");
             std::fs::write(&out, json).unwrap();
             out
@@ -416,7 +437,8 @@ fn json_written_from_every_corpus_file_validates_against_the_x3d_json_schema() {
     let log = String::from_utf8_lossy(&output.stdout);
     assert!(output.status.success(), "{log}\n{}", String::from_utf8_lossy(&output.stderr));
     for out in &written {
-        let line = log.lines().find(|l| l.starts_with(&format!("{}\t", out.display()))).unwrap_or_else(|| panic!("{log}"));
+        let line =
+            log.lines().find(|l| l.starts_with(&format!("{}\t", out.display()))).unwrap_or_else(|| panic!("{log}"));
         assert!(line.ends_with("\tvalid"), "{line}");
     }
 }
@@ -476,7 +498,11 @@ fn convert_writes_xml_json_and_gzip_by_extension() {
     let out = dir.path().join("plain.txt");
     let result = convert(&[gz_input.as_os_str(), "--out".as_ref(), out.as_os_str(), "--to".as_ref(), "xml".as_ref()]);
     assert!(result.status.success(), "{}", stderr(&result));
-    assert_same_tree(&original, &syntax::read(&std::fs::read_to_string(&out).unwrap(), Encoding::Xml, &out).unwrap(), "--to xml");
+    assert_same_tree(
+        &original,
+        &syntax::read(&std::fs::read_to_string(&out).unwrap(), Encoding::Xml, &out).unwrap(),
+        "--to xml",
+    );
 }
 
 #[test]
@@ -512,7 +538,9 @@ fn convert_refuses_bad_arguments_and_never_overwrites_its_input() {
 #[test]
 fn convert_of_bad_input_names_line_and_column_and_writes_nothing() {
     let dir = tempfile::tempdir().unwrap();
-    for (fixture, at) in [("mismatched_end_tag.x3d", None), ("text_before_root.x3d", Some(":3:1: ")), ("unknown_entity.x3d", None)] {
+    for (fixture, at) in
+        [("mismatched_end_tag.x3d", None), ("text_before_root.x3d", Some(":3:1: ")), ("unknown_entity.x3d", None)]
+    {
         let input = common::test_data("bad").join(fixture);
         let expected = syntax::read(&std::fs::read_to_string(&input).unwrap(), Encoding::Xml, &input).unwrap_err();
         let out = dir.path().join(fixture).with_extension("x3dj");
@@ -532,7 +560,8 @@ fn convert_of_bad_input_names_line_and_column_and_writes_nothing() {
     // An OUT that exists already stays as it was.
     let out = dir.path().join("kept.x3d");
     std::fs::write(&out, "old").unwrap();
-    let result = convert(&[common::test_data("bad/truncated_mid_element.x3d").as_os_str(), "--out".as_ref(), out.as_os_str()]);
+    let result =
+        convert(&[common::test_data("bad/truncated_mid_element.x3d").as_os_str(), "--out".as_ref(), out.as_os_str()]);
     assert_eq!(result.status.code(), Some(1));
     assert_eq!(std::fs::read_to_string(&out).unwrap(), "old");
 }
@@ -542,7 +571,11 @@ fn convert_of_bad_input_names_line_and_column_and_writes_nothing() {
 fn convert_refuses_text_that_is_not_utf8_at_its_line_and_column() {
     let dir = tempfile::tempdir().unwrap();
     let input = dir.path().join("latin.x3d");
-    std::fs::write(&input, b"<X3D profile='Full' version='4.0'>\n<Scene>\n<WorldInfo title='caf\xe9'/>\n</Scene></X3D>\n").unwrap();
+    std::fs::write(
+        &input,
+        b"<X3D profile='Full' version='4.0'>\n<Scene>\n<WorldInfo title='caf\xe9'/>\n</Scene></X3D>\n",
+    )
+    .unwrap();
     let out = dir.path().join("out.x3d");
     let result = convert(&[input.as_os_str(), "--out".as_ref(), out.as_os_str()]);
     assert_eq!(result.status.code(), Some(1));

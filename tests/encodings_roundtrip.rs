@@ -76,7 +76,12 @@ fn same_value(node_type: &str, field: &str, a: &str, b: &str) -> bool {
     if ty == "SFString" {
         return false;
     }
-    let split = |s: &str| s.split(|c: char| c.is_whitespace() || c == ',').filter(|t| !t.is_empty()).map(str::to_owned).collect::<Vec<_>>();
+    let split = |s: &str| {
+        s.split(|c: char| c.is_whitespace() || c == ',')
+            .filter(|t| !t.is_empty())
+            .map(str::to_owned)
+            .collect::<Vec<_>>()
+    };
     let (ta, tb) = (split(a), split(b));
     ta.len() == tb.len()
         && ta.iter().zip(&tb).all(|(x, y)| {
@@ -226,8 +231,13 @@ fn every_corpus_file_renders_the_same_picture_after_the_round_trip() {
         };
         let ib = headless::render_document(&ctx, &b, &request).expect("render round trip");
         let stem = path.file_stem().unwrap_or_default().to_string_lossy().into_owned();
-        hanim_viewer::output::write_png_atomically(&dir.join(format!("{stem}-back.png")), ib.width, ib.height, &ib.rgba)
-            .expect("png");
+        hanim_viewer::output::write_png_atomically(
+            &dir.join(format!("{stem}-back.png")),
+            ib.width,
+            ib.height,
+            &ib.rgba,
+        )
+        .expect("png");
         let differing = ia.rgba.chunks(4).zip(ib.rgba.chunks(4)).filter(|(p, q)| p != q).count();
         assert_eq!(differing, 0, "{}: {differing} pixels differ after XML → JSON → ClassicVRML → XML", path.display());
     }

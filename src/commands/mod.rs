@@ -8,6 +8,7 @@ pub mod bench;
 pub mod catalog;
 pub mod check;
 pub mod completions;
+pub mod convert;
 pub mod desktop;
 pub mod info;
 pub mod man;
@@ -15,7 +16,6 @@ pub mod motion;
 pub mod motion_keys;
 pub mod pose;
 pub mod render;
-pub mod convert;
 pub mod repair;
 pub mod views;
 

@@ -12,9 +12,9 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result, anyhow};
 
 use super::Viewer;
-use crate::x3d::{Encoding, detect_encoding};
-use crate::x3d::syntax::convert::{OutputKind, convert_bytes, output_kind};
 use crate::mocap::keys_export::{KeysExportOptions, export_keys};
+use crate::x3d::syntax::convert::{OutputKind, convert_bytes, output_kind};
+use crate::x3d::{Encoding, detect_encoding};
 
 impl Viewer {
     /// A file name for the dialog: the open file's stem with `-keys`, in the encoding chosen.

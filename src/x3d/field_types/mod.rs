@@ -6,6 +6,7 @@
 //! three encodings need it: an XML attribute `"a" "b"` is an MFString and `a` an SFString, `true` is a
 //! boolean, and ClassicVRML and JSON spell each of these differently.
 
+#[rustfmt::skip]
 mod table;
 
 /// The type name (`SFVec3f`, `MFString`, `SFNode`, …) of field `field` of element `element` (a node type
@@ -52,11 +53,33 @@ pub fn default_container(type_name: &str, parent_type: Option<&str>) -> &'static
                 "metadata"
             }
         }
-        "Box" | "Cone" | "Cylinder" | "Sphere" | "Text" | "ElevationGrid" | "Extrusion" | "IndexedFaceSet"
-        | "IndexedLineSet" | "IndexedTriangleSet" | "IndexedTriangleFanSet" | "IndexedTriangleStripSet"
-        | "IndexedQuadSet" | "LineSet" | "PointSet" | "TriangleSet" | "TriangleFanSet" | "TriangleStripSet"
-        | "QuadSet" | "Arc2D" | "ArcClose2D" | "Circle2D" | "Disk2D" | "Polyline2D" | "Polypoint2D"
-        | "Rectangle2D" | "TriangleSet2D" => "geometry",
+        "Box"
+        | "Cone"
+        | "Cylinder"
+        | "Sphere"
+        | "Text"
+        | "ElevationGrid"
+        | "Extrusion"
+        | "IndexedFaceSet"
+        | "IndexedLineSet"
+        | "IndexedTriangleSet"
+        | "IndexedTriangleFanSet"
+        | "IndexedTriangleStripSet"
+        | "IndexedQuadSet"
+        | "LineSet"
+        | "PointSet"
+        | "TriangleSet"
+        | "TriangleFanSet"
+        | "TriangleStripSet"
+        | "QuadSet"
+        | "Arc2D"
+        | "ArcClose2D"
+        | "Circle2D"
+        | "Disk2D"
+        | "Polyline2D"
+        | "Polypoint2D"
+        | "Rectangle2D"
+        | "TriangleSet2D" => "geometry",
         _ => "children",
     }
 }

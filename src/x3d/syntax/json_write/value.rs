@@ -196,16 +196,15 @@ mod tests {
 
     #[test]
     fn values_follow_their_types() {
-        assert_eq!(typed(Some("SFVec3f"), "0 1.5 .5"), Json::Arr(vec![
-            Json::Num("0".into()),
-            Json::Num("1.5".into()),
-            Json::Num("0.5".into())
-        ]));
+        assert_eq!(
+            typed(Some("SFVec3f"), "0 1.5 .5"),
+            Json::Arr(vec![Json::Num("0".into()), Json::Num("1.5".into()), Json::Num("0.5".into())])
+        );
         assert_eq!(typed(Some("SFBool"), "TRUE"), Json::Bool(true));
-        assert_eq!(typed(Some("MFString"), r#""a" "b\"c""#), Json::Arr(vec![
-            Json::Str("a".into()),
-            Json::Str("b\"c".into())
-        ]));
+        assert_eq!(
+            typed(Some("MFString"), r#""a" "b\"c""#),
+            Json::Arr(vec![Json::Str("a".into()), Json::Str("b\"c".into())])
+        );
         assert_eq!(typed(Some("SFString"), "a \"b\""), Json::Str("a \"b\"".into()));
         assert_eq!(typed(Some("SFInt32"), "3"), Json::Num("3".into()));
         assert_eq!(typed(None, "1 2"), Json::Arr(vec![Json::Num("1".into()), Json::Num("2".into())]));
