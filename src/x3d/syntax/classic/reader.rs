@@ -81,7 +81,7 @@ pub(super) fn attribute(name: &str, value: impl Into<String>, offset: usize) -> 
 
 /// Whether a token can be (part of) a non-node field value.
 pub(super) fn is_scalar(t: &Token) -> bool {
-    matches!(&t.kind, Tok::Number { .. } | Tok::Str(_)) || t.is_ident("TRUE") || t.is_ident("FALSE")
+    matches!(&t.kind, Tok::Number | Tok::Str(_)) || t.is_ident("TRUE") || t.is_ident("FALSE")
 }
 
 impl Reader<'_> {
@@ -273,7 +273,7 @@ impl Reader<'_> {
         let (category, cat_tok) = self.expect_name("a unit category (length, angle, mass, force) after UNIT")?;
         let (name, name_tok) = self.expect_name("a unit name after the UNIT category")?;
         let factor = self.next()?;
-        if !matches!(factor.kind, Tok::Number { .. }) {
+        if !matches!(factor.kind, Tok::Number) {
             return Err(self.err(
                 factor.start,
                 format!("expected the UNIT conversion factor (a number), found {}", self.describe(&factor)),
