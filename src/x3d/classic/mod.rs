@@ -10,3 +10,8 @@ mod parser;
 mod types;
 
 pub(crate) use parser::parse_document;
+
+/// Whether `name` is a field type of VRML97 or X3D 4 (`SFVec3f`, `MFNode`, …).
+pub(crate) fn is_field_type(name: &str) -> bool {
+    types::FieldType::parse(name).is_some()
+}

@@ -65,54 +65,9 @@ fn carries_value(access: &str) -> bool {
     matches!(access, "initializeOnly" | "inputOutput")
 }
 
-/// Every field type name of VRML97 and X3D 4.
-const FIELD_TYPES: &[&str] = &[
-    "SFBool",
-    "MFBool",
-    "SFColor",
-    "MFColor",
-    "SFColorRGBA",
-    "MFColorRGBA",
-    "SFDouble",
-    "MFDouble",
-    "SFFloat",
-    "MFFloat",
-    "SFImage",
-    "MFImage",
-    "SFInt32",
-    "MFInt32",
-    "SFNode",
-    "MFNode",
-    "SFRotation",
-    "MFRotation",
-    "SFString",
-    "MFString",
-    "SFTime",
-    "MFTime",
-    "SFVec2d",
-    "MFVec2d",
-    "SFVec2f",
-    "MFVec2f",
-    "SFVec3d",
-    "MFVec3d",
-    "SFVec3f",
-    "MFVec3f",
-    "SFVec4d",
-    "MFVec4d",
-    "SFVec4f",
-    "MFVec4f",
-    "SFMatrix3d",
-    "MFMatrix3d",
-    "SFMatrix3f",
-    "MFMatrix3f",
-    "SFMatrix4d",
-    "MFMatrix4d",
-    "SFMatrix4f",
-    "MFMatrix4f",
-];
-
+/// Whether `name` is a field type of VRML97 or X3D 4 (the classic loader's list).
 fn is_field_type(name: &str) -> bool {
-    FIELD_TYPES.contains(&name)
+    crate::x3d::classic::is_field_type(name)
 }
 
 /// A string with `"` and `\` escaped, as both a classic string and an XML MFString element write it.
