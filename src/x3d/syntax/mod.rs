@@ -95,6 +95,7 @@ pub mod convert;
 mod json_read;
 mod json_write;
 mod xml_read;
+pub(crate) use xml_read::element_attributes;
 mod xml_write;
 
 pub(crate) use json_read::read_with_values as read_json_with_values;

@@ -179,7 +179,7 @@ impl Reader<'_> {
                 return Err(self.err(offset, format!("expected an <X3D> root element, found <{name}>")));
             }
         }
-        let attributes = self.attributes(e, &name, name_offset, offset)?;
+        let attributes = element_attributes(self.text, e).map_err(|(at, message)| self.err(at, message))?;
         if self.stack.len() >= MAX_DEPTH {
             return Err(self.err(
                 offset,
@@ -232,48 +232,6 @@ impl Reader<'_> {
             open.content.push(Content::SourceCode(code));
         }
     }
-
-    /// The element's attributes, unescaped, each with the offset where its value starts. Errors as the
-    /// loader gives them (`reader/attributes.rs`), at the same places.
-    fn attributes(
-        &self,
-        e: &BytesStart,
-        element: &str,
-        name_offset: Option<usize>,
-        elem_offset: usize,
-    ) -> Result<Vec<Attribute>, X3dError> {
-        let mut out = Vec::new();
-        for attr in e.attributes() {
-            let mut attr = attr.map_err(|err| {
-                // Positions in an AttrError count from the start of the element name.
-                let (at, what) = describe_attr_error(&err);
-                let offset = name_offset.map_or(elem_offset, |n| n + at);
-                self.err(offset, format!("malformed attribute in <{element}>: {what}"))
-            })?;
-            let value_offset = self.offset_of(&attr.value).unwrap_or(elem_offset);
-            let name = attr.key.as_ref().to_string();
-            // XML normalisation turns CR LF into one space, which would shift the offsets of everything
-            // after it in a multi-line value; two spaces keep them (as the loader does).
-            if attr.value.contains('\r') {
-                attr.value = attr.value.replace("\r\n", " \n").into();
-            }
-            let value = attr.normalized_value(XmlVersion::Implicit1_0).map_err(|err| match err {
-                quick_xml::Error::Escape(EscapeError::UnrecognizedEntity(range, entity)) => self.err(
-                    value_offset + range.start.saturating_sub(1),
-                    format!(
-                        "unknown entity reference '&{entity};' in attribute '{name}': only the predefined XML \
-                         entities (&lt; &gt; &amp; &apos; &quot;) and character references are expanded, never \
-                         entities declared in a DOCTYPE"
-                    ),
-                ),
-                err => {
-                    self.err(value_offset, format!("bad character or entity reference in attribute '{name}': {err}"))
-                }
-            })?;
-            out.push(Attribute { name, value: value.into_owned(), offset: value_offset as u32 });
-        }
-        Ok(out)
-    }
 }
 
 /// A reference in character data: a character reference or predefined entity resolved; any other
@@ -297,4 +255,46 @@ fn describe_attr_error(err: &AttrError) -> (usize, String) {
         AttrError::ExpectedQuote(at, quote) => (*at, format!("missing closing quote `{}`", *quote as char)),
         AttrError::Duplicated(at, _) => (*at, "the same attribute is given twice (not well-formed XML)".into()),
     }
+}
+
+/// The attributes of element `e` of `text` (the document quick-xml reads), unescaped, each with the byte
+/// offset where its value starts; an error is its offset and message. The scene loader and the syntax
+/// reader both read attributes here, so they give the same messages at the same places.
+pub(crate) fn element_attributes(text: &str, e: &BytesStart) -> Result<Vec<Attribute>, (usize, String)> {
+    let base = text.as_ptr() as usize;
+    let offset_of = |s: &str| {
+        let p = s.as_ptr() as usize;
+        (p >= base && p <= base + text.len()).then(|| p - base)
+    };
+    let name_offset = offset_of(e.name().as_ref());
+    let elem_offset = name_offset.unwrap_or(0).saturating_sub(1);
+    let element = e.name().as_ref().to_string();
+    let mut out = Vec::new();
+    for attr in e.attributes() {
+        let mut attr = attr.map_err(|err| {
+            // Positions in an AttrError count from the start of the element name.
+            let (at, what) = describe_attr_error(&err);
+            (name_offset.map_or(elem_offset, |n| n + at), format!("malformed attribute in <{element}>: {what}"))
+        })?;
+        let value_offset = offset_of(&attr.value).unwrap_or(elem_offset);
+        let name = attr.key.as_ref().to_string();
+        // XML normalisation turns CR LF into one space, which would shift the offsets of everything after
+        // it in a multi-line value (and so the line:column of a bad number). Two spaces keep them.
+        if attr.value.contains('\r') {
+            attr.value = attr.value.replace("\r\n", " \n").into();
+        }
+        let value = attr.normalized_value(XmlVersion::Implicit1_0).map_err(|err| match err {
+            quick_xml::Error::Escape(EscapeError::UnrecognizedEntity(range, entity)) => (
+                value_offset + range.start.saturating_sub(1),
+                format!(
+                    "unknown entity reference '&{entity};' in attribute '{name}': only the predefined XML \
+                     entities (&lt; &gt; &amp; &apos; &quot;) and character references are expanded, never \
+                     entities declared in a DOCTYPE"
+                ),
+            ),
+            err => (value_offset, format!("bad character or entity reference in attribute '{name}': {err}")),
+        })?;
+        out.push(Attribute { name, value: value.into_owned(), offset: value_offset as u32 });
+    }
+    Ok(out)
 }
