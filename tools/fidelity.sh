@@ -1,44 +1,56 @@
 #!/usr/bin/env bash
-# Side by side with X_ITE: renders each humanoid file with hanim-viewer and with X_ITE 15 at the same
-# viewpoint (the one X_ITE binds at load: the file's first Viewpoint), size and scene time, writes
-# OUT/NAME.side_by_side.png (X_ITE left, hanim-viewer right) and prints a Markdown table of silhouette
-# IoU and mean colour difference (examples/image_compare.rs says how they are measured).
+# Side by side with a peer: renders each humanoid file with hanim-viewer and with X_ITE 15 (or
+# view3dscene 4.2 with PEER=view3dscene) at the same viewpoint (the one the peer binds at load: the file's
+# first Viewpoint), size and scene time, writes OUT/NAME.side_by_side.png (the peer left, hanim-viewer
+# right) and prints a Markdown table of silhouette IoU and mean colour difference
+# (examples/image_compare.rs says how they are measured).
 #
 # A development tool, not a CI step. The peers come from the team's peer scripts (copy the folder and run
 # its setup.sh once): PEERS=/path/to/peers (default /tmp/peers).
 #
 # usage: tools/fidelity.sh OUT_DIR FILE...
 # environment: SIZE (default 600x600, square: X3D's fieldOfView applies to the smaller side),
-#              SHOT_TIME (scene time in seconds, default 0), PEERS.
+#              SHOT_TIME (scene time in seconds, default 0), PEERS, PEER (x_ite or view3dscene).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT="${1:?usage: tools/fidelity.sh OUT_DIR FILE...}"; shift
 PEERS="${PEERS:-/tmp/peers}"
 SIZE="${SIZE:-600x600}"
+PEER="${PEER:-x_ite}"
+case "$PEER" in x_ite|view3dscene) ;; *) echo "PEER is x_ite or view3dscene, not '$PEER'" >&2; exit 2 ;; esac
 export SHOT_TIME="${SHOT_TIME:-0}"
 [ -x "$PEERS/x_ite_shot.sh" ] || { echo "no peer scripts in $PEERS (copy ../shared/peers there and run setup.sh)" >&2; exit 2; }
 cargo build --release --quiet --bin hanim-viewer --example image_compare || exit 2
 BIN=target/release/hanim-viewer
 CMP=target/release/examples/image_compare
 mkdir -p "$OUT"
-echo "| file | viewpoint | IoU | IoU within 1 px | colour diff | X_ITE px | hanim-viewer px |"
+echo "| file | viewpoint | IoU | IoU within 1 px | colour diff | $PEER px | hanim-viewer px |"
 echo "|---|---|---|---|---|---|---|"
 for file in "$@"; do
     name="$(basename "${file%.*}")"
-    xite="$OUT/$name.x_ite.png"; ours="$OUT/$name.hanim-viewer.png"
-    log="$("$PEERS/x_ite_shot.sh" "$file" "$xite" "" "$SIZE" 2>&1)"
-    # "bound viewpoint: DEF=Name description=..." (absent when the file has no Viewpoint).
-    def="$(sed -n 's/^bound viewpoint: DEF=\([^ ]*\).*/\1/p' <<<"$log" | head -1)"
-    # No DEF ("-"): the viewpoint's description names it.
-    [ "$def" = "-" ] && def="$(sed -n 's/^bound viewpoint: DEF=- description="\(.*\)"$/\1/p' <<<"$log" | head -1)"
-    # No Viewpoint in the file: X_ITE shows X3D's default viewpoint, and so does our x3d-default view.
+    xite="$OUT/$name.$PEER.png"; ours="$OUT/$name.hanim-viewer.png"
+    if [ "$PEER" = x_ite ]; then
+        log="$("$PEERS/x_ite_shot.sh" "$file" "$xite" "" "$SIZE" 2>&1)"
+        # "bound viewpoint: DEF=Name description=..." (absent when the file has no Viewpoint).
+        def="$(sed -n 's/^bound viewpoint: DEF=\([^ ]*\).*/\1/p' <<<"$log" | head -1)"
+        # No DEF ("-"): the viewpoint's description names it.
+        [ "$def" = "-" ] && def="$(sed -n 's/^bound viewpoint: DEF=- description="\(.*\)"$/\1/p' <<<"$log" | head -1)"
+    else
+        "$PEERS/view3dscene_shot.sh" "$file" "$xite" "" "$SIZE" >"$OUT/$name.peer.log" 2>&1
+        # view3dscene binds the file's first Viewpoint: the first of our views that comes from the file.
+        def="$("$BIN" views --json "$file" 2>/dev/null | python3 -c '
+import json, sys
+views = [v for v in json.load(sys.stdin)["views"] if v["kind"] != "computed"]
+print((views[0]["def"] or views[0]["label"]) if views else "")' 2>/dev/null)"
+    fi
+    # No Viewpoint in the file: the peers show X3D's default viewpoint, and so does our x3d-default view.
     view_args=(--view x3d-default); [ -n "$def" ] && view_args=(--view "$def")
     # The whole scene at the same scene time, every sensor running, as X_ITE plays it.
     if ! "$BIN" render "$file" "${view_args[@]}" --play-as-file --time "$SHOT_TIME" --size "$SIZE" --out "$ours" \
         >"$OUT/$name.render.log" 2>&1; then
         echo "| $name | ${def:-(default)} | render failed: $(tail -1 "$OUT/$name.render.log") | | | |"; continue
     fi
-    if [ ! -s "$xite" ]; then echo "| $name | ${def:-(default)} | X_ITE failed | | | |"; continue; fi
+    if [ ! -s "$xite" ]; then echo "| $name | ${def:-(default)} | $PEER failed | | | |"; continue; fi
     m="$("$CMP" "$xite" "$ours")" || { echo "| $name | ${def:-(default)} | compare failed | | | |"; continue; }
     convert "$xite" "$ours" +append "$OUT/$name.side_by_side.png" 2>/dev/null
     iou="$(sed 's/.*iou=\([^ ]*\) .*/\1/' <<<"$m")"; iou1="$(sed 's/.*iou_1px=\([^ ]*\).*/\1/' <<<"$m")"; col="$(sed 's/.*colour_diff=\([^ ]*\).*/\1/' <<<"$m")"

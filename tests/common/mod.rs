@@ -3,6 +3,7 @@
 
 pub mod by_hand;
 pub mod peak;
+pub mod scene_compare;
 pub mod window;
 
 use std::path::{Path, PathBuf};

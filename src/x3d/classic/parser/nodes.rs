@@ -210,6 +210,16 @@ impl Parser<'_> {
         decl.fields.iter().find(|f| f.name == name).and_then(|f| FieldType::parse(&f.type_name))
     }
 
+    /// Whether the standard declares field `name` of built-in node `owner` node-valued (None: not a
+    /// built-in node's declared field).
+    pub(super) fn builtin_node_valued(&self, owner: NodeId, name: &str) -> Option<bool> {
+        let node = self.scene.node(owner);
+        if node.proto.is_some() {
+            return None;
+        }
+        crate::x3d::field_types::field_type(&node.type_name, name).map(crate::x3d::field_types::is_node_type)
+    }
+
     pub(super) fn node_field(&mut self, owner: NodeId, name: String, name_at: usize) -> Result<(), X3dError> {
         let ty = self.declared_type(owner, &name);
         if let Some(proto) = self.scene.node(owner).proto.clone()

@@ -28,7 +28,10 @@ impl Parser<'_> {
                 let inner = self.peek()?;
                 if inner.kind == Tok::RBracket {
                     self.next()?;
-                    let node_valued = ty.map_or_else(|| types::is_node_field(&name), |t| t.is_node());
+                    // `[ ]` is an empty node list or an empty value: the field's declared type tells
+                    // (Color's `color` is an MFColor, IndexedFaceSet's a node), its name only as a guess.
+                    let node_valued = ty.map(|t| t.is_node()).or_else(|| self.builtin_node_valued(owner, &name));
+                    let node_valued = node_valued.unwrap_or_else(|| types::is_node_field(&name));
                     if !node_valued {
                         self.store_text(owner, name, String::new(), inner.start, name_at);
                     }
