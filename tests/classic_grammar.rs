@@ -475,3 +475,19 @@ fn statements_beyond_the_grammar_keep_errors_inside_them_at_their_position() {
     let e = load_text("#X3D V4.0 utf8\nGroup { children [\n PROTO P [ ] { Group { }").unwrap_err();
     assert!(e.to_string().contains(":3:25: unexpected end of file: PROTO body '{' opened at 3:14"), "{e}");
 }
+
+#[test]
+fn an_empty_list_is_a_value_or_a_node_list_as_the_field_is_declared() {
+    // `color [ ]`: Color's `color` is an MFColor (an empty value, kept), IndexedFaceSet's holds a node.
+    let scene = load_text(
+        "#X3D V4.0 utf8\nShape { geometry DEF F IndexedFaceSet { coordIndex [ ] color DEF C Color { color [ ] } } }\n\
+         DEF G Group { children [ ] }",
+    )
+    .expect("loads");
+    let colour = scene.node(def(&scene, "C"));
+    assert_eq!(colour.fields.iter().find(|f| f.name == "color").map(|f| f.value.as_str()), Some(""));
+    assert_eq!(children_types(&scene, def(&scene, "F"), "color"), vec!["Color"]);
+    let face_set = scene.node(def(&scene, "F"));
+    assert_eq!(face_set.fields.iter().find(|f| f.name == "coordIndex").map(|f| f.value.as_str()), Some(""));
+    assert!(children_types(&scene, def(&scene, "G"), "children").is_empty());
+}
