@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The files `convert` writes, as the peers read them: each scene file is converted into all three
-# encodings (OUT/written/NAME.from-EXT.x3d, .x3dj, .x3dv), and tools/fidelity.sh compares X_ITE's picture
+# encodings (OUT/written/NAME.from-EXT/NAME.EXT-as-ENC.ENC), and tools/fidelity.sh compares X_ITE's picture
 # of every written file, and view3dscene's of every written ClassicVRML file, with ours at the same
 # viewpoint, size and scene time. (Ours of a written file is ours of the original pixel for pixel:
 # tests/encodings_roundtrip.rs.) Prints the two Markdown tables.
@@ -20,7 +20,7 @@ for file in "$@"; do
     dir="$OUT/written/$stem.from-$ext"; mkdir -p "$dir"
     cp -r "$(dirname "$file")"/. "$dir"/ 2>/dev/null
     for to in x3d x3dj x3dv; do
-        target="$dir/$stem.written.$to"
+        target="$dir/$stem.$ext-as-$to.$to"
         if target/release/hanim-viewer convert "$file" --out "$target" >/dev/null 2>"$OUT/convert.err"; then
             written+=("$target")
         else
