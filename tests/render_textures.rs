@@ -1,7 +1,9 @@
 //! Texture sampling as TextureProperties says, and smooth by default: a 1-pixel checkerboard seen small
 //! averages to grey through the mipmap chain (no shimmer in thumbnails), while a TextureProperties
 //! asking for nearest texels without mipmaps shows the raw black and white texels, and nearest
-//! magnification keeps a 2×2 texture's hard edges where the default blends them. Rendered headless
+//! magnification keeps a 2×2 texture's hard edges where the default blends them; the X3D 4 material
+//! textures (PhysicalMaterial `baseTexture`, Material `diffuseTexture`, UnlitMaterial `emissiveTexture`)
+//! are drawn, and preferred to the Appearance's `texture`. Rendered headless
 //! (lavapipe in CI) from files made in the test.
 
 mod common;
@@ -15,14 +17,20 @@ use hanim_viewer::render::{self as headless, RenderedImage, SceneRequest, ViewRe
 /// A 1 m square at z = 0 facing +z (a humanoid's only segment shape), textured with `texture.png`, seen from 6 m (or 1.2 m for
 /// `close`) by a viewpoint named Cam, on a white sky, lit by the headlight.
 fn scene(dir: &Path, properties: &str, close: bool) -> RenderedImage {
+    let appearance =
+        format!("<Material diffuseColor='1 1 1'/><ImageTexture url='\"texture.png\"'>{properties}</ImageTexture>");
+    square(dir, &appearance, close)
+}
+
+/// The square of [`scene`] with the Appearance's content given.
+fn square(dir: &Path, appearance: &str, close: bool) -> RenderedImage {
     let distance = if close { 1.2 } else { 6.0 };
     let x3d = format!(
         "<X3D profile='Immersive' version='4.0'><Scene><Background skyColor='1 1 1'/>\
          <Viewpoint DEF='Cam' position='0 0 {distance}'/>\
          <HAnimHumanoid name='Square' version='2.0'><HAnimJoint DEF='root' name='humanoid_root' \
          containerField='skeleton'><HAnimSegment name='sacrum'>\
-         <Shape><Appearance><Material diffuseColor='1 1 1'/>\
-         <ImageTexture url='\"texture.png\"'>{properties}</ImageTexture></Appearance>\
+         <Shape><Appearance>{appearance}</Appearance>\
          <IndexedFaceSet coordIndex='0 1 2 3 -1' texCoordIndex='0 1 2 3 -1'>\
          <Coordinate point='-0.5 -0.5 0 0.5 -0.5 0 0.5 0.5 0 -0.5 0.5 0'/>\
          <TextureCoordinate point='0 0 1 0 1 1 0 1'/></IndexedFaceSet></Shape>\
@@ -101,4 +109,61 @@ fn nearest_magnification_keeps_texel_edges_and_the_default_blends_them() {
     eprintln!("mid-tone pixels: nearest {hard}, default {soft}");
     // Nearest: one column of edge pixels at most; bilinear: a ramp across the middle half.
     assert!(hard * 10 < soft, "mid-tone pixels: nearest {hard}, default {soft}");
+}
+
+/// The mean colour of the middle half of the square.
+fn square_colour(image: &RenderedImage) -> [f32; 3] {
+    let project = |p: Vec3| image.camera.project_to_pixel(p, image.width, image.height).unwrap();
+    let (x0, y0) = project(Vec3::new(-0.25, 0.25, 0.0));
+    let (x1, y1) = project(Vec3::new(0.25, -0.25, 0.0));
+    let mut sum = [0.0f32; 3];
+    let mut n = 0.0;
+    for y in y0.ceil() as u32..y1.floor() as u32 {
+        for x in x0.ceil() as u32..x1.floor() as u32 {
+            let p = image.pixel(x, y);
+            for c in 0..3 {
+                sum[c] += f32::from(p[c]);
+            }
+            n += 1.0;
+        }
+    }
+    assert!(n > 100.0, "the square covers {n} sampled pixels");
+    sum.map(|v| v / n)
+}
+
+#[test]
+fn the_x3d4_material_textures_are_drawn_and_preferred_to_the_appearance_texture() {
+    if common::gpu_or_skip().is_none() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    image::RgbImage::from_pixel(4, 4, image::Rgb([255, 0, 0])).save(dir.path().join("red.png")).unwrap();
+    image::RgbImage::from_pixel(4, 4, image::Rgb([0, 0, 255])).save(dir.path().join("blue.png")).unwrap();
+    let red = "<ImageTexture url='\"red.png\"' containerField='FIELD'/>";
+    let cases = [
+        (
+            "PhysicalMaterial baseTexture",
+            format!("<PhysicalMaterial metallic='0'>{}</PhysicalMaterial>", red.replace("FIELD", "baseTexture")),
+        ),
+        ("Material diffuseTexture", format!("<Material>{}</Material>", red.replace("FIELD", "diffuseTexture"))),
+        (
+            "UnlitMaterial emissiveTexture",
+            format!("<UnlitMaterial>{}</UnlitMaterial>", red.replace("FIELD", "emissiveTexture")),
+        ),
+        (
+            "baseTexture beside an Appearance texture",
+            format!(
+                "<PhysicalMaterial metallic='0'>{}</PhysicalMaterial><ImageTexture url='\"blue.png\"'/>",
+                red.replace("FIELD", "baseTexture")
+            ),
+        ),
+    ];
+    for (what, appearance) in cases {
+        let [r, g, b] = square_colour(&square(dir.path(), &appearance, true));
+        eprintln!("{what}: mean colour {r:.0} {g:.0} {b:.0}");
+        // A white base colour times a red texture: red, lit; without the texture it would be white/grey.
+        assert!(r > 60.0 && g < 0.25 * r && b < 0.25 * r, "{what}: the square is {r:.0} {g:.0} {b:.0}, not red");
+    }
+    let plain = square_colour(&square(dir.path(), "<PhysicalMaterial metallic='0'/>", true));
+    assert!(plain[1] > 0.5 * plain[0], "without the texture the square is grey/white: {plain:?}");
 }

@@ -150,7 +150,36 @@ pub fn appearance_of(scene: &Scene, shape: NodeId) -> Result<ShapeAppearance, X3
             out.unsupported.push(format!("{} is drawn with the default Material", scene.describe(material)));
         }
     }
+    material_textures(scene, material, &mut out)?;
     Ok(out)
+}
+
+/// The X3D 4.0 material's own texture maps (clause 12: Material, PhysicalMaterial, UnlitMaterial). The
+/// base colour map — Material `diffuseTexture`, PhysicalMaterial `baseTexture`, UnlitMaterial
+/// `emissiveTexture` — is the same input as Appearance `texture` (an X3D 4 RGB texture multiplies the
+/// base colour, clause 17.2.2.4): drawn, and preferred to Appearance `texture` when a file gives both,
+/// the material's field being the more specific. The other maps (normal, occlusion, metallic-roughness,
+/// emissive, specular, shininess, ambient) are reported as not drawn.
+fn material_textures(scene: &Scene, material: NodeId, out: &mut ShapeAppearance) -> Result<(), X3dError> {
+    let base_map = match scene.node(material).type_name.as_str() {
+        "Material" | "TwoSidedMaterial" => "diffuseTexture",
+        "PhysicalMaterial" => "baseTexture",
+        "UnlitMaterial" => "emissiveTexture",
+        _ => return Ok(()),
+    };
+    for child in &scene.node(material).children {
+        let texture = child.node;
+        match (child.field.as_str(), scene.node(texture).type_name.as_str()) {
+            (field, "ImageTexture") if field == base_map => {
+                out.texture = Some(texture_ref(scene, texture, &mut out.unsupported)?);
+            }
+            (field, _) if field.ends_with("Texture") => {
+                out.unsupported.push(format!("{} ({field}) is not drawn", scene.describe(texture)))
+            }
+            _ => {}
+        }
+    }
+    Ok(())
 }
 
 /// The colours of a geometry's `color` node (Color → alpha 1, ColorRGBA), or `None` without one.
@@ -279,6 +308,16 @@ mod tests {
         let t = textured.texture.expect("an ImageTexture");
         assert_eq!((t.urls.len(), t.sampling.wrap), (2, [Wrap::Clamp, Wrap::Repeat]));
         assert!(textured.unsupported.is_empty());
+        let physical = appearance(
+            "<PhysicalMaterial><ImageTexture containerField='baseTexture' url='\"base.png\"'/>\
+             <ImageTexture containerField='normalTexture' url='\"n.png\"'/></PhysicalMaterial>",
+        );
+        assert_eq!(physical.texture.expect("the base texture").urls, vec!["base.png".to_string()]);
+        assert!(
+            physical.unsupported.iter().any(|u| u.contains("(normalTexture) is not drawn")),
+            "{:?}",
+            physical.unsupported
+        );
         let pixel = appearance("<Material/><PixelTexture/>");
         assert!(pixel.texture.is_none() && pixel.unsupported[0].contains("PixelTexture"));
     }
