@@ -470,3 +470,19 @@ fn the_fuzz_harness_survives_its_seeds_cut_and_corrupted() {
     }
     assert!(seeds >= 10, "fuzz/seeds_json holds {seeds} seeds");
 }
+
+#[test]
+fn font_style_keeps_its_style_field_where_other_nodes_drop_the_html_attribute() {
+    // `style` is HTML decoration on most elements, but FontStyle's own field (clause 15).
+    let xml = "<X3D><Scene><Shape style='color:red'><Text string='\"A\"'><FontStyle DEF='F' style='BOLD'/></Text>\
+               </Shape></Scene></X3D>";
+    let json = r#"{"X3D": {"Scene": {"-children": [{"Shape": {"@style": "color:red", "-geometry": {"Text": {
+        "@string": ["A"], "-fontStyle": {"FontStyle": {"@DEF": "F", "@style": "BOLD"}}}}}}]}}}"#;
+    for (text, name) in [(xml, "f.x3d"), (json, "f.x3dj")] {
+        let scene = x3d::load_str(text, Path::new(name), &LoadOptions::default()).unwrap_or_else(|e| panic!("{e}"));
+        let style = scene.node(scene.defs["F"]).fields.iter().find(|f| f.name == "style").map(|f| f.value.clone());
+        assert_eq!(style.as_deref(), Some("BOLD"), "{name}");
+        let shape = scene.roots[0];
+        assert!(scene.node(shape).fields.iter().all(|f| f.name != "style"), "{name}: Shape's HTML style kept");
+    }
+}

@@ -86,8 +86,14 @@ impl Doc<'_> {
             return Ok(Frame::Use);
         }
         let def = Self::take(&mut attrs, "DEF").map(|f| f.value);
-        // Attributes that are XML/HTML decoration, not X3D fields.
-        attrs.retain(|f| !matches!(f.name.as_str(), "class" | "id" | "style") && !f.name.starts_with("xmlns"));
+        // Attributes that are XML/HTML decoration, not X3D fields — except FontStyle's and
+        // ScreenFontStyle's own `style` field (PLAIN, BOLD, ITALIC, BOLDITALIC; clause 15).
+        let has_style_field = matches!(type_name.as_str(), "FontStyle" | "ScreenFontStyle");
+        attrs.retain(|f| match f.name.as_str() {
+            "class" | "id" => false,
+            "style" => has_style_field,
+            name => !name.starts_with("xmlns"),
+        });
         let id = NodeId(self.scene.nodes.len() as u32);
         self.scene.nodes.push(Node {
             type_name,
