@@ -61,6 +61,7 @@ pub const CODES: &[RuleCode] = &[
     code("motion-disabled", "HANIM-MOTION-DISABLED", &[XIte, Castle], true),
     code("coord-empty", "HANIM-COORD-EMPTY", &[Castle], false),
     code("normals-short", "HANIM-NORMALS-SHORT", &[X3dom], true),
+    code("site-under-joint", "HANIM-SITE-UNDER-JOINT", &[XIte], false),
     code("def-prefix", "HANIM-DEF-PREFIX", &[], true),
     code("weight-sum", "HANIM-WEIGHTS-SUM", &[FreeWrl], true),
     code("unreached-vertex", "HANIM-VERTEX-UNWEIGHTED", &[], false),

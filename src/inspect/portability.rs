@@ -103,6 +103,28 @@ impl Checker<'_> {
         self.disabled_motions(h);
         self.empty_coords(h);
         self.normal_count(h);
+        self.sites_under_joints(h);
+    }
+
+    /// X3D 4.0 26.3.3 gives HAnimJoint's `children` as HAnimJoint and HAnimSegment only: a Site belongs in
+    /// a segment (or the skeleton). We draw one found directly under a joint, as view3dscene does, at
+    /// the joint; X_ITE drops it.
+    fn sites_under_joints(&mut self, h: &Humanoid) {
+        let scene = &self.doc.scene;
+        let sites: Vec<String> = h
+            .joints
+            .iter()
+            .flat_map(|joint| {
+                scene
+                    .node(joint.node)
+                    .children_in("children")
+                    .filter(|&c| scene.node(c).type_name == "HAnimSite")
+                    .map(move |c| format!("{} (in joint '{}')", scene.describe(c), joint.name))
+            })
+            .collect();
+        let what = "HAnimSites stand directly in a joint's children, where X3D 4.0 allows only joints and segments \
+                    (a Site goes in a segment); X_ITE drops them";
+        self.push_list(Severity::Warning, "site-under-joint", h.node, what, &sites);
     }
 
     fn joint_list(&mut self, h: &Humanoid) {
