@@ -5,7 +5,9 @@
 //!   headlight's is 0);
 //! - an X3D 4.0 textured Box with diffuseColor 0.5 is half as bright as the same file declared X3D 3.3
 //!   (texture × diffuseColor in 4.0, texture replaces diffuse before);
-//! - a Background's sky gradient and ground appear at the rows the angles say (24.4.1).
+//! - a Background's sky gradient and ground appear at the rows the angles say (24.4.1);
+//! - a Background and a NavigationInfo inside the humanoid are bound when they come first in the
+//!   document (7.2.2), before one at the scene root.
 //!
 //! Without an adapter the tests skip loudly, except under `CI=true`, where they fail.
 
@@ -134,4 +136,26 @@ fn the_background_dome_shows_the_sky_gradient_and_the_ground() {
     let (top, middle, bottom) = (image.pixel(x, 0), image.pixel(x, SIZE / 2 - 2), image.pixel(x, SIZE - 1));
     assert!(top[2] > 250 && top[0] + 40 < middle[0], "the sky turns from blue towards white: {top:?} → {middle:?}");
     assert!(bottom[0] > bottom[2] + 50, "brown ground below the horizon: {bottom:?}");
+}
+
+/// The first Background and NavigationInfo in document order are bound at load (X3D 4.0, 7.2.2), also
+/// where they sit inside the humanoid: the sacrum segment's light blue Background and the root joint's
+/// WALK NavigationInfo win over the site's further down and over those at the scene root after the
+/// humanoid (JinBlink keeps its Background in the sacrum).
+#[test]
+fn bindable_nodes_inside_the_humanoid_are_bound_in_document_order() {
+    let doc = load("background_in_segment.x3d");
+    let bound = doc.settings.background.clone().expect("the sacrum's Background is bound");
+    assert_eq!(bound.sky_colors, [[0.8, 0.9, 1.0]], "the first Background in the document");
+    assert_eq!(doc.settings.navigation_types, ["WALK"], "the first NavigationInfo in the document");
+    assert_eq!(doc.settings.collision_distance, Some(0.3));
+    let Some(ctx) = common::gpu_or_skip() else { return };
+    let image = render(&ctx, &doc, Lighting::Standard);
+    save(&image, "lighting.background_in_segment.png");
+    assert_eq!(image.background, [0.8, 0.9, 1.0]);
+    let corner = image.pixel(0, 0);
+    let want = [204, 230, 255];
+    for c in 0..3 {
+        assert!(corner[c].abs_diff(want[c]) <= 2, "corner pixel {corner:?}: the sky should be {want:?}");
+    }
 }

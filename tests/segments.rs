@@ -1,20 +1,23 @@
 //! Segment geometry (semantics note §6): Shapes under segments, joints and sites drawn rigidly with
 //! `H · G_j` on the GPU. Every corpus humanoid renders and, for segmented figures, the projected centre
 //! of each joint whose segment has geometry lands on (or next to) drawn pixels; rotating one joint of a
-//! segmented figure changes pixels only near that joint's subtree. Small images: lavapipe is slow.
+//! segmented figure changes pixels only near that joint's subtree; a segment's morphed coord is drawn and
+//! boxed where the Transforms inside the segment put each Shape using it. Small images: lavapipe is slow.
 //! Without an adapter the GPU tests skip loudly, except under `CI=true`, where they fail.
 
 mod common;
 
 use std::path::Path;
 
-use glam::{Mat4, Vec3};
+use glam::{Mat4, Quat, Vec3};
 use hanim_viewer::gpu::GpuContext;
 use hanim_viewer::hanim::{self, Document};
 use hanim_viewer::mesh::{render_mesh_from_rigid_shape, rigid_shapes};
 use hanim_viewer::pose;
+use hanim_viewer::pose::bounds::{Aabb, humanoid_bounds};
 use hanim_viewer::pose::{DisplacerWeight, JointRotation, poses_for};
 use hanim_viewer::render::{self as headless, RenderedImage, SceneRequest, ViewRequest};
+use hanim_viewer::views::{DEFAULT_FIELD_OF_VIEW, framed_camera};
 
 const SIZE: u32 = 160;
 
@@ -212,4 +215,78 @@ fn a_segment_displacer_moves_the_drawn_segment_like_the_cpu_reference() {
     let (x, y) = bulged.camera.project_to_pixel(near_tip, SIZE, SIZE).unwrap();
     assert!(foreground_near(&bulged, x, y, 1), "the morphed tip at ({x}, {y}) is not drawn");
     assert!(!foreground_near(&flat, x, y, 1), "the unmorphed segment already covers ({x}, {y})");
+}
+
+/// A segment whose `coord` is the Coordinate of an IndexedFaceSet under a Transform inside the segment,
+/// shared by a second Shape under another Transform (JinBlink's layout). X3D 4.0 clause 26: Transforms
+/// inside a segment position the body part, so each Shape draws the morphed points where its own
+/// Transform puts them.
+const SHARED_COORD: &str = "segment_coord_in_transform.x3d";
+const TIP_UP: &str = "sacrum_tip_up_action";
+
+fn assert_box(got: Aabb, min: Vec3, max: Vec3, what: &str) {
+    assert!(
+        got.min.abs_diff_eq(min, 1e-5) && got.max.abs_diff_eq(max, 1e-5),
+        "{what}: box {:?} … {:?}, expected {min:?} … {max:?}",
+        got.min,
+        got.max
+    );
+}
+
+/// The box holds the placed points (y from 2), not the coord's own (y from 0), and follows the
+/// displacer's tip to y 4 under both Transforms.
+#[test]
+fn the_box_of_a_morphing_segment_holds_its_points_where_its_shapes_place_them() {
+    let doc = load(&common::test_data(SHARED_COORD));
+    let h = &doc.humanoids[0];
+    let rest = poses_for(&doc, &[], &[]).unwrap();
+    let got = humanoid_bounds(&doc.scene, h, &rest[0]).unwrap();
+    assert_box(got, Vec3::new(-0.5, 2.0, 0.0), Vec3::new(2.5, 3.0, 0.0), "at rest");
+    let raised = poses_for(&doc, &[], &[DisplacerWeight { name: TIP_UP.into(), weight: 1.0 }]).unwrap();
+    let got = humanoid_bounds(&doc.scene, h, &raised[0]).unwrap();
+    assert_box(got, Vec3::new(-0.5, 2.0, 0.0), Vec3::new(2.5, 4.0, 0.0), "tip raised by the displacer");
+}
+
+/// The GPU draws each Shape from the segment's morphed points under its own Transform, where the CPU
+/// reference (`deform_segment`, placed by the Shape's offset and the joint) puts them; nothing is drawn
+/// at the coord's own, untransformed points.
+#[test]
+fn each_shape_sharing_a_segment_coord_draws_the_morphed_points_under_its_own_transform() {
+    let Some(ctx) = common::gpu_or_skip() else { return };
+    let doc = load(&common::test_data(SHARED_COORD));
+    let h = &doc.humanoids[0];
+    let weight = DisplacerWeight { name: TIP_UP.into(), weight: 1.0 };
+    let mut request = SceneRequest::new(SIZE, SIZE);
+    // One camera that sees both the placed triangles and the coord's own place.
+    let seen = Aabb { min: Vec3::new(-1.0, -0.5, 0.0), max: Vec3::new(3.0, 4.5, 0.0) };
+    request.view = ViewRequest::Camera(framed_camera(&seen, Quat::IDENTITY, DEFAULT_FIELD_OF_VIEW, 1.0));
+    request.displacer_weights = vec![weight.clone()];
+    let image = render(&ctx, &doc, &request);
+    save(&image, "segments.segment_coord_in_transform.png");
+
+    let poses = poses_for(&doc, &[], &[weight]).unwrap();
+    let segment = 0;
+    let morphed = pose::deform_segment(h, segment, &poses[0]);
+    assert!((morphed[2] - h.segments[segment].coord_points[2]).length() > 0.9, "the reference raises the tip");
+    let joint = h.segments[segment].joint.unwrap();
+    let by_joint = h.world_from_humanoid() * pose::humanoid_from_joint(h, &poses[0])[joint];
+    let centroid = (morphed[0] + morphed[1] + morphed[2]) / 3.0;
+    let near_tip = morphed[2] + (centroid - morphed[2]) * 0.15;
+    let project = |p: Vec3| image.camera.project_to_pixel(p, SIZE, SIZE).expect("in front of the camera");
+    let shapes: Vec<_> =
+        rigid_shapes(&doc.scene, h).unwrap().into_iter().filter(|s| s.morph_segment == Some(segment)).collect();
+    assert_eq!(shapes.len(), 2, "both Shapes draw the segment's coord");
+    for shape in &shapes {
+        let placed = by_joint * shape.offset;
+        for (what, p) in [("centroid", centroid), ("raised tip", near_tip)] {
+            let (x, y) = project(placed.transform_point3(p));
+            assert!(
+                foreground_near(&image, x, y, 1),
+                "the {what} of the Shape placed by {:?} is not drawn at ({x}, {y})",
+                shape.offset.w_axis
+            );
+        }
+    }
+    let (x, y) = project(by_joint.transform_point3(centroid));
+    assert!(!foreground_near(&image, x, y, 1), "something is drawn at the coord's own points ({x}, {y})");
 }

@@ -329,8 +329,9 @@ impl HumanoidRenderer {
 
     /// Uploads one rigid shape (segment, joint or site geometry, see [`crate::mesh::rigid_shapes`]): its
     /// corners index `points` from `first_point` on (a static buffer of its rest points, or the skin
-    /// pass's [`GpuSkin::segment_points`] for a morphing segment). Each frame the caller places it with
-    /// [`MeshDraw::set_world_from_humanoid`]`(H · G_j)`; the vertices are never touched on the CPU.
+    /// pass's [`GpuSkin::segment_points`] for a morphing segment), in the Shape's own frame. Each frame
+    /// the caller places it with [`MeshDraw::set_world_from_humanoid`]`(H · G_j · offset)`; the vertices
+    /// are never touched on the CPU.
     /// `rest_points` (what `points` holds at rest) place the shape for transparency sorting.
     /// `instancing` says how many instances the draw has and, for a morphing segment, how far apart
     /// their points lie (the corner stride is ignored: every instance shares the static normals).

@@ -1,7 +1,9 @@
 //! Everything a document draws, on the GPU, shared by the window and headless rendering: per humanoid its
 //! skin (GPU-skinned), its rigid shapes (segment, joint and site geometry, and skin shapes that do not use
-//! the skinCoord node), each placed with `H · G_j`; and the scene's other Shapes (floor, props) placed
-//! with their Transform chain. Textures are loaded once per ImageTexture node.
+//! the skinCoord node), each placed with `H · G_j · offset` (the grouping transforms between the joint's
+//! segment, site or child list and the Shape: drawn from the Shape's own frame, so that a morphing
+//! segment's points, computed per frame, are placed like static ones); and the scene's other Shapes
+//! (floor, props) placed with their Transform chain. Textures are loaded once per ImageTexture node.
 
 use glam::{Mat4, Vec3};
 
@@ -12,7 +14,7 @@ use super::textures::TextureCache;
 use super::{GpuContext, GpuError, GpuSkin, SkinCorners};
 use crate::hanim::{Document, Humanoid, HumanoidIndex};
 use crate::mesh::{
-    RenderMesh, render_mesh_from_rigid_shape, render_mesh_from_shape, rigid_shapes, skin_mesh_from_humanoid,
+    RenderMesh, render_mesh_from_shape, rigid_shape_mesh, rigid_shapes, shape_mesh, skin_mesh_from_humanoid,
 };
 use crate::pose::bounds::Aabb;
 use crate::pose::skin_inspection::{OverlayMode, PointInfluence};
@@ -46,8 +48,16 @@ pub struct HumanoidDraws {
     /// The skin/morph pass (`None` for a humanoid with nothing to draw, e.g. without joints).
     pub skin: Option<GpuSkin>,
     skin_draw: Option<MeshDraw>,
-    /// Rigid shapes with the joint that places them (`None`: the humanoid transform only).
-    rigid: Vec<(Option<usize>, MeshDraw)>,
+    rigid: Vec<RigidDraw>,
+}
+
+/// A rigid shape's draw, placed each frame with `H · G_joint · offset`.
+struct RigidDraw {
+    /// The joint that places it (`None`: the humanoid transform only).
+    joint: Option<usize>,
+    /// Grouping transforms between the holder and the Shape; the draw's points are in the Shape's frame.
+    offset: Mat4,
+    draw: MeshDraw,
 }
 
 impl HumanoidDraws {
@@ -84,10 +94,12 @@ pub struct SceneDraw {
     instances: u32,
 }
 
-/// A rigid shape's mesh with the points it indexes (its own frame, offset applied).
+/// A rigid shape's mesh with the points it indexes, in the Shape's own frame, and the offset that places
+/// that frame.
 struct Built {
     joint: Option<usize>,
     morph_segment: Option<usize>,
+    offset: Mat4,
     mesh: RenderMesh,
     points: Vec<Vec3>,
 }
@@ -195,21 +207,27 @@ impl SceneDraw {
         let mut notes = Vec::new();
         let mut built = Vec::new();
         for shape in rigid_shapes(&doc.scene, h).map_err(SceneDrawError::geometry(format!("{whose}: segments")))? {
-            if let Some((mesh, points)) = render_mesh_from_rigid_shape(&doc.scene, h, &shape, &mut notes)
-                .map_err(SceneDrawError::geometry(whose.as_str()))?
-                && !mesh.indices.is_empty()
+            if let Some(own) =
+                rigid_shape_mesh(&doc.scene, h, &shape, &mut notes).map_err(SceneDrawError::geometry(whose.as_str()))?
+                && !own.mesh.indices.is_empty()
             {
-                built.push(Built { joint: shape.joint, morph_segment: shape.morph_segment, mesh, points });
+                let (joint, morph_segment) = (shape.joint, shape.morph_segment);
+                built.push(Built { joint, morph_segment, offset: own.offset, mesh: own.mesh, points: own.points });
             }
         }
         // Skin shapes that do not use the skinCoord node do not deform: drawn with the humanoid.
         for shape in h.skin.iter().flat_map(|s| &s.shapes).filter(|s| !s.deforms) {
-            if let Some((mesh, points)) =
-                render_mesh_from_shape(&doc.scene, shape.shape, None, Mat4::IDENTITY, &mut notes)
-                    .map_err(SceneDrawError::geometry(whose.as_str()))?
-                && !mesh.indices.is_empty()
+            if let Some(own) = shape_mesh(&doc.scene, shape.shape, None, Mat4::IDENTITY, &mut notes)
+                .map_err(SceneDrawError::geometry(whose.as_str()))?
+                && !own.mesh.indices.is_empty()
             {
-                built.push(Built { joint: None, morph_segment: None, mesh, points });
+                built.push(Built {
+                    joint: None,
+                    morph_segment: None,
+                    offset: own.offset,
+                    mesh: own.mesh,
+                    points: own.points,
+                });
             }
         }
         self.note_all(&whose, mesh.notes.clone());
@@ -257,7 +275,7 @@ impl SceneDraw {
             }
             .map_err(SceneDrawError::gpu(whose.as_str()))?;
             self.triangles += draw.triangle_count();
-            rigid.push((b.joint, draw));
+            rigid.push(RigidDraw { joint: b.joint, offset: b.offset, draw });
         }
         log::info!(
             "{whose}: {} skin points, {} corners, {} rigid shapes",
@@ -269,7 +287,7 @@ impl SceneDraw {
     }
 
     /// Writes humanoid `index`'s frame data for `pose`: the skin pass's joint matrices and displacer
-    /// weights, and every rigid shape's placement `H · G_j`.
+    /// weights, and every rigid shape's placement `H · G_j · offset`.
     pub fn update_humanoid(&mut self, queue: &wgpu::Queue, index: HumanoidIndex, h: &Humanoid, pose: &Pose) {
         self.update_humanoid_placed(queue, index, h, pose, pose.world_from_humanoid(h));
     }
@@ -312,9 +330,9 @@ impl SceneDraw {
         if let Some(draw) = &mut draws.skin_draw {
             draw.set_instance_placements(queue, &world_from_humanoid[..copies]);
         }
-        for (joint, draw) in &mut draws.rigid {
+        for RigidDraw { joint, offset, draw } in &mut draws.rigid {
             let placed = crowd_map(&globals, |k, g| {
-                world_from_humanoid[k] * joint.and_then(|j| g.get(j)).copied().unwrap_or(Mat4::IDENTITY)
+                world_from_humanoid[k] * joint.and_then(|j| g.get(j)).copied().unwrap_or(Mat4::IDENTITY) * *offset
             });
             draw.set_instance_placements(queue, &placed);
         }
@@ -385,7 +403,7 @@ impl SceneDraw {
         self.appearance_overridden = !changed.is_empty();
         let mut written = 0;
         for h in &mut self.humanoids {
-            for draw in h.skin_draw.iter_mut().chain(h.rigid.iter_mut().map(|(_, d)| d)) {
+            for draw in h.skin_draw.iter_mut().chain(h.rigid.iter_mut().map(|r| &mut r.draw)) {
                 written += draw.apply_appearance(queue, scene, overrides, &changed);
             }
         }
@@ -406,7 +424,7 @@ impl SceneDraw {
             if let Some(skin) = &mut draws.skin {
                 skin.set_overlay(queue, shown.then_some(selected.map(|j| j as u32)));
             }
-            for (joint, draw) in &mut draws.rigid {
+            for RigidDraw { joint, draw, .. } in &mut draws.rigid {
                 draw.set_rigid_overlay(queue, shown.then(|| PointInfluence::rigid(*joint, selected)));
             }
         }
@@ -433,7 +451,7 @@ impl SceneDraw {
     /// The draws of humanoid `index` alone.
     pub fn draws_of_humanoid(&self, index: usize) -> Vec<&MeshDraw> {
         let Some(h) = self.humanoids.get(index) else { return Vec::new() };
-        h.skin_draw.iter().chain(h.rigid.iter().map(|(_, d)| d)).collect()
+        h.skin_draw.iter().chain(h.rigid.iter().map(|r| &r.draw)).collect()
     }
 
     /// The humanoids' draws alone, without the scene's other Shapes.
@@ -441,7 +459,7 @@ impl SceneDraw {
         let mut all: Vec<&MeshDraw> = Vec::new();
         for h in &self.humanoids {
             all.extend(h.skin_draw.iter());
-            all.extend(h.rigid.iter().map(|(_, d)| d));
+            all.extend(h.rigid.iter().map(|r| &r.draw));
         }
         all
     }

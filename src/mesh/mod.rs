@@ -18,6 +18,7 @@ mod lines;
 mod normals;
 mod primitives;
 mod segments;
+mod shape;
 mod text;
 pub mod texture_image;
 pub mod texture_sampling;
@@ -34,7 +35,8 @@ pub use faces::{FaceCorner, Faces, faces_of};
 pub use lines::line_mesh;
 pub use normals::{crease_normals, face_normals};
 pub use primitives::{PrimitiveMesh, box_mesh, cone_mesh, cylinder_mesh, primitive_of, sphere_mesh};
-pub use segments::{RigidShape, render_mesh_from_rigid_shape, render_mesh_from_shape, rigid_shapes};
+pub use segments::{RigidShape, render_mesh_from_rigid_shape, rigid_shape_mesh, rigid_shapes};
+pub use shape::{ShapeMesh, render_mesh_from_shape, shape_mesh};
 pub use text::{text_mesh, text_of};
 pub use triangulate::{newell_normal, triangulate_polygon};
 

@@ -1,6 +1,7 @@
 //! Bounding boxes of a humanoid at a pose: joint centres, deformed skin points, and the rigid geometry of
 //! segments, sites and joints (Coordinate points, primitive extents and Text glyph boxes) placed by their
-//! joint.
+//! joint. A Shape whose geometry uses a segment's `coord` node counts that segment's morphed points,
+//! placed like its other points by the grouping nodes above the Shape: as it is drawn.
 
 use glam::{Mat4, Vec3};
 
@@ -42,11 +43,38 @@ impl Aabb {
     }
 }
 
+/// The points of each segment's `coord` node at the pose (displacers applied), by node: a Shape whose
+/// geometry uses one of these nodes draws these points instead of the node's own (`mesh::segments`,
+/// the first segment with that node).
+struct SegmentCoords(Vec<(NodeId, Vec<Vec3>)>);
+
+impl SegmentCoords {
+    fn new(h: &Humanoid, pose: Option<&Pose>) -> Self {
+        let coords = h.segments.iter().enumerate().filter_map(|(s, segment)| {
+            let points = match pose {
+                Some(pose) => pose::deform_segment(h, s, pose),
+                None => segment.coord_points.clone(),
+            };
+            segment.coord.map(|node| (node, points))
+        });
+        Self(coords.collect())
+    }
+
+    fn of(&self, coord: NodeId) -> Option<&[Vec3]> {
+        self.0.iter().find(|(node, _)| *node == coord).map(|(_, points)| points.as_slice())
+    }
+}
+
 /// Local-space points that bound the geometry drawn under `root`, iteratively: through grouping nodes as
 /// `x3d::grouping` says they show (so a Switch's hidden choices and an LOD's other levels are not framed)
 /// with their matrices applied, to each Shape's geometry. H-Anim nodes met on the way are placed by the
 /// skeleton (a site by its own entry), as in `mesh::segments`.
-fn geometry_points(scene: &Scene, root: NodeId, out: &mut Vec<Vec3>) -> Result<(), X3dError> {
+fn geometry_points(
+    scene: &Scene,
+    root: NodeId,
+    segment_coords: &SegmentCoords,
+    out: &mut Vec<Vec3>,
+) -> Result<(), X3dError> {
     let mut stack = vec![(root, Mat4::IDENTITY)];
     let mut visits = 0usize;
     while let Some((id, m)) = stack.pop() {
@@ -58,7 +86,7 @@ fn geometry_points(scene: &Scene, root: NodeId, out: &mut Vec<Vec3>) -> Result<(
         match node.type_name.as_str() {
             "Shape" => {
                 for geometry in node.children_in("geometry") {
-                    shape_geometry_points(scene, geometry, m, out)?;
+                    shape_geometry_points(scene, geometry, m, segment_coords, out)?;
                 }
             }
             t if grouping::is_grouping(t) => {
@@ -72,8 +100,15 @@ fn geometry_points(scene: &Scene, root: NodeId, out: &mut Vec<Vec3>) -> Result<(
     Ok(())
 }
 
-/// Points that bound one geometry node placed by `m`: a primitive's extent, or its Coordinate points.
-fn shape_geometry_points(scene: &Scene, id: NodeId, m: Mat4, out: &mut Vec<Vec3>) -> Result<(), X3dError> {
+/// Points that bound one geometry node placed by `m`: a primitive's extent, or its Coordinate points (a
+/// segment's morphed ones where the node is a segment's `coord`).
+fn shape_geometry_points(
+    scene: &Scene,
+    id: NodeId,
+    m: Mat4,
+    segment_coords: &SegmentCoords,
+    out: &mut Vec<Vec3>,
+) -> Result<(), X3dError> {
     let node = scene.node(id);
     match node.type_name.as_str() {
         "Box" => {
@@ -106,7 +141,9 @@ fn shape_geometry_points(scene: &Scene, id: NodeId, m: Mat4, out: &mut Vec<Vec3>
         }
         _ => {
             for coord in node.children_in("coord") {
-                if scene.node(coord).type_name.starts_with("Coordinate") {
+                if let Some(points) = segment_coords.of(coord) {
+                    out.extend(points.iter().map(|&p| m.transform_point3(p)));
+                } else if scene.node(coord).type_name.starts_with("Coordinate") {
                     out.extend(scene.mf_length3(coord, "point")?.into_iter().map(|p| m.transform_point3(p.into())));
                 }
             }
@@ -201,10 +238,11 @@ pub fn part_bounds(
         }
     }
     let mut local = Vec::new();
+    let segment_coords = SegmentCoords::new(h, pose);
     let mut add_rigid = |matrix: Mat4, roots: &[NodeId], bounds: &mut Aabb| -> Result<(), X3dError> {
         local.clear();
         for &root in roots {
-            geometry_points(scene, root, &mut local)?;
+            geometry_points(scene, root, &segment_coords, &mut local)?;
         }
         let m = world_from_humanoid * matrix;
         for p in &local {
@@ -212,18 +250,9 @@ pub fn part_bounds(
         }
         Ok(())
     };
-    for (s, segment) in h.segments.iter().enumerate() {
-        if !parts.has(segment.joint) {
-            continue;
-        }
-        let m = joint_matrix(segment.joint);
-        add_rigid(m, &segment.geometry, &mut bounds)?;
-        let q = match pose {
-            Some(pose) => pose::deform_segment(h, s, pose),
-            None => segment.coord_points.clone(),
-        };
-        for p in q {
-            bounds.add((world_from_humanoid * m).transform_point3(p));
+    for segment in &h.segments {
+        if parts.has(segment.joint) {
+            add_rigid(joint_matrix(segment.joint), &segment.geometry, &mut bounds)?;
         }
     }
     for (j, joint) in h.joints.iter().enumerate() {

@@ -43,7 +43,8 @@
 //!   rather than NaN. A singular `M_j` (a zero scale) has no inverse; its cofactor matrix `det·M⁻ᵀ`,
 //!   which is finite and keeps the direction where there is one, stands in for `N_j`.
 //! - **Segment displacers** act on [`Segment::coord_points`](crate::hanim::Segment::coord_points) in
-//!   segment space, unrotated; the segment is then drawn rigidly with `H·G_joint`.
+//!   segment space, unrotated; each Shape using the segment's coord then draws them rigidly with
+//!   `H·G_joint·offset`, its offset being the grouping transforms between the segment and that Shape.
 //!
 //! Nothing here panics on an inconsistent model or pose: a joint or displacer index outside its list
 //! is skipped, and pose entries missing from a short [`Pose`] fall back to the file's rest values.

@@ -8,7 +8,8 @@
 //! built by a `HumanoidBuilder` (`humanoid`), whose walks live beside it by job: `skeleton` (joints,
 //! segments, nested H-Anim nodes), `sites` (sites, viewpoints, lights), `displacers`, `skin`, `motions`
 //! (motions and `info`), all reading fields through `fields` (transform fields, rotations, warnings at a
-//! field's position).
+//! field's position). `bindables` picks the Background and NavigationInfo bound at load, inside
+//! humanoids too.
 
 use std::path::Path;
 
@@ -19,6 +20,7 @@ use crate::x3d::{self, LoadOptions, NodeId, Scene, SourcePos, X3dError};
 
 use super::model::*;
 
+mod bindables;
 mod displacers;
 mod fields;
 mod humanoid;
@@ -28,6 +30,7 @@ mod sites;
 mod skeleton;
 mod skin;
 
+use bindables::{Bindings, bindables_below, is_bindable};
 pub(crate) use fields::{grouping_matrix, transform_fields};
 use humanoid::HumanoidBuilder;
 pub use motions::count_channels;
@@ -78,7 +81,7 @@ fn is_x3d4_or_later(version: &str) -> bool {
 }
 
 /// Walks the scene outside humanoids: finds humanoids with their parent transform, viewpoints, shapes and
-/// scene settings.
+/// scene settings (with the Background and NavigationInfo bound at load, which may sit inside a humanoid).
 pub fn build_document(scene: Scene) -> Result<Document, HanimError> {
     let mut warnings = Vec::new();
     let mut humanoid_nodes: Vec<(NodeId, Mat4)> = Vec::new();
@@ -93,7 +96,7 @@ pub fn build_document(scene: Scene) -> Result<Document, HanimError> {
         collision_distance: None,
         lights: Vec::new(),
     };
-    let mut settings_seen = (false, false);
+    let mut bindings = Bindings::default();
     let mut stack: Vec<(NodeId, Mat4)> = scene.roots.iter().rev().map(|&r| (r, Mat4::IDENTITY)).collect();
     let mut visits = 0usize;
     while let Some((id, world_from_parent)) = stack.pop() {
@@ -106,24 +109,13 @@ pub fn build_document(scene: Scene) -> Result<Document, HanimError> {
         }
         let type_name = scene.node(id).type_name.as_str();
         match type_name {
-            "HAnimHumanoid" => humanoid_nodes.push((id, world_from_parent)),
             "Viewpoint" | "OrthoViewpoint" => viewpoints.push((read_viewpoint(&scene, id)?, world_from_parent)),
             "Shape" => other_shapes.push((id, world_from_parent)),
-            "Background" | "TextureBackground" if !settings_seen.0 => {
-                settings_seen.0 = true;
-                settings.background = Some(crate::hanim::Background::read(&scene, id)?);
-            }
+            t if is_bindable(t) => bindings.offer(&scene, id, &mut settings)?,
             "DirectionalLight" | "PointLight" | "SpotLight" => {
                 if let Some(light) = read_light(&scene, id, world_from_parent, &mut warnings)? {
                     settings.lights.push(light);
                 }
-            }
-            "NavigationInfo" if !settings_seen.1 => {
-                settings_seen.1 = true;
-                settings.headlight = scene.sf_bool(id, "headlight", true)?;
-                settings.navigation_types = scene.mf_string(id, "type")?;
-                let avatar_size = scene.mf_float(id, "avatarSize")?;
-                settings.collision_distance = avatar_size.first().copied().filter(|d| d.is_finite() && *d > 0.0);
             }
             t if is_grouping(t) => {
                 let m = world_from_parent * grouping_matrix(&scene, id, &mut warnings)?;
@@ -140,7 +132,17 @@ pub fn build_document(scene: Scene) -> Result<Document, HanimError> {
                     stack.push((child, m));
                 }
             }
-            // H-Anim 1.0 layout: joints outside the humanoid are reached through its `joints` list.
+            // A humanoid is built below. The bindable nodes inside it, or inside an H-Anim 1.0 joint tree
+            // written outside its humanoid (reached through the `joints` list), are bound from here,
+            // where they stand in the document.
+            t if t.starts_with("HAnim") => {
+                if t == "HAnimHumanoid" {
+                    humanoid_nodes.push((id, world_from_parent));
+                }
+                for bindable in bindables_below(&scene, id)? {
+                    bindings.offer(&scene, bindable, &mut settings)?;
+                }
+            }
             _ => {}
         }
     }
