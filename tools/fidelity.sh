@@ -37,7 +37,9 @@ for file in "$@"; do
         [ "$def" = "-" ] && def="$(sed -n 's/^bound viewpoint: DEF=- description="\(.*\)"$/\1/p' <<<"$log" | head -1)"
     else
         "$PEERS/view3dscene_shot.sh" "$file" "$xite" "" "$SIZE" >"$OUT/$name.peer.log" 2>&1
-        # view3dscene binds the file's first Viewpoint: the first of our views that comes from the file.
+        # view3dscene binds the file's first Viewpoint in document order; ours is the first view our
+        # `views` list takes from the file, which lists a humanoid's Site views before the scene's
+        # Viewpoints: where a file has both, check the two pictures show the same view.
         def="$("$BIN" views --json "$file" 2>/dev/null | python3 -c '
 import json, sys
 views = [v for v in json.load(sys.stdin)["views"] if v["kind"] != "computed"]
