@@ -1,6 +1,7 @@
 //! The X3D event model on real files and a hand-written fixture: Joe's ball, moved by the same
 //! TimeSensor as the kick, against positions worked out by hand from the file's keys; the events' joint
-//! values against the transport's interpolator clips; the cascade's last writer; the ball rendered moving;
+//! values against the transport's interpolator clips; the cascade's last writer; events through PROTO
+//! interfaces in the three encodings; the ball rendered moving;
 //! ProximitySensor HUDs (one screen place in two views, not clipped 8 cm ahead); a touch starting Nancy's walk.
 
 mod common;
@@ -109,6 +110,41 @@ fn the_last_route_of_the_cascade_writes_the_joint() {
         let near = |q: Quat, angle: f32| q.dot(Quat::from_rotation_z(angle)).abs() > 1.0 - 1e-6;
         assert!(near(poses[0].rotations[shoulder], s), "t = {t}: l_shoulder {}", poses[0].rotations[shoulder]);
         assert!(near(poses[0].rotations[elbow], e), "t = {t}: l_elbow {}", poses[0].rotations[elbow]);
+    }
+}
+
+/// The same scene in the three encodings: events through PROTO interfaces (tests/data/proto_events.x3d).
+const PROTO_EVENTS: [&str; 3] = ["proto_events.x3d", "vrml/proto_events.x3dv", "json/proto_events.x3dj"];
+
+#[test]
+fn events_pass_through_prototype_interfaces() {
+    // tests/data/proto_events.x3d (see its comment; the .x3dv and .x3dj are the same scene). X3D 4.0
+    // clause 4.4.4: a body field IS-connected to an outputOnly interface field sends out of the instance;
+    // an event to an inputOnly interface field reaches every body field IS-connected to it. By hand,
+    // about Z: l_shoulder = 2·frac(t/4) (SWING's own Clock), l_elbow = frac(t/2) and l_wrist = 0.5·frac(t/2)
+    // (the Outside clock sent into SWING.set_arm_fraction, one interface field to two interpolators),
+    // r_shoulder = 2·frac(t/8) (OUTER.turn_changed IS its body's Swing instance's shoulder_changed, whose
+    // Clock runs 8 s from the fieldValue):
+    //   t = 1.0: 0.5, 0.5, 0.25, 0.25      t = 2.5: 1.25, 0.25, 0.125, 0.625
+    for file in PROTO_EVENTS {
+        let doc = load(&common::test_data(file));
+        let unexpected: Vec<String> = doc.scene.warnings.iter().map(|w| w.to_string()).collect();
+        assert!(unexpected.is_empty(), "{file}: {unexpected:#?}");
+        let playback = FilePlayback::new(&doc);
+        let h = &doc.humanoids[0];
+        let joints = ["l_shoulder", "l_elbow", "l_wrist", "r_shoulder"].map(|n| h.joint_index(n).expect(n));
+        for (t, want) in [(1.0, [0.5, 0.5, 0.25, 0.25]), (2.5, [1.25, 0.25, 0.125, 0.625])] {
+            let mut poses = vec![Pose::rest(h)];
+            playback.apply(&doc, t, &SampleOptions::default(), &mut poses);
+            for (joint, angle) in joints.iter().zip(want) {
+                let got = poses[0].rotations[*joint];
+                assert!(
+                    got.dot(Quat::from_rotation_z(angle)).abs() > 1.0 - 1e-6,
+                    "{file}, t = {t}: {} is {got}, by hand {angle} rad about Z",
+                    h.joints[*joint].name
+                );
+            }
+        }
     }
 }
 

@@ -265,6 +265,14 @@ fn routes_time_sensors_and_interpolators_load_as_their_xml_twin() {
 }
 
 #[test]
+fn routes_through_prototype_interfaces_load_as_their_xml_twin() {
+    // proto_events: the ROUTEs naming instance interface fields (an `IS` in a nested ProtoInstance among
+    // them) become the same 8 ROUTEs between body nodes as in XML (see tests/data/proto_events.x3d).
+    assert_twins(&json("proto_events.x3dj"), &data("proto_events.x3d"));
+    assert_eq!(load_scene(&json("proto_events.x3dj")).routes.len(), 8);
+}
+
+#[test]
 fn units_apply_as_in_xml() {
     assert_twins(&json("keys_units.x3dj"), &data("keys_units.x3d"));
     let scene = load_scene(&json("keys_units.x3dj"));

@@ -1,5 +1,5 @@
-//! Loader features on small hand-written files: UNIT, prototypes, Inline, containerField, DEF/USE
-//! sharing, version defaults, info fields and joint binding fields.
+//! Loader features on small hand-written files: UNIT, prototypes (ROUTEs through their interfaces too),
+//! Inline, containerField, DEF/USE sharing, version defaults, info fields and joint binding fields.
 
 mod common;
 
@@ -96,6 +96,95 @@ fn generic_prototype_expansion_fills_is_connections() {
     // The copy's Script field refers to the copied TimeSensor, not the declaration's.
     let script_ts: Vec<_> = scene.node(extra[0]).children_in("timeSensor").collect();
     assert_eq!(script_ts, vec![id]);
+}
+
+/// The ROUTEs of `scene` as `(from DEF or type, from field, to DEF or type, to field)`.
+fn route_names(scene: &x3d::Scene) -> Vec<(String, String, String, String)> {
+    let name = |id| {
+        let node = scene.node(id);
+        node.def.clone().unwrap_or_else(|| node.type_name.clone())
+    };
+    scene
+        .routes
+        .iter()
+        .map(|r| (name(r.from_node), r.from_field.clone(), name(r.to_node), r.to_field.clone()))
+        .collect()
+}
+
+#[test]
+fn routes_through_an_instance_interface_reach_its_body_or_warn_at_the_route() {
+    // The instance I of P stands for its body's ScalarInterpolator (DEF Lerp in the body; the instance's
+    // DEF replaces it): a ROUTE from I.out_changed leaves from Lerp.value_changed, one into I.set_in reaches
+    // Lerp.set_fraction (X3D 4.0 clause 4.4.4). A field P does not declare, and a field used against its
+    // access type, are warnings at the ROUTE, in either encoding, and the ROUTE is dropped.
+    let xml = "<X3D version='4.0'><Scene>
+<ProtoDeclare name='P'><ProtoInterface>
+  <field accessType='outputOnly' name='out_changed' type='SFFloat'/>
+  <field accessType='inputOnly' name='set_in' type='SFFloat'/>
+</ProtoInterface><ProtoBody>
+  <ScalarInterpolator DEF='Lerp' key='0 1' keyValue='0 1'><IS>
+    <connect nodeField='value_changed' protoField='out_changed'/><connect nodeField='set_fraction' protoField='set_in'/>
+  </IS></ScalarInterpolator>
+</ProtoBody></ProtoDeclare>
+<ProtoInstance DEF='I' name='P'/><TimeSensor DEF='T'/><ScalarInterpolator DEF='S'/>
+<ROUTE fromNode='I' fromField='out_changed' toNode='S' toField='set_fraction'/>
+<ROUTE fromNode='T' fromField='fraction_changed' toNode='I' toField='set_in'/>
+<ROUTE fromNode='I' fromField='out_chaged' toNode='S' toField='set_fraction'/>
+  <ROUTE fromNode='I' fromField='set_in' toNode='S' toField='set_fraction'/>
+</Scene></X3D>";
+    let classic = "#X3D V4.0 utf8
+PROTO P [ outputOnly SFFloat out_changed inputOnly SFFloat set_in ] {
+  DEF Lerp ScalarInterpolator { key [ 0 1 ] keyValue [ 0 1 ] value_changed IS out_changed set_fraction IS set_in }
+}
+DEF I P { } DEF T TimeSensor { } DEF S ScalarInterpolator { }
+ROUTE I.out_changed TO S.set_fraction
+ROUTE T.fraction_changed TO I.set_in
+ROUTE I.out_chaged TO S.set_fraction
+  ROUTE I.set_in TO S.set_fraction
+";
+    let field = |a: &str, b: &str, c: &str, d: &str| (a.to_string(), b.to_string(), c.to_string(), d.to_string());
+    for (text, path, first_bad) in [(xml, "t.x3d", 13), (classic, "t.x3dv", 8)] {
+        let scene = x3d::load_str(text, Path::new(path), &LoadOptions::default()).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(
+            route_names(&scene),
+            [field("I", "value_changed", "S", "set_fraction"), field("T", "fraction_changed", "I", "set_fraction")],
+            "{path}"
+        );
+        let warnings: Vec<String> = scene.warnings.iter().map(|w| w.to_string()).collect();
+        assert_eq!(
+            warnings,
+            [
+                format!(
+                    "{path}:{first_bad}:1: warning: ROUTE I.out_chaged TO S.set_fraction: prototype 'P' declares no \
+                     interface field 'out_chaged'; close names: out_changed; ignored"
+                ),
+                format!(
+                    "{path}:{}:3: warning: ROUTE I.set_in TO S.set_fraction: interface field 'set_in' of prototype \
+                     'P' is inputOnly: it sends no events; ignored",
+                    first_bad + 1
+                ),
+            ],
+            "{path}"
+        );
+    }
+}
+
+#[test]
+fn routes_through_proto_interfaces_are_the_same_in_classic_vrml_as_in_xml() {
+    // vrml/proto_events.x3dv is proto_events.x3d in ClassicVRML: the ROUTEs naming PROTO instance fields
+    // become the same ROUTEs between body nodes: Outside into both interpolators behind set_arm_fraction,
+    // SWING's three outputs from their interpolators, OUTER's from its nested Swing's, and each Swing
+    // body's own Clock ROUTE (8).
+    let load = |name| x3d::load_file(&data(name), &LoadOptions::default()).unwrap_or_else(|e| panic!("{e}"));
+    let (classic, xml) = (load("vrml/proto_events.x3dv"), load("proto_events.x3d"));
+    let mut routes = route_names(&classic);
+    routes.sort();
+    let mut xml_routes = route_names(&xml);
+    xml_routes.sort();
+    assert_eq!(routes, xml_routes);
+    assert_eq!(routes.len(), 8);
+    let into_swing: Vec<_> = routes.iter().filter(|r| r.0 == "Outside").map(|r| (r.2.as_str(), r.3.as_str())).collect();
+    assert_eq!(into_swing, [("ElbowTurn", "set_fraction"), ("WristTurn", "set_fraction")]);
 }
 
 #[test]

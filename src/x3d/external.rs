@@ -72,6 +72,8 @@ impl Checkpoint {
     fn restore(self, scene: &mut Scene) {
         scene.files.truncate(self.files);
         scene.nodes.truncate(self.nodes);
+        // Instances expanded in the document that failed stood for nodes that are gone now.
+        scene.instance_interfaces.retain(|id, _| (id.0 as usize) < self.nodes);
         scene.routes.truncate(self.routes);
         scene.warnings.truncate(self.warnings);
     }

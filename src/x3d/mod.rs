@@ -8,7 +8,8 @@
 //! Imports run one way: `load` picks the parser for each document (`reader` for XML and, through the
 //! `syntax` tree, X3D JSON; `classic` for the VRML-style syntax); the parsers read the files a document refers to through `external`, which is
 //! handed the parser to use rather than importing it; all of them build on `scene` (the arena and its
-//! typed field access), `source` (bytes to text), `proto`, `options`, [`error`] and [`fields`].
+//! typed field access), `source` (bytes to text), `proto` (with `proto_routes`: ROUTEs through
+//! instance interfaces), `options`, [`error`] and [`fields`].
 //! [`grouping`] says which children a grouping node shows, for every layer above that walks the tree.
 
 mod classic;
@@ -20,6 +21,7 @@ pub mod grouping;
 mod load;
 mod options;
 mod proto;
+mod proto_routes;
 mod reader;
 pub mod reference;
 mod scene;

@@ -2,12 +2,15 @@
 //!
 //! Generic X3D semantics: an instance is a fresh copy of the prototype body with every `IS` connection
 //! filled from the instance's `fieldValue` or the interface default; the first body node gives the
-//! instance its node type. The H-Anim 1.x prototypes (`Humanoid`, `Joint`, `Segment`, `Site`,
-//! `Displacer`) are recognised by name and become the native H-Anim node they stand for, with the
-//! instance's field values, so the skeleton is usable like an X3D HAnim one.
+//! instance its node type. Each copy's IS connections are kept as the instance's interface, through
+//! which ROUTEs naming the instance reach the body (`proto_routes`). The H-Anim 1.x prototypes
+//! (`Humanoid`, `Joint`, `Segment`, `Site`, `Displacer`) are recognised by name and become the native
+//! H-Anim node they stand for, with the instance's field values, so the skeleton is usable like an X3D
+//! HAnim one.
 
 use std::collections::HashMap;
 
+use super::proto_routes::{Access, InstanceInterface};
 use super::scene::{Child, Field, Loc, Node, NodeId, Route, Scene};
 
 #[derive(Debug, Clone)]
@@ -15,6 +18,8 @@ pub(crate) struct ProtoFieldDecl {
     pub name: String,
     /// Declared type (`SFVec3f`); empty for XML fields that omit it.
     pub type_name: String,
+    /// Declared access type; `None` for XML fields that omit it (ROUTEs then follow it both ways).
+    pub access: Option<Access>,
     pub value: Option<(String, Loc)>,
     pub nodes: Vec<NodeId>,
     #[allow(dead_code)]
@@ -112,13 +117,22 @@ fn new_node(scene: &mut Scene, node: Node) -> NodeId {
     id
 }
 
-/// Expands one instance into the arena and returns the node that represents it.
-pub(crate) fn instantiate(scene: &mut Scene, decl: Option<&ProtoDecl>, inst: &InstanceData) -> NodeId {
+/// An instance expanded into the arena.
+pub(crate) struct Expanded {
+    /// The node that represents the instance.
+    pub node: NodeId,
+    /// The copies of the body's ROUTEs. They belong where the instance stands: to the scene, or, for an
+    /// instance inside another prototype's body, to that body, so that each of its instances copies them.
+    pub routes: Vec<Route>,
+}
+
+/// Expands one instance into the arena.
+pub(crate) fn instantiate(scene: &mut Scene, decl: Option<&ProtoDecl>, inst: &InstanceData) -> Expanded {
     if let Some(native) = hanim_type_of(&inst.name, decl) {
-        return instantiate_hanim1(scene, native, decl, inst);
+        return Expanded { node: instantiate_hanim1(scene, native, decl, inst), routes: Vec::new() };
     }
-    match decl {
-        Some(decl) if !decl.body.is_empty() => instantiate_body(scene, decl, inst),
+    let node = match decl {
+        Some(decl) if !decl.body.is_empty() => return instantiate_body(scene, decl, inst),
         _ => {
             let why = match decl {
                 Some(d) if d.external => "its ExternProtoDeclare is not loaded",
@@ -128,7 +142,8 @@ pub(crate) fn instantiate(scene: &mut Scene, decl: Option<&ProtoDecl>, inst: &In
             scene.warn(inst.loc, format!("ProtoInstance '{}' cannot be expanded: {why}", inst.name));
             placeholder(scene, &inst.name, decl, inst)
         }
-    }
+    };
+    Expanded { node, routes: Vec::new() }
 }
 
 /// A node named after the prototype, holding the instance's values; nothing renders it.
@@ -176,7 +191,7 @@ fn instantiate_hanim1(scene: &mut Scene, native: &str, decl: Option<&ProtoDecl>,
 }
 
 /// Copies the body (sharing structure as the body shares it) and applies the IS connections.
-fn instantiate_body(scene: &mut Scene, decl: &ProtoDecl, inst: &InstanceData) -> NodeId {
+fn instantiate_body(scene: &mut Scene, decl: &ProtoDecl, inst: &InstanceData) -> Expanded {
     // Every node reachable from the body, iteratively.
     let mut order = Vec::new();
     let mut seen = HashMap::new();
@@ -204,10 +219,18 @@ fn instantiate_body(scene: &mut Scene, decl: &ProtoDecl, inst: &InstanceData) ->
             scene.node(old).children.iter().map(|c| Child { field: c.field.clone(), node: copy_of[&c.node] }).collect();
         scene.nodes[copy_of[&old].0 as usize].children = children;
     }
+    let mut interface = InstanceInterface {
+        proto: inst.name.clone(),
+        fields: decl.fields.iter().map(|f| (f.name.clone(), f.access)).collect(),
+        connections: Vec::new(),
+    };
     for &old in &order {
         let new = copy_of[&old];
         let connections = std::mem::take(&mut scene.nodes[new.0 as usize].is_connections);
         for (node_field, proto_field) in connections {
+            // Events pass through the interface along every connection, forwarded ones included: a ROUTE
+            // into this instance reaches the body field whichever prototype gives the field its value.
+            interface.connections.push((proto_field.clone(), new, node_field.clone()));
             // Connected to a field that this instance itself takes from an enclosing prototype: left for
             // the enclosing prototype's instantiation to fill.
             if let Some((_, outer)) = inst.forwarded.iter().find(|(f, _)| *f == proto_field) {
@@ -234,11 +257,16 @@ fn instantiate_body(scene: &mut Scene, decl: &ProtoDecl, inst: &InstanceData) ->
             }
         }
     }
-    for route in &decl.routes {
-        if let (Some(&from), Some(&to)) = (copy_of.get(&route.from_node), copy_of.get(&route.to_node)) {
-            scene.routes.push(Route { from_node: from, to_node: to, ..route.clone() });
-        }
-    }
+    // The body's ROUTEs were resolved through the interfaces of instances nested in the body when they
+    // were read (`proto_routes`), so they name body nodes only, and their copies name the copied nodes.
+    let routes = decl
+        .routes
+        .iter()
+        .filter_map(|route| match (copy_of.get(&route.from_node), copy_of.get(&route.to_node)) {
+            (Some(&from), Some(&to)) => Some(Route { from_node: from, to_node: to, ..route.clone() }),
+            _ => None,
+        })
+        .collect();
     let primary = copy_of[&decl.body[0]];
     let extras: Vec<Child> =
         decl.body[1..].iter().map(|b| Child { field: "__proto_extra".into(), node: copy_of[b] }).collect();
@@ -247,5 +275,6 @@ fn instantiate_body(scene: &mut Scene, decl: &ProtoDecl, inst: &InstanceData) ->
     node.proto = Some(inst.name.clone());
     node.loc = inst.loc;
     node.children.extend(extras);
-    primary
+    scene.instance_interfaces.insert(primary, interface);
+    Expanded { node: primary, routes }
 }

@@ -293,6 +293,9 @@ pub struct Scene {
     /// DEF names of the main file's scene (prototype bodies and Inlines have their own scopes).
     pub defs: HashMap<String, NodeId>,
     pub warnings: Vec<Warning>,
+    /// The interface of each expanded prototype instance, by the node that stands for it: what a ROUTE
+    /// naming the instance's fields is rewritten into while the file is read (`proto_routes`).
+    pub(crate) instance_interfaces: super::proto_routes::InstanceInterfaces,
 }
 
 impl Scene {

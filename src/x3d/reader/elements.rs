@@ -8,6 +8,7 @@ use super::{Doc, Frame};
 use crate::x3d::error::X3dError;
 use crate::x3d::fields;
 use crate::x3d::proto::{FieldValue, InstanceData, ProtoDecl, ProtoFieldDecl};
+use crate::x3d::proto_routes::{self, Access};
 use crate::x3d::scene::{Component, Field, Loc, Route};
 
 impl Doc<'_> {
@@ -118,11 +119,22 @@ impl Doc<'_> {
                 Frame::ProtoBody
             }
             ("IS", Some(Frame::Node(id))) => Frame::Is(*id),
+            ("IS", Some(Frame::ProtoInstance(_))) => Frame::InstanceIs,
             ("connect", Some(Frame::Is(id))) => {
                 let node_field = Self::take(&mut attrs, "nodeField").map(|f| f.value).unwrap_or_default();
                 let proto_field = Self::take(&mut attrs, "protoField").map(|f| f.value).unwrap_or_default();
                 let id = *id;
                 self.scene.nodes[id.0 as usize].is_connections.push((node_field, proto_field));
+                Frame::Ignored
+            }
+            ("connect", Some(Frame::InstanceIs)) => {
+                // An instance inside another prototype's body whose field is the enclosing prototype's:
+                // filled, and passing events, when the enclosing prototype is instantiated.
+                let node_field = Self::take(&mut attrs, "nodeField").map(|f| f.value).unwrap_or_default();
+                let proto_field = Self::take(&mut attrs, "protoField").map(|f| f.value).unwrap_or_default();
+                if let Some(Frame::ProtoInstance(inst)) = self.stack.iter_mut().rev().nth(1) {
+                    inst.forwarded.push((node_field, proto_field));
+                }
                 Frame::Ignored
             }
             ("field", Some(Frame::Node(owner))) => {
@@ -231,7 +243,33 @@ impl Doc<'_> {
         let name = Self::take(attrs, "name").map(|f| f.value).unwrap_or_default();
         let type_name = Self::take(attrs, "type").map(|f| f.value).unwrap_or_default();
         let value = Self::take(attrs, "value").map(|f| (f.value, f.loc));
-        ProtoFieldDecl { name, type_name, value, nodes: Vec::new(), loc }
+        let access = Self::take(attrs, "accessType").and_then(|a| {
+            let access = Access::parse(&a.value);
+            if access.is_none() {
+                let message = format!(
+                    "field '{name}': accessType '{}' is none of initializeOnly, inputOnly, outputOnly, inputOutput; \
+                     ROUTEs may use it both ways",
+                    a.value
+                );
+                self.scene.warn(a.loc, message);
+            }
+            access
+        });
+        ProtoFieldDecl { name, type_name, access, value, nodes: Vec::new(), loc }
+    }
+
+    /// ROUTEs read here: in a ProtoBody the body's, which each instance copies; anywhere else the scene's
+    /// (the nodes of an interface default are shared by the instances, not copied).
+    pub(super) fn add_routes(&mut self, routes: Vec<Route>) {
+        let innermost = self
+            .stack
+            .iter()
+            .rposition(|f| matches!(f, Frame::ProtoBody | Frame::ProtoInterface | Frame::InterfaceField(_)));
+        let body = innermost.filter(|&i| matches!(self.stack[i], Frame::ProtoBody));
+        match body.and_then(|i| i.checked_sub(1)).map(|i| &mut self.stack[i]) {
+            Some(Frame::ProtoDeclare(decl)) => decl.routes.extend(routes),
+            _ => self.scene.routes.extend(routes),
+        }
     }
 
     /// `<ROUTE fromNode fromField toNode toField>`, kept with the prototype being declared if any.
@@ -242,13 +280,9 @@ impl Doc<'_> {
         match (self.lookup(&from_node), self.lookup(&to_node)) {
             (Some(from), Some(to)) => {
                 let route = Route { from_node: from, from_field, to_node: to, to_field, loc };
-                match self.stack.iter_mut().rev().find_map(|f| match f {
-                    Frame::ProtoDeclare(decl) => Some(decl),
-                    _ => None,
-                }) {
-                    Some(decl) => decl.routes.push(route),
-                    None => self.scene.routes.push(route),
-                }
+                // A ROUTE naming a prototype instance's interface field goes to the body fields behind it.
+                let routes = proto_routes::resolve_route(self.scene, route);
+                self.add_routes(routes);
             }
             _ => {
                 let missing = if self.lookup(&from_node).is_none() { from_node } else { to_node };

@@ -50,6 +50,8 @@ enum Frame {
     ProtoBody,
     /// `<IS>` inside a node of a ProtoBody.
     Is(NodeId),
+    /// `<IS>` inside a ProtoInstance of a ProtoBody (its `connect`s forward the instance's fields).
+    InstanceIs,
     ProtoInstance(Box<InstanceData>),
     FieldValue {
         name: String,
@@ -183,7 +185,9 @@ impl Doc<'_> {
             Frame::ProtoInstance(inst) => {
                 let inst = *inst;
                 let decl = self.protos.get(&inst.name);
-                let id = proto::instantiate(self.scene, decl, &inst);
+                let expanded = proto::instantiate(self.scene, decl, &inst);
+                let id = expanded.node;
+                self.add_routes(expanded.routes);
                 if self.scene.nodes.len() > MAX_NODES {
                     return Err(self.err(
                         inst.loc.offset as usize,

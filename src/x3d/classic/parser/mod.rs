@@ -27,6 +27,7 @@ use crate::x3d::external::{LoadContext, ParsedDocument};
 use crate::x3d::fields;
 use crate::x3d::options::ProgressReporter;
 use crate::x3d::proto::{self, FieldValue, InstanceData, ProtoDecl, ProtoFieldDecl};
+use crate::x3d::proto_routes::{self, Access};
 use crate::x3d::scene::{Child, Component, Field, Loc, Node, NodeId, Route, Scene};
 use crate::x3d::source;
 

@@ -174,7 +174,9 @@ impl Parser<'_> {
             loc: scratch.loc,
         };
         let decl = self.protos.get(&proto);
-        let new = proto::instantiate(self.scene, decl, &inst);
+        let expanded = proto::instantiate(self.scene, decl, &inst);
+        let new = expanded.node;
+        self.add_routes(expanded.routes);
         if self.scene.nodes.len() > MAX_NODES {
             return Err(self.err(
                 scratch.loc.offset as usize,

@@ -44,6 +44,7 @@ impl Parser<'_> {
         decl.fields.push(ProtoFieldDecl {
             name: name.clone(),
             type_name: ty.name.to_string(),
+            access: Access::parse(kind),
             value: None,
             nodes: Vec::new(),
             loc: Loc { file: self.file, offset: start as u32 },

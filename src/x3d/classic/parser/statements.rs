@@ -207,6 +207,15 @@ impl Parser<'_> {
         Ok(())
     }
 
+    /// ROUTEs read here: in a PROTO body the body's, which each instance copies; anywhere else the scene's
+    /// (the nodes of an interface default are shared by the instances, not copied).
+    pub(super) fn add_routes(&mut self, routes: Vec<Route>) {
+        match self.stack.iter_mut().rev().find(|f| matches!(f, Frame::Body { .. } | Frame::Interface { .. })) {
+            Some(Frame::Body { decl, .. }) => decl.routes.extend(routes),
+            _ => self.scene.routes.extend(routes),
+        }
+    }
+
     /// `ROUTE a.field TO b.field`.
     pub(super) fn route(&mut self, start: usize) -> Result<(), X3dError> {
         let (from_node, _) = self.expect_name("a DEF name after ROUTE")?;
@@ -226,13 +235,9 @@ impl Parser<'_> {
         match (self.lookup(&from_node), self.lookup(&to_node)) {
             (Some(from), Some(to)) => {
                 let route = Route { from_node: from, from_field, to_node: to, to_field, loc };
-                match self.stack.iter_mut().rev().find_map(|f| match f {
-                    Frame::Body { decl, .. } => Some(decl),
-                    _ => None,
-                }) {
-                    Some(decl) => decl.routes.push(route),
-                    None => self.scene.routes.push(route),
-                }
+                // A ROUTE naming a PROTO instance's interface field goes to the body fields behind it.
+                let routes = proto_routes::resolve_route(self.scene, route);
+                self.add_routes(routes);
             }
             (from, _) => {
                 let missing = if from.is_none() { from_node } else { to_node };
