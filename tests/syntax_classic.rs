@@ -752,6 +752,45 @@ fn a_route_among_the_nodes_of_a_list_is_read_and_written_where_the_loader_takes_
 }
 
 #[test]
+fn every_component_spacing_reads_into_the_same_component_element() {
+    // The loader reads all four (tests/classic_grammar.rs); X_ITE writes `COMPONENT HAnim : 1`.
+    for spelling in ["HAnim:1", "HAnim: 1", "HAnim :1", "HAnim : 1"] {
+        let text = format!("#X3D V4.0 utf8\nPROFILE Immersive\nCOMPONENT {spelling}\nCOMPONENT Text:1\nGroup {{ }}\n");
+        let tree = read(&text, Path::new("component.x3dv"));
+        let components: Vec<(Option<&str>, Option<&str>)> =
+            tree.root.child("head").unwrap().elements().map(|c| (c.attribute("name"), c.attribute("level"))).collect();
+        assert_eq!(components, [(Some("HAnim"), Some("1")), (Some("Text"), Some("1"))], "{spelling}");
+        let written = syntax::write(&tree, Encoding::Classic);
+        assert!(written.contains("COMPONENT HAnim:1\nCOMPONENT Text:1\n"), "{spelling}:\n{written}");
+    }
+    let error = syntax::read("#X3D V4.0 utf8\nCOMPONENT HAnim : x\n", Encoding::Classic, Path::new("bad.x3dv"))
+        .unwrap_err()
+        .to_string();
+    assert!(error.contains("bad.x3dv:2:19") && error.contains("expected the support level"), "{error}");
+}
+
+#[test]
+fn import_and_export_inside_a_node_are_written_after_its_statement() {
+    // XML and JSON allow them among a grouping node's children; a classic node body does not (X_ITE
+    // refuses such a file): they follow the top-level statement that holds them, with their comments.
+    let xml = "<X3D version='4.0'><Scene><Group DEF='G'><Inline DEF='I' url='\"a.x3d\"'/>\
+               <!-- the name the Inline exports --><IMPORT inlineDEF='I' importedDEF='E' AS='L'/>\
+               <Transform><EXPORT localDEF='G' AS='Out'/></Transform></Group><Shape/></Scene></X3D>";
+    let tree = syntax::read(xml, Encoding::Xml, Path::new("import.x3d")).unwrap();
+    let written = syntax::write(&tree, Encoding::Classic);
+    let expected = "#X3D V4.0 utf8\n\nDEF G Group {\n  children [\n    DEF I Inline {\n      url [ \"a.x3d\" ]\n    }\n    \
+                    Transform { }\n  ]\n}\n# the name the Inline exports\nIMPORT I.E AS L\nEXPORT G AS Out\nShape { }\n";
+    assert_eq!(written, expected, "\n{written}");
+    // The text reads back, and the loader takes it without reading anything beyond the grammar.
+    let again = read(&written, Path::new("import.x3dv"));
+    let statements: Vec<&str> = again.root.child("Scene").unwrap().elements().map(|e| e.name.as_str()).collect();
+    assert_eq!(statements, ["Group", "IMPORT", "EXPORT", "Shape"]);
+    let scene = x3d::load_str(&written, Path::new("import.x3dv"), &LoadOptions::default()).unwrap();
+    let warnings: Vec<String> = scene.warnings.iter().map(|w| w.message.clone()).collect();
+    assert!(warnings.iter().all(|w| !w.contains("inside the body")), "{warnings:?}");
+}
+
+#[test]
 fn malformed_files_fail_at_the_place_with_what_was_expected() {
     let cases = [
         ("#X3D V4.0 utf8\nTransform { children [ USE Nowhere ] }\n", "2:28", "USE 'Nowhere' refers to no DEF"),

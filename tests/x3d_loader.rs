@@ -322,3 +322,28 @@ fn loading_reports_its_progress_for_both_encodings() {
     half.set_parsed(450, 1000);
     assert_eq!(half.describe(), "parsing 45%");
 }
+
+#[test]
+fn import_and_export_are_statements_not_nodes_in_every_encoding() {
+    // Among a Group's children (XML and JSON allow it) and in the Scene: reported, not used, and not
+    // nodes, as the classic parser reads them.
+    let xml = "<X3D version='4.0'><Scene><Group><Inline DEF='I'/><IMPORT inlineDEF='I' importedDEF='E' AS='L'/>\
+               </Group><TimeSensor DEF='T'/><EXPORT localDEF='T'/></Scene></X3D>";
+    let json = r#"{"X3D": {"@version": "4.0", "Scene": {"-children": [
+        {"Group": {"-children": [{"Inline": {"@DEF": "I"}},
+            {"IMPORT": {"@inlineDEF": "I", "@importedDEF": "E", "@AS": "L"}}]}},
+        {"TimeSensor": {"@DEF": "T"}}, {"EXPORT": {"@localDEF": "T"}}]}}}"#;
+    let classic =
+        "#X3D V4.0 utf8\nGroup { children [ DEF I Inline { } ] }\nIMPORT I.E AS L\nDEF T TimeSensor { }\nEXPORT T\n";
+    for (text, name) in [(xml, "ie.x3d"), (json, "ie.x3dj"), (classic, "ie.x3dv")] {
+        let scene = x3d::load_str(text, Path::new(name), &LoadOptions::default()).unwrap_or_else(|e| panic!("{e}"));
+        let roots: Vec<&str> = scene.roots.iter().map(|&r| scene.node(r).type_name.as_str()).collect();
+        assert_eq!(roots, ["Group", "TimeSensor"], "{name}");
+        assert!(scene.nodes.iter().all(|n| n.type_name != "IMPORT" && n.type_name != "EXPORT"), "{name}");
+        let warnings: Vec<&str> = scene.warnings.iter().map(|w| w.message.as_str()).collect();
+        for word in ["IMPORT", "EXPORT"] {
+            let message = format!("{word} statements are not supported; ignored");
+            assert_eq!(warnings.iter().filter(|w| **w == message).count(), 1, "{name}: {warnings:?}");
+        }
+    }
+}

@@ -51,6 +51,29 @@ fn number(token: &str) -> Option<f64> {
     }
 }
 
+/// Node types whose fields a file declares (`<field>`, `initializeOnly SFVec3f x 0 0 0`).
+const DECLARING: &[&str] = &["Script", "ComposedShader", "PackagedShader", "ShaderProgram"];
+
+/// Whether a field's text is the default value of some field type: nothing (an empty list or string),
+/// `""`, zeros, `FALSE`, `-1` (SFTime), `0 0 1 0` (SFRotation) or an identity matrix.
+fn is_type_default(value: &str) -> bool {
+    let tokens: Vec<&str> = value.split(|c: char| c.is_whitespace() || c == ',').filter(|t| !t.is_empty()).collect();
+    let numbers: Option<Vec<f64>> = tokens.iter().map(|t| number(t)).collect();
+    let identity = |n: usize| (0..n * n).map(move |i| if i % (n + 1) == 0 { 1.0 } else { 0.0 });
+    match (tokens.as_slice(), numbers) {
+        ([], _) | (["\"\""], _) => true,
+        ([word], _) if word.eq_ignore_ascii_case("false") => true,
+        (_, Some(n)) => {
+            n.iter().all(|v| *v == 0.0)
+                || n == [-1.0]
+                || n == [0.0, 0.0, 1.0, 0.0]
+                || n.iter().copied().eq(identity(3))
+                || n.iter().copied().eq(identity(4))
+        }
+        _ => false,
+    }
+}
+
 /// Walks both scenes from their roots in step and asserts the same nodes, DEF names, fields, children
 /// and sharing (a USE in one is a USE of the corresponding node in the other), and the same ROUTEs.
 pub fn assert_same_scene(a: &Scene, b: &Scene, what: &str) {
@@ -71,8 +94,25 @@ pub fn assert_same_scene(a: &Scene, b: &Scene, what: &str) {
         // A Script's inline source (XML character data, JSON #sourceCode) has no place in ClassicVRML but
         // its url (`"ecmascript: …"`, X3D clause 29.2.2), so `url` may appear on the way round.
         let kept = |f: &&x3d::Field| !(nx.type_name == "Script" && f.name == "url");
-        let mut fx: Vec<_> = nx.fields.iter().filter(kept).map(|f| (f.name.as_str(), f.value.as_str())).collect();
-        let mut fy: Vec<_> = ny.fields.iter().filter(kept).map(|f| (f.name.as_str(), f.value.as_str())).collect();
+        // A field declared without a value (XML, JSON) holds its type's default; ClassicVRML's grammar
+        // gives every declaration a value, so the writer writes that default, which then loads as given.
+        let declared_default = |f: &x3d::Field, other: &x3d::Node| {
+            DECLARING.contains(&nx.type_name.as_str()) && other.field(&f.name).is_none() && is_type_default(&f.value)
+        };
+        let mut fx: Vec<_> = nx
+            .fields
+            .iter()
+            .filter(kept)
+            .filter(|f| !declared_default(f, ny))
+            .map(|f| (f.name.as_str(), f.value.as_str()))
+            .collect();
+        let mut fy: Vec<_> = ny
+            .fields
+            .iter()
+            .filter(kept)
+            .filter(|f| !declared_default(f, nx))
+            .map(|f| (f.name.as_str(), f.value.as_str()))
+            .collect();
         fx.sort();
         fy.sort();
         let names = |f: &[(&str, &str)]| f.iter().map(|(n, _)| n.to_string()).collect::<Vec<_>>();

@@ -1,6 +1,7 @@
 //! What each element opens: the document's own elements (`<X3D>`, `<head>` with its components, meta
-//! and units, `<Scene>`), ROUTEs, the prototype elements (declarations, interfaces, bodies, `IS`,
-//! instances and their field values), field declarations of Script and shader nodes, and nodes.
+//! and units, `<Scene>`), ROUTEs, IMPORT and EXPORT (reported, not used), the prototype elements
+//! (declarations, interfaces, bodies, `IS`, instances and their field values), field declarations of
+//! Script and shader nodes, and nodes.
 
 use std::collections::HashMap;
 
@@ -107,6 +108,12 @@ impl Doc<'_> {
         Ok(match (name.as_str(), self.stack.last()) {
             ("ROUTE", _) => {
                 self.route(&mut attrs, loc);
+                Frame::Ignored
+            }
+            // Statements, not nodes (wherever they stand: XML and JSON allow them among a grouping node's
+            // children): read and reported, not used, as the classic parser does.
+            ("IMPORT" | "EXPORT", _) => {
+                self.scene.warn(loc, format!("{name} statements are not supported; ignored"));
                 Frame::Ignored
             }
             ("ProtoDeclare" | "ExternProtoDeclare", _) => self.proto_declare(&name, &mut attrs, offset, loc)?,

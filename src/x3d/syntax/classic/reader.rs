@@ -249,21 +249,46 @@ impl Reader<'_> {
         Ok(())
     }
 
-    /// `COMPONENT name:level` (written without `:level`, the element has no level).
+    /// `COMPONENT name:level`, with or without spaces around the `:` (X_ITE writes `COMPONENT HAnim : 1`;
+    /// the loader reads every spacing); written without `:level`, the element has no level.
     fn component(&mut self, start: usize) -> Result<Element, X3dError> {
         let (spec, tok) = self.expect_name("'name:level' after COMPONENT")?;
         let mut element = Element::new("component", start as u32);
-        match spec.rsplit_once(':') {
-            Some((name, level)) => {
-                if level.parse::<i32>().is_err() {
-                    return Err(
-                        self.err(tok.start, format!("COMPONENT '{spec}': the level after ':' must be an integer"))
-                    );
+        // The name, and the level's text with where it starts: `HAnim:1`, `HAnim: 1`, `HAnim :1`, `HAnim : 1`.
+        let (name, level) = match spec.rsplit_once(':') {
+            Some((name, level)) => (name.to_string(), Some((level.to_string(), tok.start + name.len() + 1))),
+            None => match self.peek()?.kind {
+                Tok::Ident(word) if word.starts_with(':') => {
+                    let colon = self.next()?;
+                    (spec.clone(), Some((word[1..].to_string(), colon.start + 1)))
                 }
-                element.attributes.push(attribute("name", name, tok.start));
-                element.attributes.push(attribute("level", level, tok.start + name.len() + 1));
+                _ => (spec.clone(), None),
+            },
+        };
+        let level = match level {
+            Some((level, _)) if level.is_empty() => {
+                let t = self.next()?;
+                match t.kind {
+                    Tok::Number => Some((self.text[t.start..t.end].to_string(), t.start)),
+                    _ => {
+                        return Err(self.err(
+                            t.start,
+                            format!(
+                                "expected the support level (an integer) after 'COMPONENT {name}:', found {}",
+                                self.describe(&t)
+                            ),
+                        ));
+                    }
+                }
             }
-            None => element.attributes.push(attribute("name", spec, tok.start)),
+            level => level,
+        };
+        element.attributes.push(attribute("name", &name, tok.start));
+        if let Some((level, at)) = level {
+            if level.parse::<i32>().is_err() {
+                return Err(self.err(at, format!("COMPONENT '{name}:{level}': the level after ':' must be an integer")));
+            }
+            element.attributes.push(attribute("level", level, at));
         }
         Ok(element)
     }

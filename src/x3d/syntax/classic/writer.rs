@@ -10,6 +10,11 @@
 //!   field first appears. `ProtoInstance` is `Name { … }` with its `fieldValue`s as fields; `IS` is
 //!   `field IS protoField` lines; a Script's or shader's `field` is `accessType type name value`.
 //! - `ProtoDeclare`, `ExternProtoDeclare`, `ROUTE`, `IMPORT` and `EXPORT` are the classic statements.
+//!   An `IMPORT` or `EXPORT` inside a node (XML and JSON allow them among a grouping node's children) has
+//!   no place in a classic node body (19776-2 A.3 `nodeBodyElement`: fields, IS, ROUTE and PROTO; X_ITE
+//!   refuses the file): it is written, with the comments before it and in the order of the source, after
+//!   the statement of the scene or PROTO body that holds it. Its meaning does not depend on its place
+//!   (its names are the scene's or the body's).
 //! - A comment is `# …`, one line per line of its text, before the statement, field or node that
 //!   follows it in the tree (inside the brackets of a node list).
 //! - A Script's inline source (XML character data, JSON `#sourceCode`) becomes its
@@ -25,7 +30,7 @@ use crate::x3d::syntax::{Content, Element, SyntaxDocument};
 
 /// Writes a document as ClassicVRML text.
 pub(in crate::x3d::syntax) fn write(document: &SyntaxDocument) -> String {
-    let mut writer = Writer { out: String::new(), interfaces: HashMap::new() };
+    let mut writer = Writer { out: String::new(), interfaces: HashMap::new(), hoisted: Vec::new() };
     writer.document(&document.root);
     writer.out
 }
@@ -55,6 +60,9 @@ pub(super) struct Writer {
     pub out: String,
     /// The prototypes declared so far, for the types of their instances' fields.
     pub interfaces: ProtoInterfaces,
+    /// IMPORT and EXPORT statements met inside the nodes of the statement being written, each with its
+    /// offset in the source and the comments before it: written after that statement.
+    pub hoisted: Vec<(u32, Vec<String>, String)>,
 }
 
 impl Writer {
@@ -119,15 +127,30 @@ impl Writer {
         }
     }
 
-    /// The statements of the scene or of a PROTO body.
+    /// The statements of the scene or of a PROTO body; after each, the IMPORT and EXPORT statements found
+    /// inside its nodes.
     pub(super) fn statements(&mut self, content: &[Content], indent: usize) {
+        // A PROTO body inside a node: the enclosing statement's hoisted ones wait for it.
+        let outer = std::mem::take(&mut self.hoisted);
         for c in content {
             match c {
                 Content::Comment(text) => self.comment(indent, text),
-                Content::Element(e) => self.statement(e, indent),
+                Content::Element(e) => {
+                    self.statement(e, indent);
+                    // In the order of the source (a node's fields are grouped when written).
+                    let mut hoisted = std::mem::take(&mut self.hoisted);
+                    hoisted.sort_by_key(|(offset, _, _)| *offset);
+                    for (_, comments, line) in hoisted {
+                        for text in comments {
+                            self.comment(indent, &text);
+                        }
+                        self.line(indent, &line);
+                    }
+                }
                 Content::SourceCode(_) => {}
             }
         }
+        self.hoisted = outer;
     }
 
     /// A node or a statement on lines of its own.
@@ -138,14 +161,7 @@ impl Writer {
                 indent,
                 &format!("ROUTE {}.{} TO {}.{}", get("fromNode"), get("fromField"), get("toNode"), get("toField")),
             ),
-            "IMPORT" => {
-                let alias = e.attribute("AS").map(|a| format!(" AS {a}")).unwrap_or_default();
-                self.line(indent, &format!("IMPORT {}.{}{alias}", get("inlineDEF"), get("importedDEF")));
-            }
-            "EXPORT" => {
-                let alias = e.attribute("AS").map(|a| format!(" AS {a}")).unwrap_or_default();
-                self.line(indent, &format!("EXPORT {}{alias}", get("localDEF")));
-            }
+            "IMPORT" | "EXPORT" => self.line(indent, &import_export(e)),
             "ProtoDeclare" => self.proto_declare(e, indent),
             "ExternProtoDeclare" => self.extern_proto_declare(e, indent),
             name if NOT_NODES.contains(&name) => {
@@ -229,5 +245,16 @@ impl Writer {
                 Content::SourceCode(_) => {}
             }
         }
+    }
+}
+
+/// `IMPORT inline.name [AS name]` or `EXPORT name [AS name]`.
+pub(super) fn import_export(e: &Element) -> String {
+    let get = |name| e.attribute(name).unwrap_or_default();
+    let alias = e.attribute("AS").map(|a| format!(" AS {a}")).unwrap_or_default();
+    if e.name == "IMPORT" {
+        format!("IMPORT {}.{}{alias}", get("inlineDEF"), get("importedDEF"))
+    } else {
+        format!("EXPORT {}{alias}", get("localDEF"))
     }
 }

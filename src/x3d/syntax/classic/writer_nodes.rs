@@ -8,7 +8,7 @@
 
 use std::collections::HashMap;
 
-use super::writer::{NOT_NODES, Writer};
+use super::writer::{NOT_NODES, Writer, import_export};
 use super::writer_values::{default_value, pad, value};
 use super::{access_type, carries_value, field_type_of, quote};
 use crate::x3d::field_types::{default_container, is_node_type};
@@ -149,6 +149,11 @@ impl Writer {
                 Item::Nodes { field, members } => {
                     let ty = field_type_of(&e.name, proto, &field, &self.interfaces);
                     self.node_field(&field, ty.as_deref() == Some("SFNode"), &members, &[], indent);
+                }
+                Item::Other { comments, element } if matches!(element.name.as_str(), "IMPORT" | "EXPORT") => {
+                    // No place in a node body: after the enclosing statement (see `writer.rs`).
+                    let comments = comments.into_iter().map(str::to_string).collect();
+                    self.hoisted.push((element.offset, comments, import_export(element)));
                 }
                 Item::Other { comments, element } => {
                     for text in comments {
