@@ -48,6 +48,11 @@ struct Material {
     // uniform only.
     texture_s: vec4<f32>,
     texture_t: vec4<f32>,
+    // PhysicalMaterial: x metallic, y roughness; any lit material: z occlusionStrength, w normalScale.
+    pbr: vec4<f32>,
+    // x: 1 = the glTF metallic-roughness BRDF (`physical.wgsl`), 0 = the Phong equations; y: the maps
+    // bound (MAP_* bits, `src/mesh/material_maps.rs`).
+    model: vec4<u32>,
 }
 
 @group(1) @binding(0) var<storage, read> placements: array<Placement>;
@@ -61,6 +66,30 @@ struct Material {
 // The shape's ImageTexture (sRGB texels, sampled as linear), or 1×1 white when it has none.
 @group(2) @binding(1) var image: texture_2d<f32>;
 @group(2) @binding(2) var image_sampler: sampler;
+// The other X3D 4.0 material maps (`src/gpu/material_bindings.rs`), 1×1 white where absent: roughness (G)
+// and metalness (B), a tangent-space normal map and occlusion (R) hold linear values; the emissive map
+// sRGB colours, sampled as linear.
+@group(2) @binding(3) var metallic_roughness_map: texture_2d<f32>;
+@group(2) @binding(4) var metallic_roughness_sampler: sampler;
+@group(2) @binding(5) var normal_map: texture_2d<f32>;
+@group(2) @binding(6) var normal_sampler: sampler;
+@group(2) @binding(7) var occlusion_map: texture_2d<f32>;
+@group(2) @binding(8) var occlusion_sampler: sampler;
+@group(2) @binding(9) var emissive_map: texture_2d<f32>;
+@group(2) @binding(10) var emissive_sampler: sampler;
+
+const MAP_METALLIC_ROUGHNESS: u32 = 1u;
+const MAP_NORMAL: u32 = 2u;
+const MAP_OCCLUSION: u32 = 4u;
+const MAP_EMISSIVE: u32 = 8u;
+
+// A material map's value at this fragment: the maps share the base map's texture coordinates.
+struct MapSamples {
+    metallic_roughness: vec4<f32>,
+    normal: vec4<f32>,
+    occlusion: vec4<f32>,
+    emissive: vec4<f32>,
+}
 
 struct CornerIn {
     @builtin(vertex_index) corner: u32,
@@ -207,17 +236,17 @@ fn light(n: vec3<f32>, v: vec3<f32>, l: vec3<f32>, intensity: f32, base: vec3<f3
     return intensity * (base * n_dot_l + specular * spec);
 }
 
-// One X3D light node's contribution, 17.2.2.4: onᵢ × attenuationᵢ × spotᵢ × ILrgb × (ambientᵢ + diffuseᵢ +
-// specularᵢ), with ambientᵢ = Iaᵢ × OD × Oa (the light's ambientIntensity, not its intensity), the
-// radius, and the spot cone (full inside beamWidth, fading linearly to zero at cutOffAngle).
-fn scene_light(l: Light, p: vec3<f32>, n: vec3<f32>, v: vec3<f32>, base: vec3<f32>, specular: vec3<f32>) -> vec3<f32> {
+// Where a light comes from at `p` and how much of it arrives there: xyz the unit direction towards the
+// light, w the attenuation (1 / max(c₁ + c₂d + c₃d², 1), X3D 17.2.2.4) times the spot factor (full inside
+// beamWidth, fading linearly to zero at cutOffAngle); w = 0 beyond the radius or outside the cone.
+fn light_arrival(l: Light, p: vec3<f32>) -> vec4<f32> {
     var to_light = -l.position.xyz;
     var factor = 1.0;
     if l.position.w > 0.5 {
         let offset = l.position.xyz - p;
         let d = length(offset);
         if d > l.attenuation.w {
-            return vec3<f32>(0.0);
+            return vec4<f32>(0.0);
         }
         to_light = offset / max(d, 1e-6);
         let a = l.attenuation.xyz;
@@ -227,16 +256,27 @@ fn scene_light(l: Light, p: vec3<f32>, n: vec3<f32>, v: vec3<f32>, base: vec3<f3
             let beam = l.cone.x;
             let cut_off = l.cone.y;
             if angle >= cut_off {
-                return vec3<f32>(0.0);
+                return vec4<f32>(0.0);
             }
             if angle > beam && cut_off > beam {
                 factor *= (cut_off - angle) / (cut_off - beam);
             }
         }
     }
-    let ambient = l.color.w * material.emissive.w * base;
-    let lit = light(n, v, normalize(to_light), l.direction.w, base, specular);
-    return factor * model_color(l.color.rgb) * (ambient + lit);
+    return vec4<f32>(normalize(to_light), factor);
+}
+
+// One X3D light node's contribution, 17.2.2.4: onᵢ × attenuationᵢ × spotᵢ × ILrgb × (ambientᵢ + diffuseᵢ +
+// specularᵢ), with ambientᵢ = Iaᵢ × OD × Oa (the light's ambientIntensity, not its intensity). `ambient`
+// scales the ambient term (the occlusion map).
+fn scene_light(l: Light, p: vec3<f32>, n: vec3<f32>, v: vec3<f32>, base: vec3<f32>, specular: vec3<f32>, ambient: f32) -> vec3<f32> {
+    let arrival = light_arrival(l, p);
+    if arrival.w <= 0.0 {
+        return vec3<f32>(0.0);
+    }
+    let ambient_term = ambient * l.color.w * material.emissive.w * base;
+    let lit = light(n, v, arrival.xyz, l.direction.w, base, specular);
+    return arrival.w * model_color(l.color.rgb) * (ambient_term + lit);
 }
 
 @fragment
@@ -244,8 +284,20 @@ fn fs_main(in: VertexOut, @builtin(front_facing) front_facing: bool) -> @locatio
     // Sampled before any branch: implicit derivatives need uniform control flow.
     let st = vec3<f32>(in.uv, 1.0);
     let uv = vec2<f32>(dot(material.texture_s.xyz, st), dot(material.texture_t.xyz, st));
-    let texel = textureSample(image, image_sampler, vec2<f32>(uv.x, 1.0 - uv.y));
+    let image_uv = vec2<f32>(uv.x, 1.0 - uv.y);
+    let texel = textureSample(image, image_sampler, image_uv);
     let texel_rgb = model_color(texel.rgb);
+    var maps: MapSamples;
+    maps.metallic_roughness = textureSample(metallic_roughness_map, metallic_roughness_sampler, image_uv);
+    maps.normal = textureSample(normal_map, normal_sampler, image_uv);
+    maps.occlusion = textureSample(occlusion_map, occlusion_sampler, image_uv);
+    maps.emissive = textureSample(emissive_map, emissive_sampler, image_uv);
+    // The normal map's tangent frame comes from these screen-space derivatives (`physical.wgsl`), taken
+    // with y up (WGSL's framebuffer y runs down) so that the frame's handedness is the surface's.
+    let dp_dx = dpdx(in.world_position);
+    let dp_dy = -dpdy(in.world_position);
+    let duv_dx = dpdx(uv);
+    let duv_dy = -dpdy(uv);
     let vertex_colors = material.flags.y != 0u;
     let texture_mode = material.flags.w;
     let standard = frame.model.x != 0u;
@@ -283,6 +335,23 @@ fn fs_main(in: VertexOut, @builtin(front_facing) front_facing: bool) -> @locatio
     if !front_facing && material.flags.z != 0u {
         n = -n;
     }
+    if (material.model.y & MAP_NORMAL) != 0u {
+        n = mapped_normal(n, maps.normal.xyz, dp_dx, dp_dy, duv_dx, duv_dy, material.pbr.w);
+    }
+    // Ambient occlusion (the map's R): it darkens ambient light only (glTF 2.0 3.9.4).
+    var ambient = 1.0;
+    if (material.model.y & MAP_OCCLUSION) != 0u {
+        ambient = 1.0 + material.pbr.z * (maps.occlusion.r - 1.0);
+    }
+    if material.model.x != 0u {
+        // PhysicalMaterial: vertex colours and the base map multiply baseColor (glTF 2.0 3.9.2).
+        var physical_base = material.diffuse.rgb * in.color.rgb;
+        if texture_mode != 0u {
+            physical_base *= texel.rgb;
+        }
+        let physical = physical_color(in.world_position, n, v, physical_base, maps, ambient);
+        return vec4<f32>(output(physical, false), alpha);
+    }
     // The diffuse factor OD (Table 17.3): the Color node's colour, else diffuseColor; an RGB texture
     // multiplies it in X3D 4 and replaces it in X3D 3.x / VRML97; an intensity texture modulates it.
     var base = model_color(select(material.diffuse.rgb, in.color.rgb, vertex_colors));
@@ -292,11 +361,15 @@ fn fs_main(in: VertexOut, @builtin(front_facing) front_facing: bool) -> @locatio
         base *= texel_rgb.r;
     }
     let specular = model_color(material.specular.rgb);
-    var color = model_color(material.emissive.rgb) + frame.ambient.rgb * material.emissive.w * base;
+    var emissive = model_color(material.emissive.rgb);
+    if (material.model.y & MAP_EMISSIVE) != 0u {
+        emissive *= model_color(maps.emissive.rgb);
+    }
+    var color = emissive + ambient * frame.ambient.rgb * material.emissive.w * base;
     color += light(n, v, frame.headlight.xyz, frame.headlight.w, base, specular);
     color += light(n, v, frame.key_light.xyz, frame.key_light.w, base, specular);
     for (var i = 0u; i < min(frame.light_count.x, 8u); i++) {
-        color += scene_light(frame.lights[i], in.world_position, n, v, base, specular);
+        color += scene_light(frame.lights[i], in.world_position, n, v, base, specular, ambient);
     }
     return vec4<f32>(output(color, standard), alpha);
 }

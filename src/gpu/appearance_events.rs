@@ -22,6 +22,8 @@ pub(crate) struct PartAppearance {
     pub vertex_colors: bool,
     pub two_sided: bool,
     pub texture_mode: u32,
+    /// The material maps bound (`GpuMaterial::maps`).
+    pub maps: u32,
     /// Vertex colours or texels with alpha: blended whatever the material's transparency.
     pub see_through: bool,
 }
@@ -34,7 +36,8 @@ fn appearance_nodes(scene: &Scene, shape: NodeId) -> (Option<NodeId>, Option<Nod
 }
 
 /// `file` with the Material fields `overrides` set on `node` (the Phong fields on Material and
-/// TwoSidedMaterial; emissiveColor and transparency on any material).
+/// TwoSidedMaterial, baseColor, metallic and roughness on PhysicalMaterial; emissiveColor and
+/// transparency on any material).
 pub fn material_with(scene: &Scene, node: NodeId, file: MaterialParams, overrides: &Overrides) -> MaterialParams {
     let mut m = file;
     let color = |name: &str| {
@@ -44,11 +47,19 @@ pub fn material_with(scene: &Scene, node: NodeId, file: MaterialParams, override
             .map(|c| c.clamp(glam::Vec3::ZERO, glam::Vec3::ONE).to_array())
     };
     let float = |name: &str| overrides.get(node, name).and_then(|v| v.as_float()).map(|f| f.clamp(0.0, 1.0));
-    if matches!(scene.node(node).type_name.as_str(), "Material" | "TwoSidedMaterial") {
-        m.diffuse = color("diffuseColor").unwrap_or(m.diffuse);
-        m.specular = color("specularColor").unwrap_or(m.specular);
-        m.shininess = float("shininess").unwrap_or(m.shininess);
-        m.ambient_intensity = float("ambientIntensity").unwrap_or(m.ambient_intensity);
+    match scene.node(node).type_name.as_str() {
+        "Material" | "TwoSidedMaterial" => {
+            m.diffuse = color("diffuseColor").unwrap_or(m.diffuse);
+            m.specular = color("specularColor").unwrap_or(m.specular);
+            m.shininess = float("shininess").unwrap_or(m.shininess);
+            m.ambient_intensity = float("ambientIntensity").unwrap_or(m.ambient_intensity);
+        }
+        "PhysicalMaterial" => {
+            m.diffuse = color("baseColor").unwrap_or(m.diffuse);
+            m.metallic = float("metallic").unwrap_or(m.metallic);
+            m.roughness = float("roughness").unwrap_or(m.roughness);
+        }
+        _ => {}
     }
     m.emissive = color("emissiveColor").unwrap_or(m.emissive);
     m.transparency = float("transparency").unwrap_or(m.transparency);
@@ -85,7 +96,7 @@ fn wanted(scene: &Scene, part: &PartAppearance, overrides: &Overrides, changed: 
         }
         _ => part.texture_transform,
     };
-    GpuMaterial::from_params(&material, transform, part.vertex_colors, part.two_sided, part.texture_mode)
+    GpuMaterial::from_params(&material, transform, part.vertex_colors, part.two_sided, part.texture_mode, part.maps)
 }
 
 impl MeshDraw {

@@ -11,6 +11,7 @@ pub mod context;
 pub mod error;
 pub mod layout;
 pub mod lighting;
+pub mod material_bindings;
 pub mod mesh_draw;
 pub mod overlay;
 pub mod readback;

@@ -152,28 +152,7 @@ impl HumanoidRenderer {
             usage: wgpu::BufferUsages::STORAGE,
             mapped_at_creation: false,
         });
-        let material_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
-            label: Some("humanoid::material_layout"),
-            entries: &[
-                uniform_entry(0, wgpu::ShaderStages::FRAGMENT, size_of::<GpuMaterial>()),
-                wgpu::BindGroupLayoutEntry {
-                    binding: 1,
-                    visibility: wgpu::ShaderStages::FRAGMENT,
-                    ty: wgpu::BindingType::Texture {
-                        sample_type: wgpu::TextureSampleType::Float { filterable: true },
-                        view_dimension: wgpu::TextureViewDimension::D2,
-                        multisampled: false,
-                    },
-                    count: None,
-                },
-                wgpu::BindGroupLayoutEntry {
-                    binding: 2,
-                    visibility: wgpu::ShaderStages::FRAGMENT,
-                    ty: wgpu::BindingType::Sampler(wgpu::SamplerBindingType::Filtering),
-                    count: None,
-                },
-            ],
-        });
+        let material_layout = super::material_bindings::layout(device);
         let layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
             label: Some("humanoid::pipeline_layout"),
             bind_group_layouts: &[Some(&frame_layout), Some(&placement_layout), Some(&material_layout)],
@@ -399,34 +378,28 @@ impl HumanoidRenderer {
             }
             let start = indices.len() as u32;
             indices.extend(part.indices.iter().map(|&i| i + offset));
-            let texture: Option<&GpuTexture> = part.texture.as_ref().and_then(|t| textures.get(t));
+            let bound = super::material_bindings::PartTextures::of(part, textures);
+            let texture: Option<&GpuTexture> = bound.base;
             let texture_mode = match texture {
                 None => TEXTURE_NONE,
                 Some(t) if t.intensity => TEXTURE_MODULATE,
                 Some(_) => TEXTURE_REPLACE,
             };
-            let bound = texture.unwrap_or(&textures.white);
             let material = GpuMaterial::from_params(
                 &part.material,
                 part.texture_transform,
                 part.vertex_colors,
                 part.two_sided,
                 texture_mode,
+                bound.bits(),
             );
             let buffer = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
                 label: Some("humanoid::material"),
                 contents: bytemuck::bytes_of(&material),
                 usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
             });
-            let bind_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
-                label: Some("humanoid::material_bind_group"),
-                layout: &self.material_layout,
-                entries: &[
-                    wgpu::BindGroupEntry { binding: 0, resource: buffer.as_entire_binding() },
-                    wgpu::BindGroupEntry { binding: 1, resource: wgpu::BindingResource::TextureView(&bound.view) },
-                    wgpu::BindGroupEntry { binding: 2, resource: wgpu::BindingResource::Sampler(&bound.sampler) },
-                ],
-            });
+            let bind_group =
+                super::material_bindings::bind_group(device, &self.material_layout, &buffer, &bound, &textures.white);
             let see_through = part.colors.iter().any(|c| c[3] < 1.0) || texture.is_some_and(|t| t.has_alpha);
             let blended = material.diffuse[3] < 1.0 || see_through;
             parts.push(PartDraw {
@@ -441,6 +414,7 @@ impl HumanoidRenderer {
                     vertex_colors: part.vertex_colors,
                     two_sided: part.two_sided,
                     texture_mode,
+                    maps: bound.bits(),
                     see_through,
                 },
                 material_buffer: buffer,

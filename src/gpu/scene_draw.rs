@@ -189,8 +189,14 @@ impl SceneDraw {
     }
 
     fn load_textures(&mut self, ctx: &GpuContext, meshes: &[RenderMesh]) {
-        for texture in meshes.iter().filter_map(|m| m.texture.as_ref()) {
-            self.textures.load(&ctx.device, &ctx.queue, texture);
+        for mesh in meshes {
+            if let Some(texture) = &mesh.texture {
+                self.textures.load(&ctx.device, &ctx.queue, texture);
+            }
+            for (bit, map) in mesh.maps.present() {
+                let encoding = super::material_bindings::map_encoding(bit);
+                self.textures.load_as(&ctx.device, &ctx.queue, map, encoding);
+            }
         }
     }
 

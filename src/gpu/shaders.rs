@@ -1,12 +1,13 @@
 //! The WGSL sources, embedded in the binary; the validation test reads the same tables. WGSL has no
 //! include: a pass's module is its file after the files it shares (`frame.wgsl`, the frame uniform of
-//! both render passes), joined here.
+//! both render passes) and before those it draws on (`physical.wgsl`), joined here.
 
 /// `(file name, text)` of every file in `shaders/`.
 pub const SHADER_FILES: &[(&str, &str)] = &[
     ("frame.wgsl", include_str!("../../shaders/frame.wgsl")),
     ("skin_morph.wgsl", include_str!("../../shaders/skin_morph.wgsl")),
     ("humanoid.wgsl", include_str!("../../shaders/humanoid.wgsl")),
+    ("physical.wgsl", include_str!("../../shaders/physical.wgsl")),
     ("lines.wgsl", include_str!("../../shaders/lines.wgsl")),
     ("background.wgsl", include_str!("../../shaders/background.wgsl")),
 ];
@@ -20,9 +21,12 @@ pub const SHADERS: &[(&str, &str)] = &[
 ];
 
 pub const SKIN_MORPH: &str = include_str!("../../shaders/skin_morph.wgsl");
-/// The humanoid render pass (`render_pass.rs`).
-pub const HUMANOID: &str =
-    concat!(include_str!("../../shaders/frame.wgsl"), include_str!("../../shaders/humanoid.wgsl"));
+/// The humanoid render pass (`render_pass.rs`), with PhysicalMaterial lighting (`physical.wgsl`).
+pub const HUMANOID: &str = concat!(
+    include_str!("../../shaders/frame.wgsl"),
+    include_str!("../../shaders/humanoid.wgsl"),
+    include_str!("../../shaders/physical.wgsl")
+);
 /// The overlay lines (`overlay.rs`).
 pub const LINES: &str = concat!(include_str!("../../shaders/frame.wgsl"), include_str!("../../shaders/lines.wgsl"));
 

@@ -19,9 +19,18 @@ pub struct GpuTexture {
     pub has_alpha: bool,
 }
 
-/// Uploaded textures by ImageTexture node, plus the 1×1 white texture untextured shapes bind.
+/// How a texture's texels are to be read. Colour maps (base, emissive) hold sRGB-encoded colours and are
+/// sampled as linear light; data maps (normal, metallic-roughness, occlusion) hold linear values and are
+/// sampled as they are (glTF 2.0 3.9.4 and 3.9.5, which X3D 4.0's PhysicalMaterial follows).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum TexelEncoding {
+    Srgb,
+    Linear,
+}
+
+/// Uploaded textures by ImageTexture node and encoding, plus the 1×1 white texture untextured shapes bind.
 pub struct TextureCache {
-    loaded: HashMap<NodeId, Option<GpuTexture>>,
+    loaded: HashMap<(NodeId, TexelEncoding), Option<GpuTexture>>,
     pub white: GpuTexture,
     /// One line per texture that could not be loaded.
     pub warnings: Vec<String>,
@@ -67,7 +76,13 @@ fn mip_levels(image: &DecodedImage, mipmaps: bool) -> Vec<(u32, u32, Vec<u8>)> {
     levels
 }
 
-fn upload(device: &wgpu::Device, queue: &wgpu::Queue, image: &DecodedImage, sampling: TextureSampling) -> GpuTexture {
+fn upload(
+    device: &wgpu::Device,
+    queue: &wgpu::Queue,
+    image: &DecodedImage,
+    sampling: TextureSampling,
+    encoding: TexelEncoding,
+) -> GpuTexture {
     let levels = mip_levels(image, sampling.mipmaps.is_some());
     let size = wgpu::Extent3d { width: image.width, height: image.height, depth_or_array_layers: 1 };
     let texture = device.create_texture(&wgpu::TextureDescriptor {
@@ -76,7 +91,10 @@ fn upload(device: &wgpu::Device, queue: &wgpu::Queue, image: &DecodedImage, samp
         mip_level_count: levels.len() as u32,
         sample_count: 1,
         dimension: wgpu::TextureDimension::D2,
-        format: wgpu::TextureFormat::Rgba8UnormSrgb,
+        format: match encoding {
+            TexelEncoding::Srgb => wgpu::TextureFormat::Rgba8UnormSrgb,
+            TexelEncoding::Linear => wgpu::TextureFormat::Rgba8Unorm,
+        },
         usage: wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::COPY_DST,
         view_formats: &[],
     });
@@ -115,21 +133,33 @@ impl TextureCache {
         let white = DecodedImage { width: 1, height: 1, rgba: vec![255; 4], intensity: false, has_alpha: false };
         Self {
             loaded: HashMap::new(),
-            white: upload(device, queue, &white, TextureSampling::default()),
+            white: upload(device, queue, &white, TextureSampling::default(), TexelEncoding::Srgb),
             warnings: Vec::new(),
         }
     }
 
-    /// Loads `texture` once (later calls for the same node return the same result); `None` with a
-    /// warning when no url gives an image.
+    /// Loads `texture` as a colour map once (later calls for the same node return the same result);
+    /// `None` with a warning when no url gives an image.
     pub fn load(&mut self, device: &wgpu::Device, queue: &wgpu::Queue, texture: &TextureRef) -> Option<&GpuTexture> {
-        if !self.loaded.contains_key(&texture.node) {
+        self.load_as(device, queue, texture, TexelEncoding::Srgb)
+    }
+
+    /// Loads `texture` once per encoding.
+    pub fn load_as(
+        &mut self,
+        device: &wgpu::Device,
+        queue: &wgpu::Queue,
+        texture: &TextureRef,
+        encoding: TexelEncoding,
+    ) -> Option<&GpuTexture> {
+        let key = (texture.node, encoding);
+        if !self.loaded.contains_key(&key) {
             let uploaded = match decode_texture(texture) {
                 Ok((image, path)) => {
                     log::info!("texture {}: {}x{} from {}", texture.node.0, image.width, image.height, path.display());
                     // A texture the GPU cannot hold is drawn without, like one that cannot be read.
                     let scope = CreationScope::push(device, "uploading a texture");
-                    let uploaded = upload(device, queue, &image, texture.sampling);
+                    let uploaded = upload(device, queue, &image, texture.sampling, encoding);
                     match scope.finish() {
                         Ok(()) => Some(uploaded),
                         Err(e) => {
@@ -148,13 +178,18 @@ impl TextureCache {
                     None
                 }
             };
-            self.loaded.insert(texture.node, uploaded);
+            self.loaded.insert(key, uploaded);
         }
-        self.loaded.get(&texture.node).and_then(Option::as_ref)
+        self.loaded.get(&key).and_then(Option::as_ref)
     }
 
-    /// The texture loaded for `texture` (after [`Self::load`]), if it could be read.
+    /// The texture loaded for `texture` as a colour map (after [`Self::load`]), if it could be read.
     pub fn get(&self, texture: &TextureRef) -> Option<&GpuTexture> {
-        self.loaded.get(&texture.node).and_then(Option::as_ref)
+        self.get_as(texture, TexelEncoding::Srgb)
+    }
+
+    /// The texture loaded for `texture` with `encoding` (after [`Self::load_as`]), if it could be read.
+    pub fn get_as(&self, texture: &TextureRef, encoding: TexelEncoding) -> Option<&GpuTexture> {
+        self.loaded.get(&(texture.node, encoding)).and_then(Option::as_ref)
     }
 }

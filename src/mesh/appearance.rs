@@ -6,6 +6,7 @@ use std::path::PathBuf;
 
 use glam::{Affine2, Vec2};
 
+use super::material_maps::{MaterialMaps, read_maps, tex_coord_node};
 use super::texture_sampling::TextureSampling;
 use crate::x3d::{NodeId, Scene, X3dError, fields};
 
@@ -47,6 +48,16 @@ pub struct MaterialParams {
     /// False for an Appearance without a Material (or a Shape without Appearance, or an UnlitMaterial):
     /// X3D then draws the emissive colour (white by default) or the vertex colours, with no lighting.
     pub lit: bool,
+    /// PhysicalMaterial: lit by the glTF 2.0 metallic-roughness BRDF (X3D 4.0 17.2.2.5) in linear light,
+    /// [`Self::diffuse`] holding `baseColor`; `specular`, `shininess` and `ambient_intensity` unused.
+    pub physical: bool,
+    /// PhysicalMaterial `metallic` and `roughness`, in [0, 1].
+    pub metallic: f32,
+    pub roughness: f32,
+    /// `normalScale` (Material and PhysicalMaterial): scales the normal map's X and Y.
+    pub normal_scale: f32,
+    /// `occlusionStrength`: how much the occlusion map darkens ambient light, in [0, 1].
+    pub occlusion_strength: f32,
 }
 
 impl Default for MaterialParams {
@@ -60,6 +71,11 @@ impl Default for MaterialParams {
             transparency: 0.0,
             ambient_intensity: 0.2,
             lit: true,
+            physical: false,
+            metallic: 1.0,
+            roughness: 1.0,
+            normal_scale: 1.0,
+            occlusion_strength: 1.0,
         }
     }
 }
@@ -78,6 +94,8 @@ pub struct ShapeAppearance {
     /// TwoSidedMaterial asks for lighting on both sides.
     pub two_sided_material: bool,
     pub texture: Option<TextureRef>,
+    /// The material's other texture maps (normal, metallic-roughness, occlusion, emissive).
+    pub maps: MaterialMaps,
     /// The TextureTransform, applied to texture coordinates (identity without one).
     pub texture_transform: Affine2,
     /// Appearance features that are not drawn or only approximated, one log line each.
@@ -94,6 +112,7 @@ pub fn appearance_of(scene: &Scene, shape: NodeId) -> Result<ShapeAppearance, X3
         material: MaterialParams::unlit_white(),
         two_sided_material: false,
         texture: None,
+        maps: MaterialMaps::default(),
         texture_transform: Affine2::IDENTITY,
         unsupported: Vec::new(),
     };
@@ -130,25 +149,24 @@ pub fn appearance_of(scene: &Scene, shape: NodeId) -> Result<ShapeAppearance, X3
             m.lit = false;
         }
         "PhysicalMaterial" => {
-            // Approximated with the Phong model: metals reflect their base colour specularly and have
-            // no diffuse part; dielectrics are diffuse with a faint white highlight (4 %, the usual
-            // Fresnel reflectance at normal incidence); smoother surfaces get stronger, tighter ones.
-            let base = color_or(scene, material, "baseColor", [1.0; 3])?;
-            let metallic = scene.sf_float(material, "metallic", 1.0)?.clamp(0.0, 1.0);
-            let roughness = scene.sf_float(material, "roughness", 1.0)?.clamp(0.0, 1.0);
-            let smooth = 1.0 - roughness;
-            m.diffuse = base.map(|c| c * (1.0 - metallic));
-            m.specular = base.map(|c| (0.04 * (1.0 - metallic) + c * metallic) * (0.25 + 0.75 * smooth));
+            // The glTF 2.0 metallic-roughness model (X3D 4.0 12.4.3, 17.2.2.5): the shader evaluates it.
+            m.diffuse = color_or(scene, material, "baseColor", [1.0; 3])?;
+            m.metallic = scene.sf_float(material, "metallic", 1.0)?.clamp(0.0, 1.0);
+            m.roughness = scene.sf_float(material, "roughness", 1.0)?.clamp(0.0, 1.0);
             m.emissive = color_or(scene, material, "emissiveColor", [0.0; 3])?;
-            m.shininess = smooth * smooth;
             m.transparency = scene.sf_float(material, "transparency", 0.0)?.clamp(0.0, 1.0);
+            m.specular = [0.0; 3];
             m.lit = true;
-            out.unsupported.push(format!("{} is approximated by Phong lighting", scene.describe(material)));
+            m.physical = true;
         }
         _ => {
             out.material = defaults;
             out.unsupported.push(format!("{} is drawn with the default Material", scene.describe(material)));
         }
+    }
+    if matches!(scene.node(material).type_name.as_str(), "Material" | "PhysicalMaterial") {
+        out.material.normal_scale = scene.sf_float(material, "normalScale", 1.0)?.max(0.0);
+        out.material.occlusion_strength = scene.sf_float(material, "occlusionStrength", 1.0)?.clamp(0.0, 1.0);
     }
     material_textures(scene, material, &mut out)?;
     Ok(out)
@@ -158,8 +176,7 @@ pub fn appearance_of(scene: &Scene, shape: NodeId) -> Result<ShapeAppearance, X3
 /// base colour map — Material `diffuseTexture`, PhysicalMaterial `baseTexture`, UnlitMaterial
 /// `emissiveTexture` — is the same input as Appearance `texture` (an X3D 4 RGB texture multiplies the
 /// base colour, clause 17.2.2.4): drawn, and preferred to Appearance `texture` when a file gives both,
-/// the material's field being the more specific. The other maps (normal, occlusion, metallic-roughness,
-/// emissive, specular, shininess, ambient) are reported as not drawn.
+/// the material's field being the more specific. The other maps are read by [`read_maps`].
 fn material_textures(scene: &Scene, material: NodeId, out: &mut ShapeAppearance) -> Result<(), X3dError> {
     let base_map = match scene.node(material).type_name.as_str() {
         "Material" | "TwoSidedMaterial" => "diffuseTexture",
@@ -167,18 +184,20 @@ fn material_textures(scene: &Scene, material: NodeId, out: &mut ShapeAppearance)
         "UnlitMaterial" => "emissiveTexture",
         _ => return Ok(()),
     };
-    for child in &scene.node(material).children {
-        let texture = child.node;
-        match (child.field.as_str(), scene.node(texture).type_name.as_str()) {
-            (field, "ImageTexture") if field == base_map => {
-                out.texture = Some(texture_ref(scene, texture, &mut out.unsupported)?);
-            }
-            (field, _) if field.ends_with("Texture") => {
-                out.unsupported.push(format!("{} ({field}) is not drawn", scene.describe(texture)))
-            }
-            _ => {}
-        }
+    if let Some(base) = scene
+        .node(material)
+        .children
+        .iter()
+        .find(|c| c.field == base_map && scene.node(c.node).type_name == "ImageTexture")
+    {
+        out.texture = Some(texture_ref(scene, base.node, &mut out.unsupported)?);
     }
+    let mut notes = Vec::new();
+    let mut read = |node: NodeId| texture_ref(scene, node, &mut notes);
+    let mut unsupported = std::mem::take(&mut out.unsupported);
+    out.maps = read_maps(scene, material, base_map, &mut read, &mut unsupported)?;
+    unsupported.extend(notes);
+    out.unsupported = unsupported;
     Ok(())
 }
 
@@ -199,12 +218,10 @@ pub fn colors_of(scene: &Scene, geometry: NodeId) -> Result<Option<Vec<[f32; 4]>
     })
 }
 
-/// The texture coordinates of a geometry's `texCoord` node (TextureCoordinate), or `None`.
-pub fn uvs_of(scene: &Scene, geometry: NodeId) -> Result<Option<Vec<[f32; 2]>>, X3dError> {
-    let Some(tex) = scene.node(geometry).children_in("texCoord").next() else { return Ok(None) };
-    if scene.node(tex).type_name != "TextureCoordinate" {
-        return Ok(None);
-    }
+/// The texture coordinates `mapping` names in a geometry's `texCoord` (a TextureCoordinate, or one of a
+/// MultiTextureCoordinate's: [`tex_coord_node`]), or `None`.
+pub fn uvs_for(scene: &Scene, geometry: NodeId, mapping: &str) -> Result<Option<Vec<[f32; 2]>>, X3dError> {
+    let Some(tex) = tex_coord_node(scene, geometry, mapping) else { return Ok(None) };
     Ok(Some(scene.parse_field(tex, "point", fields::parse_mf_vec2f)?.unwrap_or_default()))
 }
 
@@ -294,30 +311,43 @@ mod tests {
     }
 
     #[test]
-    fn physical_material_is_approximated_metal_or_dielectric() {
+    fn physical_material_keeps_its_gltf_parameters_and_maps() {
         let plastic = appearance("<PhysicalMaterial baseColor='1 0 0' metallic='0' roughness='0.2'/>");
         let m = plastic.material;
-        assert!(m.lit && m.diffuse == [1.0, 0.0, 0.0]);
-        assert!(m.specular[0] == m.specular[1] && m.specular[0] > 0.0 && m.specular[0] < 0.05, "white 4 %");
-        let gold = appearance("<PhysicalMaterial baseColor='1 0.8 0.3' roughness='0'/>").material;
-        assert_eq!(gold.diffuse, [0.0; 3], "metallic defaults to 1: no diffuse part");
-        assert_eq!(gold.specular, [1.0, 0.8, 0.3]);
-        assert_eq!(gold.shininess, 1.0);
-        assert!(plastic.unsupported[0].contains("approximated"));
+        assert!(m.lit && m.physical && m.diffuse == [1.0, 0.0, 0.0]);
+        assert_eq!((m.metallic, m.roughness), (0.0, 0.2));
+        assert!(plastic.unsupported.is_empty(), "{:?}", plastic.unsupported);
+        let defaults = appearance("<PhysicalMaterial/>").material;
+        assert_eq!((defaults.diffuse, defaults.metallic, defaults.roughness), ([1.0; 3], 1.0, 1.0));
         let textured = appearance("<Material/><ImageTexture url='\"a.png\" \"b.jpg\"' repeatS='false'/>");
         let t = textured.texture.expect("an ImageTexture");
         assert_eq!((t.urls.len(), t.sampling.wrap), (2, [Wrap::Clamp, Wrap::Repeat]));
         assert!(textured.unsupported.is_empty());
         let physical = appearance(
-            "<PhysicalMaterial><ImageTexture containerField='baseTexture' url='\"base.png\"'/>\
-             <ImageTexture containerField='normalTexture' url='\"n.png\"'/></PhysicalMaterial>",
+            "<PhysicalMaterial normalScale='0.5' baseTextureMapping='uv0' occlusionTextureMapping='uv1'>\
+             <ImageTexture containerField='baseTexture' url='\"base.png\"'/>\
+             <ImageTexture containerField='normalTexture' url='\"n.png\"'/>\
+             <ImageTexture containerField='metallicRoughnessTexture' url='\"mr.png\"'/>\
+             <ImageTexture containerField='occlusionTexture' url='\"ao.png\"'/>\
+             <ImageTexture containerField='emissiveTexture' url='\"e.png\"'/></PhysicalMaterial>",
         );
         assert_eq!(physical.texture.expect("the base texture").urls, vec!["base.png".to_string()]);
+        let maps = &physical.maps;
+        assert_eq!(maps.normal.as_ref().map(|t| t.urls[0].as_str()), Some("n.png"));
+        assert_eq!(maps.metallic_roughness.as_ref().map(|t| t.urls[0].as_str()), Some("mr.png"));
+        assert_eq!(maps.emissive.as_ref().map(|t| t.urls[0].as_str()), Some("e.png"));
+        assert_eq!((maps.bits(), maps.mapping.as_str(), physical.material.normal_scale), (15, "uv0", 0.5));
         assert!(
-            physical.unsupported.iter().any(|u| u.contains("(normalTexture) is not drawn")),
+            physical.unsupported.len() == 1 && physical.unsupported[0].contains("occlusionTextureMapping 'uv1'"),
             "{:?}",
             physical.unsupported
         );
+        let phong = appearance(
+            "<Material><ImageTexture containerField='specularTexture' url='\"s.png\"'/>\
+             <ImageTexture containerField='normalTexture' url='\"n.png\"'/></Material>",
+        );
+        assert_eq!(phong.maps.bits(), crate::mesh::material_maps::MAP_NORMAL);
+        assert!(phong.unsupported[0].contains("(specularTexture) is not drawn"), "{:?}", phong.unsupported);
         let pixel = appearance("<Material/><PixelTexture/>");
         assert!(pixel.texture.is_none() && pixel.unsupported[0].contains("PixelTexture"));
     }

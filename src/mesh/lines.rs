@@ -122,6 +122,7 @@ pub fn line_mesh(
         topology,
         material,
         texture: None,
+        maps: Default::default(),
         texture_transform: glam::Affine2::IDENTITY,
         vertex_colors: colors.is_some(),
         two_sided: true,

@@ -15,6 +15,7 @@
 mod appearance;
 mod faces;
 mod lines;
+pub mod material_maps;
 mod normals;
 mod primitives;
 mod segments;
@@ -74,6 +75,8 @@ pub struct RenderMesh {
     pub material: MaterialParams,
     /// The ImageTexture to draw with.
     pub texture: Option<TextureRef>,
+    /// The material's other maps (normal, metallic-roughness, occlusion, emissive), read with [`Self::uvs`].
+    pub maps: material_maps::MaterialMaps,
     /// The Appearance's TextureTransform (identity without one), applied to [`Self::uvs`] when drawing:
     /// the corners keep the file's coordinates, so an event that moves the texture changes one uniform.
     pub texture_transform: glam::Affine2,
@@ -231,10 +234,10 @@ pub fn render_mesh_from_skin_shape(
     let colors = appearance::colors_of(scene, geometry)?;
     let color_per_vertex = scene.sf_bool(geometry, "colorPerVertex", true)?;
     let color_index = if is_face_set { scene.mf_int32(geometry, "colorIndex")? } else { Vec::new() };
-    let uvs = match appearance::uvs_of(scene, geometry)? {
+    let uvs = match appearance::uvs_for(scene, geometry, &appearance.maps.mapping)? {
         // X3D's default mapping for a textured face set without texture coordinates (indexed like the
         // coordinates: the index list is ignored).
-        None if appearance.texture.is_some() => Some(default_tex_coords(points)),
+        None if appearance.texture.is_some() || appearance.maps.bits() != 0 => Some(default_tex_coords(points)),
         given => given,
     };
     let has_tex_coord = scene.node(geometry).children_in("texCoord").next().is_some();
@@ -312,6 +315,7 @@ pub fn render_mesh_from_skin_shape(
         indices,
         topology: Topology::Triangles,
         texture: appearance.texture,
+        maps: appearance.maps,
         texture_transform: appearance.texture_transform,
         material: appearance.material,
         vertex_colors: colors.is_some(),

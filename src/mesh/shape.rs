@@ -104,6 +104,7 @@ fn own_frame_mesh(
             topology: Topology::Triangles,
             material: appearance.material,
             texture: appearance.texture,
+            maps: appearance.maps,
             texture_transform: appearance.texture_transform,
             vertex_colors: false,
             two_sided: !solid || appearance.two_sided_material,

@@ -117,8 +117,13 @@ pub struct GpuMaterial {
     pub texture_s: [f32; 4],
     /// Its second row: t' = x·s + y·t + z.
     pub texture_t: [f32; 4],
+    /// PhysicalMaterial: x metallic, y roughness; any lit material: z occlusionStrength, w normalScale.
+    pub pbr: [f32; 4],
+    /// x: 1 = the glTF metallic-roughness BRDF (PhysicalMaterial), 0 = the Phong equations; y: the
+    /// material maps bound (`crate::mesh::material_maps` bits); zw unused.
+    pub model: [u32; 4],
 }
-const _: () = assert!(size_of::<GpuMaterial>() == 96);
+const _: () = assert!(size_of::<GpuMaterial>() == 128);
 
 /// Per-corner vertex attributes other than the normal (vertex buffer slot 1): linear RGBA colour, texture
 /// coordinate (X3D's: t grows upwards) and the skin point the corner draws.
@@ -154,6 +159,7 @@ impl GpuMaterial {
         vertex_colors: bool,
         two_sided: bool,
         texture_mode: u32,
+        maps: u32,
     ) -> Self {
         let (x, y, t) =
             (texture_transform.matrix2.x_axis, texture_transform.matrix2.y_axis, texture_transform.translation);
@@ -167,6 +173,8 @@ impl GpuMaterial {
             flags: [u32::from(m.lit), u32::from(vertex_colors), u32::from(two_sided), texture_mode],
             texture_s: [x.x, y.x, t.x, 0.0],
             texture_t: [x.y, y.y, t.y, 0.0],
+            pbr: [m.metallic, m.roughness, m.occlusion_strength, m.normal_scale],
+            model: [u32::from(m.physical), maps, 0, 0],
         }
     }
 }
@@ -255,6 +263,8 @@ mod tests {
                 ("flags", offset_of!(GpuMaterial, flags)),
                 ("texture_s", offset_of!(GpuMaterial, texture_s)),
                 ("texture_t", offset_of!(GpuMaterial, texture_t)),
+                ("pbr", offset_of!(GpuMaterial, pbr)),
+                ("model", offset_of!(GpuMaterial, model)),
             ],
         );
         let lines = validate("lines.wgsl", shaders::LINES);
@@ -264,7 +274,7 @@ mod tests {
     #[test]
     fn the_texture_rows_map_coordinates_as_the_transform_does() {
         let t = Affine2::from_scale_angle_translation(glam::Vec2::new(2.0, 0.5), 0.7, glam::Vec2::new(0.25, -1.0));
-        let m = GpuMaterial::from_params(&MaterialParams::default(), t, false, false, TEXTURE_REPLACE);
+        let m = GpuMaterial::from_params(&MaterialParams::default(), t, false, false, TEXTURE_REPLACE, 0);
         for st in [glam::Vec2::ZERO, glam::Vec2::new(0.5, 0.25), glam::Vec2::new(-1.0, 3.0)] {
             let row = |r: [f32; 4]| r[0] * st.x + r[1] * st.y + r[2];
             let want = t.transform_point2(st);

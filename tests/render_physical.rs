@@ -1,0 +1,268 @@
+//! PhysicalMaterial and the X3D 4.0 material maps, drawn: a square facing the viewer, rendered headless
+//! (lavapipe in CI), against a CPU transcription of the glTF 2.0 metallic-roughness BRDF (glTF 2.0
+//! Appendix B, which X3D 4.0 12.4.3 / 17.2.2.5 takes) at the pixel where view, light and normal meet.
+//! The maps are checked by what they must do to that pixel: the metallic-roughness map scales the
+//! factors, the normal map turns the normal as its texel says, the emissive map tints the emissive colour,
+//! the occlusion map darkens ambient light only, and `…TextureMapping` picks the texture coordinates.
+
+mod common;
+
+use std::f32::consts::PI;
+use std::path::Path;
+
+use glam::Vec3;
+use hanim_viewer::gpu::lighting::Lighting;
+use hanim_viewer::hanim;
+use hanim_viewer::render::{self as headless, RenderedImage, SceneRequest, ViewRequest};
+
+/// Pixel values may differ from the CPU figure by this much (8-bit rounding of the texels and of the
+/// output, the pixel centre a fraction of a degree off the axis).
+const TOLERANCE: f32 = 2.5;
+
+fn srgb_from_linear(c: f32) -> f32 {
+    let c = c.clamp(0.0, 1.0);
+    if c <= 0.0031308 { c * 12.92 } else { 1.055 * c.powf(1.0 / 2.4) - 0.055 }
+}
+
+fn linear_from_srgb(c: f32) -> f32 {
+    if c <= 0.04045 { c / 12.92 } else { ((c + 0.055) / 1.055).powf(2.4) }
+}
+
+/// glTF 2.0 Appendix B for one light: N·L × mix(mix(diffuse, specular, F(0.04)), F(base) × specular,
+/// metallic), with diffuse = base / π and specular = V × D (GGX, height-correlated Smith).
+fn brdf(n: Vec3, v: Vec3, l: Vec3, base: Vec3, metallic: f32, roughness: f32) -> Vec3 {
+    let n_dot_l = n.dot(l).clamp(0.0, 1.0);
+    if n_dot_l == 0.0 {
+        return Vec3::ZERO;
+    }
+    let h = (l + v).normalize();
+    let (n_dot_v, n_dot_h, v_dot_h) = (n.dot(v).clamp(0.0, 1.0), n.dot(h).clamp(0.0, 1.0), v.dot(h).clamp(0.0, 1.0));
+    let alpha = (roughness * roughness).max(0.002);
+    let a2 = alpha * alpha;
+    let visibility = 0.5
+        / (n_dot_l * (n_dot_v * n_dot_v * (1.0 - a2) + a2).sqrt()
+            + n_dot_v * (n_dot_l * n_dot_l * (1.0 - a2) + a2).sqrt());
+    let f = n_dot_h * n_dot_h * (a2 - 1.0) + 1.0;
+    let distribution = a2 / (PI * f * f);
+    let specular = Vec3::splat(visibility * distribution);
+    let schlick = |f0: Vec3| f0 + (Vec3::ONE - f0) * (1.0 - v_dot_h).powi(5);
+    let fresnel = schlick(Vec3::splat(0.04));
+    let dielectric = base / PI * (Vec3::ONE - fresnel) + specular * fresnel;
+    let metal = schlick(base) * specular;
+    n_dot_l * (dielectric * (1.0 - metallic) + metal * metallic)
+}
+
+/// The 8-bit sRGB pixel of linear `c`.
+fn pixel_of(c: Vec3) -> [f32; 3] {
+    [c.x, c.y, c.z].map(|x| srgb_from_linear(x) * 255.0)
+}
+
+fn srgb_color(c: [f32; 3]) -> Vec3 {
+    Vec3::from(c.map(linear_from_srgb))
+}
+
+/// A 1 m square at z = 0 facing +z (a humanoid's only segment shape) with `appearance` and
+/// `tex_coord`, seen from 3 m by the viewpoint Cam on a black sky; `scene` adds nodes (lights,
+/// NavigationInfo).
+fn square(dir: &Path, appearance: &str, tex_coord: &str, scene: &str, lighting: Lighting) -> RenderedImage {
+    let x3d = format!(
+        "<X3D profile='Immersive' version='4.0'><Scene>{scene}\
+         <Viewpoint DEF='Cam' position='0 0 3'/>\
+         <HAnimHumanoid name='Square' version='2.0'><HAnimJoint DEF='root' name='humanoid_root' \
+         containerField='skeleton'><HAnimSegment name='sacrum'>\
+         <Shape><Appearance>{appearance}</Appearance>\
+         <IndexedFaceSet coordIndex='0 1 2 3 -1' texCoordIndex='0 1 2 3 -1'>\
+         <Coordinate point='-0.5 -0.5 0 0.5 -0.5 0 0.5 0.5 0 -0.5 0.5 0'/>{tex_coord}</IndexedFaceSet></Shape>\
+         </HAnimSegment></HAnimJoint><HAnimJoint USE='root' containerField='joints'/></HAnimHumanoid>\
+         </Scene></X3D>"
+    );
+    let path = dir.join("square.x3d");
+    std::fs::write(&path, x3d).unwrap();
+    let doc = hanim::load(&path).unwrap_or_else(|e| panic!("{e}"));
+    let ctx = common::gpu_or_skip().expect("checked by the caller");
+    let mut request = SceneRequest::new(101, 101);
+    request.view = ViewRequest::Named("Cam".into());
+    request.lighting = lighting;
+    headless::render_document(&ctx, &doc, &request).unwrap_or_else(|e| panic!("{e:#}"))
+}
+
+const UV: &str = "<TextureCoordinate point='0 0 1 0 1 1 0 1'/>";
+
+fn lit_square(dir: &Path, appearance: &str) -> [f32; 3] {
+    centre(&square(dir, appearance, UV, "", Lighting::Standard))
+}
+
+/// The pixel at the square's centre, where the headlight, the view and the normal meet.
+fn centre(image: &RenderedImage) -> [f32; 3] {
+    let (x, y) = image.camera.project_to_pixel(Vec3::ZERO, image.width, image.height).unwrap();
+    let p = image.pixel(x as u32, y as u32);
+    [p[0], p[1], p[2]].map(f32::from)
+}
+
+fn assert_near(what: &str, got: [f32; 3], want: [f32; 3]) {
+    let off = got.iter().zip(want).map(|(g, w)| (g - w).abs()).fold(0.0, f32::max);
+    assert!(off <= TOLERANCE, "{what}: pixel {got:?}, the BRDF gives {want:?}");
+}
+
+/// A one-colour RGB image in `dir`.
+fn flat_png(dir: &Path, name: &str, rgb: [u8; 3]) {
+    image::RgbImage::from_pixel(4, 4, image::Rgb(rgb)).save(dir.join(name)).unwrap();
+}
+
+#[test]
+fn physical_material_follows_the_gltf_brdf_under_the_headlight() {
+    if common::gpu_or_skip().is_none() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let axis = Vec3::Z;
+    for (base, metallic, roughness) in
+        [([0.8, 0.3, 0.2], 0.0, 0.5), ([0.9, 0.7, 0.3], 1.0, 0.6), ([0.5, 0.6, 0.9], 0.4, 0.9), ([1.0; 3], 0.0, 1.0)]
+    {
+        let appearance = format!(
+            "<PhysicalMaterial baseColor='{} {} {}' metallic='{metallic}' roughness='{roughness}'/>",
+            base[0], base[1], base[2]
+        );
+        let want = pixel_of(brdf(axis, axis, axis, srgb_color(base), metallic, roughness));
+        assert_near(&appearance, lit_square(dir.path(), &appearance), want);
+    }
+    // The default PhysicalMaterial is a rough white metal: its diffuse lobe is gone.
+    let metal = pixel_of(brdf(axis, axis, axis, Vec3::ONE, 1.0, 1.0));
+    assert_near("default PhysicalMaterial", lit_square(dir.path(), "<PhysicalMaterial/>"), metal);
+}
+
+#[test]
+fn the_metallic_roughness_map_scales_the_factors_by_its_blue_and_green() {
+    if common::gpu_or_skip().is_none() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    flat_png(dir.path(), "mr.png", [255, 102, 51]);
+    let mapped = lit_square(
+        dir.path(),
+        "<PhysicalMaterial baseColor='0.8 0.5 0.3' metallic='1' roughness='1'>\
+         <ImageTexture containerField='metallicRoughnessTexture' url='\"mr.png\"'/></PhysicalMaterial>",
+    );
+    let (metallic, roughness) = (51.0 / 255.0, 102.0 / 255.0);
+    let want = pixel_of(brdf(Vec3::Z, Vec3::Z, Vec3::Z, srgb_color([0.8, 0.5, 0.3]), metallic, roughness));
+    assert_near("metallic-roughness map", mapped, want);
+}
+
+#[test]
+fn the_normal_map_turns_the_normal_on_physical_and_phong_materials() {
+    if common::gpu_or_skip().is_none() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    // A normal turned 36.9° towards +s (+x here): (0.6, 0, 0.8) encoded in [0, 1].
+    let texel = [204u8, 128, 230];
+    flat_png(dir.path(), "tilted.png", texel);
+    flat_png(dir.path(), "flat.png", [128, 128, 255]);
+    let decoded = Vec3::from(texel.map(|c| f32::from(c) / 255.0 * 2.0 - 1.0));
+    // The light comes from the +x side; the headlight is off.
+    let light = "<NavigationInfo headlight='false'/><DirectionalLight direction='-1 0 -1'/>";
+    let l = Vec3::new(1.0, 0.0, 1.0).normalize();
+    let physical = |map: &str, scale: f32| {
+        let appearance = format!(
+            "<PhysicalMaterial baseColor='0.8 0.8 0.8' metallic='0' roughness='1' normalScale='{scale}'>\
+             <ImageTexture containerField='normalTexture' url='\"{map}\"'/></PhysicalMaterial>"
+        );
+        centre(&square(dir.path(), &appearance, UV, light, Lighting::Standard))
+    };
+    let base = srgb_color([0.8; 3]);
+    let want = |n: Vec3| pixel_of(brdf(n.normalize(), Vec3::Z, l, base, 0.0, 1.0));
+    assert_near("tilted normal map", physical("tilted.png", 1.0), want(decoded));
+    assert_near("flat normal map", physical("flat.png", 1.0), want(Vec3::Z));
+    let half = Vec3::new(decoded.x * 0.5, decoded.y * 0.5, decoded.z);
+    assert_near("normalScale 0.5", physical("tilted.png", 0.5), want(half));
+    // Phong: the diffuse term follows N·L of the mapped normal (X3D 17.2.2.4, values as written).
+    let phong = |map: &str| {
+        let appearance = format!(
+            "<Material diffuseColor='0.8 0.8 0.8'><ImageTexture containerField='normalTexture' url='\"{map}\"'/>\
+             </Material>"
+        );
+        centre(&square(dir.path(), &appearance, UV, light, Lighting::Standard))
+    };
+    let (tilted, flat) = (phong("tilted.png"), phong("flat.png"));
+    let n_dot_l = |n: Vec3| n.normalize().dot(l);
+    assert_near("Phong, flat map", flat, [0.8 * n_dot_l(Vec3::Z) * 255.0; 3]);
+    assert_near("Phong, tilted map", tilted, [0.8 * n_dot_l(decoded) * 255.0; 3]);
+}
+
+#[test]
+fn the_emissive_map_tints_the_emissive_colour() {
+    if common::gpu_or_skip().is_none() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    flat_png(dir.path(), "glow.png", [255, 128, 0]);
+    let dark = "<NavigationInfo headlight='false'/>";
+    let physical = centre(&square(
+        dir.path(),
+        "<PhysicalMaterial baseColor='0 0 0' emissiveColor='1 1 1'>\
+         <ImageTexture containerField='emissiveTexture' url='\"glow.png\"'/></PhysicalMaterial>",
+        UV,
+        dark,
+        Lighting::Standard,
+    ));
+    assert_near("PhysicalMaterial emissive map", physical, [255.0, 128.0, 0.0]);
+    let phong = centre(&square(
+        dir.path(),
+        "<Material diffuseColor='0 0 0' emissiveColor='1 1 1'>\
+         <ImageTexture containerField='emissiveTexture' url='\"glow.png\"'/></Material>",
+        UV,
+        dark,
+        Lighting::Standard,
+    ));
+    assert_near("Material emissive map", phong, [255.0, 128.0, 0.0]);
+}
+
+#[test]
+fn the_occlusion_map_darkens_ambient_light_only() {
+    if common::gpu_or_skip().is_none() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    flat_png(dir.path(), "ao.png", [0, 0, 0]);
+    let material = |occlusion: &str| {
+        format!(
+            "<PhysicalMaterial baseColor='0.8 0.8 0.8' metallic='0' roughness='1' occlusionStrength='1'>{occlusion}\
+             </PhysicalMaterial>"
+        )
+    };
+    let occluded = material("<ImageTexture containerField='occlusionTexture' url='\"ao.png\"'/>");
+    let open = material("");
+    // The X3D lighting has no ambient light from the headlight: the map changes nothing.
+    let standard = |a: &str| centre(&square(dir.path(), a, UV, "", Lighting::Standard));
+    assert_near("occlusion, X3D lighting", standard(&occluded), standard(&open));
+    // The studio look adds ambient light, which a black occlusion map takes away.
+    let studio = |a: &str| centre(&square(dir.path(), a, UV, "", Lighting::Studio));
+    let (dark, bright) = (studio(&occluded), studio(&open));
+    assert!(dark[0] + 3.0 < bright[0], "occluded {dark:?} against open {bright:?}");
+}
+
+#[test]
+fn a_texture_mapping_picks_the_texture_coordinates_it_names() {
+    if common::gpu_or_skip().is_none() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    // Left half black, right half white.
+    image::RgbImage::from_fn(8, 8, |x, _| image::Rgb(if x < 4 { [0; 3] } else { [255; 3] }))
+        .save(dir.path().join("halves.png"))
+        .unwrap();
+    // Set 'left' samples the black half everywhere, set 'right' the white half.
+    let tex_coord = "<MultiTextureCoordinate>\
+        <TextureCoordinate mapping='left' point='0.1 0.5 0.2 0.5 0.2 0.6 0.1 0.6'/>\
+        <TextureCoordinate mapping='right' point='0.8 0.5 0.9 0.5 0.9 0.6 0.8 0.6'/></MultiTextureCoordinate>";
+    let unlit = |mapping: &str| {
+        let appearance = format!(
+            "<UnlitMaterial emissiveColor='1 1 1' emissiveTextureMapping='{mapping}'>\
+             <ImageTexture containerField='emissiveTexture' url='\"halves.png\"'/></UnlitMaterial>"
+        );
+        centre(&square(dir.path(), &appearance, tex_coord, "", Lighting::Standard))
+    };
+    assert_near("mapping 'right'", unlit("right"), [255.0; 3]);
+    assert_near("mapping 'left'", unlit("left"), [0.0; 3]);
+    assert_near("no mapping: the first set", unlit(""), [0.0; 3]);
+}
