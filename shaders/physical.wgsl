@@ -7,7 +7,9 @@
 //     dielectric = mix(diffuse, specular, F(0.04)),  metal = F(baseColor) · specular,
 //     result     = mix(dielectric, metal, metallic),
 // evaluated in linear light for each punctual light (radiance = intensity × colour × attenuation ×
-// spot, X3D's light fields) and the headlight, plus emissive. No image-based lighting: the file asks for
+// spot, X3D's light fields) and the headlight, plus emissive. The material's colours (baseColor,
+// emissiveColor), vertex colours and light colours are linear values as written (glTF 2.0 3.9.2);
+// the base and emissive maps are sRGB images, sampled as linear. No image-based lighting: the file asks for
 // none (an EnvironmentLight is not drawn). Ambient light, where the viewing look has some (the studio
 // look), lights the diffuse colour, darkened by the occlusion map.
 
@@ -74,7 +76,9 @@ fn physical_color(p: vec3<f32>, n: vec3<f32>, v: vec3<f32>, base: vec3<f32>, map
         let l = frame.lights[i];
         let arrival = light_arrival(l, p);
         if arrival.w > 0.0 {
-            let radiance = arrival.w * l.direction.w * l.color.rgb;
+            // The light's colour as the file writes it, taken as linear like the material's (the
+            // frame uniform holds it decoded from sRGB for the Phong equations).
+            let radiance = arrival.w * l.direction.w * srgb_from_linear(l.color.rgb);
             color += physical_light(n, v, arrival.xyz, radiance, base, metallic, alpha);
         }
     }

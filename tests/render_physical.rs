@@ -24,10 +24,6 @@ fn srgb_from_linear(c: f32) -> f32 {
     if c <= 0.0031308 { c * 12.92 } else { 1.055 * c.powf(1.0 / 2.4) - 0.055 }
 }
 
-fn linear_from_srgb(c: f32) -> f32 {
-    if c <= 0.04045 { c / 12.92 } else { ((c + 0.055) / 1.055).powf(2.4) }
-}
-
 /// glTF 2.0 Appendix B for one light: N·L × mix(mix(diffuse, specular, F(0.04)), F(base) × specular,
 /// metallic), with diffuse = base / π and specular = V × D (GGX, height-correlated Smith).
 fn brdf(n: Vec3, v: Vec3, l: Vec3, base: Vec3, metallic: f32, roughness: f32) -> Vec3 {
@@ -57,8 +53,9 @@ fn pixel_of(c: Vec3) -> [f32; 3] {
     [c.x, c.y, c.z].map(|x| srgb_from_linear(x) * 255.0)
 }
 
-fn srgb_color(c: [f32; 3]) -> Vec3 {
-    Vec3::from(c.map(linear_from_srgb))
+/// A PhysicalMaterial colour: linear as written (glTF 2.0 3.9.2).
+fn physical_color(c: [f32; 3]) -> Vec3 {
+    Vec3::from(c)
 }
 
 /// A 1 m square at z = 0 facing +z (a humanoid's only segment shape) with `appearance` and
@@ -123,7 +120,7 @@ fn physical_material_follows_the_gltf_brdf_under_the_headlight() {
             "<PhysicalMaterial baseColor='{} {} {}' metallic='{metallic}' roughness='{roughness}'/>",
             base[0], base[1], base[2]
         );
-        let want = pixel_of(brdf(axis, axis, axis, srgb_color(base), metallic, roughness));
+        let want = pixel_of(brdf(axis, axis, axis, physical_color(base), metallic, roughness));
         assert_near(&appearance, lit_square(dir.path(), &appearance), want);
     }
     // The default PhysicalMaterial is a rough white metal: its diffuse lobe is gone.
@@ -144,7 +141,7 @@ fn the_metallic_roughness_map_scales_the_factors_by_its_blue_and_green() {
          <ImageTexture containerField='metallicRoughnessTexture' url='\"mr.png\"'/></PhysicalMaterial>",
     );
     let (metallic, roughness) = (51.0 / 255.0, 102.0 / 255.0);
-    let want = pixel_of(brdf(Vec3::Z, Vec3::Z, Vec3::Z, srgb_color([0.8, 0.5, 0.3]), metallic, roughness));
+    let want = pixel_of(brdf(Vec3::Z, Vec3::Z, Vec3::Z, physical_color([0.8, 0.5, 0.3]), metallic, roughness));
     assert_near("metallic-roughness map", mapped, want);
 }
 
@@ -169,7 +166,7 @@ fn the_normal_map_turns_the_normal_on_physical_and_phong_materials() {
         );
         centre(&square(dir.path(), &appearance, UV, light, Lighting::Standard))
     };
-    let base = srgb_color([0.8; 3]);
+    let base = physical_color([0.8; 3]);
     let want = |n: Vec3| pixel_of(brdf(n.normalize(), Vec3::Z, l, base, 0.0, 1.0));
     assert_near("tilted normal map", physical("tilted.png", 1.0), want(decoded));
     assert_near("flat normal map", physical("flat.png", 1.0), want(Vec3::Z));

@@ -369,7 +369,10 @@ impl HumanoidRenderer {
         let mut parts = Vec::new();
         for (part, &offset) in meshes.iter().zip(corner_offsets) {
             for ((&source_point, color), uv) in part.source_point.iter().zip(&part.colors).zip(&part.uvs) {
-                let [r, g, b] = linear_from_srgb3([color[0], color[1], color[2]]);
+                // Vertex colours multiply a PhysicalMaterial's linear baseColor as they are (glTF 2.0
+                // COLOR_0 is linear); elsewhere they are sRGB values like the Phong colours.
+                let rgb = [color[0], color[1], color[2]];
+                let [r, g, b] = if part.material.physical { rgb } else { linear_from_srgb3(rgb) };
                 vertices.push(GpuCornerVertex {
                     color: [r, g, b, color[3].clamp(0.0, 1.0)],
                     uv: *uv,

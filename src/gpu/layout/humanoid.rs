@@ -163,9 +163,12 @@ impl GpuMaterial {
     ) -> Self {
         let (x, y, t) =
             (texture_transform.matrix2.x_axis, texture_transform.matrix2.y_axis, texture_transform.translation);
-        let [dr, dg, db] = linear_from_srgb3(m.diffuse);
-        let [sr, sg, sb] = linear_from_srgb3(m.specular);
-        let [er, eg, eb] = linear_from_srgb3(m.emissive);
+        // PhysicalMaterial colours are linear already, as glTF 2.0's factors are (3.9.2) and as glTF
+        // converters write them (docs/materials.md); the Phong materials' are sRGB values.
+        let linear = |c: [f32; 3]| if m.physical { c } else { linear_from_srgb3(c) };
+        let [dr, dg, db] = linear(m.diffuse);
+        let [sr, sg, sb] = linear(m.specular);
+        let [er, eg, eb] = linear(m.emissive);
         Self {
             diffuse: [dr, dg, db, 1.0 - m.transparency.clamp(0.0, 1.0)],
             specular: [sr, sg, sb, 128.0 * m.shininess.clamp(0.0, 1.0)],
