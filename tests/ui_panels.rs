@@ -250,3 +250,43 @@ fn an_error_can_be_copied_as_text() {
         .collect();
     assert_eq!(copied, [message.to_string()]);
 }
+
+/// The status bar gives the figure's height; a figure modelled in centimetres (the test fixture inside a
+/// Transform scaled 100×, as files converted without their unit open) is pointed out, and the offer to
+/// read it at human size is taken with one click, the file untouched.
+#[test]
+fn the_status_bar_gives_the_height_and_offers_human_size_for_a_centimetre_figure() {
+    let scaled = FIXTURE.replacen("<Scene>", "<Scene><Transform scale='100 100 100'>", 1).replacen(
+        "</Scene>",
+        "</Transform></Scene>",
+        1,
+    );
+    let doc = hanim::load_str(&scaled, Path::new("ui_fixture_cm.x3d")).expect("fixture loads");
+    let h = &doc.humanoids[0];
+    let pose = hanim_viewer::pose::Pose::rest(h);
+    let height = hanim_viewer::pose::bounds::humanoid_bounds(&doc.scene, h, &pose).unwrap().size().y;
+    assert!(height > 10.0, "the scaled fixture is {height} m tall");
+    let mut harness = Harness::builder().with_size(egui::vec2(1200.0, 800.0)).build_ui_state(
+        move |ui, state: &mut UiState| {
+            let info = FrameInfo { adapter: "test", figure_height: Some(height), ..Default::default() };
+            ui::app_ui(ui, state, None, &info, None);
+        },
+        UiState::default(),
+    );
+    harness.run();
+    let metres = format!("{height:.2} m tall");
+    assert!(
+        harness.query_by_label_contains(&format!("{metres}: not a human size, modelled in centimetres?")).is_some(),
+        "no warning for {metres}"
+    );
+    harness.get_by_label("View at human size (×0.01)").click();
+    harness.run();
+    assert_eq!(harness.state().human_size, Some(0.01));
+    // The fixture is 0.7 m tall: read at ×0.01 its height is given in centimetres.
+    let human =
+        format!("{:.1} cm tall at ×0.01 (the file: {metres_only})", height, metres_only = format!("{height:.2} m"));
+    assert!(harness.query_by_label_contains(&human).is_some(), "no '{human}'");
+    harness.get_by_label("File size").click();
+    harness.run();
+    assert_eq!(harness.state().human_size, None);
+}

@@ -13,6 +13,7 @@ pub mod limits;
 pub mod panels;
 pub mod pose_library;
 pub mod save_x3d;
+pub mod scale;
 pub mod scene;
 pub mod state;
 pub mod transport;
@@ -49,6 +50,8 @@ pub struct FrameInfo<'a> {
     pub can_redo: bool,
     /// The built-in humanoid is shown (no file opened yet): the view says how to open one.
     pub first_run: bool,
+    /// The shown humanoid's height at rest, metres (its bounds' vertical extent).
+    pub figure_height: Option<f32>,
 }
 
 /// Mouse input on the 3D view that egui did not give to a panel, in points.
@@ -321,8 +324,14 @@ fn screenshot_settings_ui(ui: &mut egui::Ui, state: &mut UiState, commands: &mut
     }
 }
 
-fn status_ui(ui: &mut egui::Ui, info: &FrameInfo) {
+fn status_ui(ui: &mut egui::Ui, state: &mut UiState, info: &FrameInfo) {
     ui.horizontal(|ui| {
+        if info.loading.is_none()
+            && let Some(height) = info.figure_height
+        {
+            height_ui(ui, state, height);
+            ui.separator();
+        }
         // The file (or the load in progress) first: the adapter's name is long and may not fit.
         if let Some(path) = info.loading {
             ui.spinner();
@@ -346,6 +355,32 @@ fn status_ui(ui: &mut egui::Ui, info: &FrameInfo) {
         ui.separator();
         ui.label(info.adapter);
     });
+}
+
+/// The figure's height, and for an implausible one the offer to read it at human size
+/// ([`scale::human_size_factor`]; the view only, the file untouched).
+fn height_ui(ui: &mut egui::Ui, state: &mut UiState, height: f32) {
+    let applied = state.human_size.unwrap_or(1.0);
+    let (text, warns) = scale::height_status(height, applied);
+    if warns {
+        ui.colored_label(ui.visuals().warn_fg_color, text.clone()).on_hover_text(
+            "X3D lengths are metres; this figure's size suggests the file was modelled in another unit \
+             without a UNIT statement or a scaling Transform",
+        );
+        if let Some(factor) = scale::human_size_factor(height)
+            && ui
+                .small_button(format!("View at human size (×{factor})"))
+                .on_hover_text("read the figure at a human size; the file is not changed")
+                .clicked()
+        {
+            state.human_size = Some(factor);
+        }
+    } else {
+        ui.label(text).on_hover_text("the figure's height at rest (X3D lengths are metres)");
+        if state.human_size.is_some() && ui.small_button("File size").clicked() {
+            state.human_size = None;
+        }
+    }
 }
 
 fn help_ui(ui: &mut egui::Ui, state: &mut UiState) {
@@ -458,7 +493,7 @@ pub fn app_ui(
 ) -> (Vec<UiCommand>, ViewportInput) {
     let mut commands = shortcuts_ui(ui, state);
     egui::Panel::top("menu").show(ui, |ui| commands.extend(menu_ui(ui, state, info)));
-    egui::Panel::bottom("status").show(ui, |ui| status_ui(ui, info));
+    egui::Panel::bottom("status").show(ui, |ui| status_ui(ui, state, info));
     if let Some((summary, pose)) = scene {
         if state.show_joints_panel {
             let width = state.joints_panel_width.clamp(120.0, 800.0);

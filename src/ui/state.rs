@@ -18,6 +18,10 @@ pub struct UiState {
     #[serde(skip)]
     pub pins: Vec<String>,
     pub show_grid: bool,
+    /// The figure read at human size: the power of ten the status bar offered and the user took
+    /// (`crate::ui::scale`), for this file only.
+    #[serde(skip)]
+    pub human_size: Option<f32>,
     pub show_axes: bool,
     pub show_skeleton: bool,
     /// Draw with the viewer's studio look (key and ambient light, linear light) instead of the X3D
@@ -80,6 +84,7 @@ impl Default for UiState {
             selected_joint: None,
             joint_search: String::new(),
             ignore_limits: false,
+            human_size: None,
             pins: Vec::new(),
             show_grid: true,
             show_axes: true,
@@ -139,6 +144,7 @@ impl UiState {
         self.picked_vertex = None;
         self.joint_search.clear();
         self.active_view = None;
+        self.human_size = None;
     }
 }
 

@@ -204,6 +204,7 @@ impl Viewer {
             can_undo,
             can_redo,
             first_run: file_path.as_deref() == Some(std::path::Path::new(super::DEFAULT_HUMANOID_NAME)),
+            figure_height: self.scene.as_ref().map(|s| s.rest_bounds.size().y).filter(|h| h.is_finite()),
         };
         if let Some(scene) = self.scene.as_ref()
             && self.ui.limit_report.stale(&scene.transport)
