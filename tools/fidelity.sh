@@ -10,7 +10,11 @@
 #
 # usage: tools/fidelity.sh OUT_DIR FILE...
 # environment: SIZE (default 600x600, square: X3D's fieldOfView applies to the smaller side),
-#              SHOT_TIME (scene time in seconds, default 0), PEERS, PEER (x_ite or view3dscene).
+#              SHOT_TIME (scene time in seconds, default 0), PEERS, PEER (x_ite or view3dscene),
+#              REUSE_PEER=1 (keep a peer picture already in OUT_DIR from an earlier run: only ours is
+#              rendered again), ONLY_PEER=1 (take the peer pictures only, render nothing of ours).
+# Outputs are named after the file with its extension (NAME_x3dv...), so that one model's encodings
+# side by side do not overwrite each other.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT="${1:?usage: tools/fidelity.sh OUT_DIR FILE...}"; shift
@@ -27,14 +31,18 @@ mkdir -p "$OUT"
 echo "| file | viewpoint | IoU | IoU within 1 px | colour diff | $PEER px | hanim-viewer px |"
 echo "|---|---|---|---|---|---|---|"
 for file in "$@"; do
-    name="$(basename "${file%.*}")"
+    base="$(basename "$file")"; name="${base%.*}_${base##*.}"
     xite="$OUT/$name.$PEER.png"; ours="$OUT/$name.hanim-viewer.png"
-    if [ "$PEER" = x_ite ]; then
+    deffile="$OUT/$name.$PEER.def"
+    if [ "${REUSE_PEER:-0}" = 1 ] && [ -s "$xite" ] && [ -f "$deffile" ]; then
+        def="$(cat "$deffile")"
+    elif [ "$PEER" = x_ite ]; then
         log="$("$PEERS/x_ite_shot.sh" "$file" "$xite" "" "$SIZE" 2>&1)"
         # "bound viewpoint: DEF=Name description=..." (absent when the file has no Viewpoint).
         def="$(sed -n 's/^bound viewpoint: DEF=\([^ ]*\).*/\1/p' <<<"$log" | head -1)"
         # No DEF ("-"): the viewpoint's description names it.
         [ "$def" = "-" ] && def="$(sed -n 's/^bound viewpoint: DEF=- description="\(.*\)"$/\1/p' <<<"$log" | head -1)"
+        printf '%s' "$def" >"$deffile"
     else
         "$PEERS/view3dscene_shot.sh" "$file" "$xite" "" "$SIZE" >"$OUT/$name.peer.log" 2>&1
         # view3dscene binds the file's first Viewpoint in document order; ours is the first view our
@@ -44,7 +52,9 @@ for file in "$@"; do
 import json, sys
 views = [v for v in json.load(sys.stdin)["views"] if v["kind"] != "computed"]
 print((views[0]["def"] or views[0]["label"]) if views else "")' 2>/dev/null)"
+        printf '%s' "$def" >"$deffile"
     fi
+    [ "${ONLY_PEER:-0}" = 1 ] && { echo "| $name | ${def:-(default)} | peer only | | | | |"; continue; }
     # No Viewpoint in the file: the peers show X3D's default viewpoint, and so does our x3d-default view.
     view_args=(--view x3d-default); [ -n "$def" ] && view_args=(--view "$def")
     # The whole scene at the same scene time, every sensor running, as X_ITE plays it.
