@@ -263,3 +263,23 @@ fn a_texture_mapping_picks_the_texture_coordinates_it_names() {
     assert_near("mapping 'left'", unlit("left"), [0.0; 3]);
     assert_near("no mapping: the first set", unlit(""), [0.0; 3]);
 }
+
+#[test]
+fn vertex_colours_multiply_the_linear_base_colour() {
+    if common::gpu_or_skip().is_none() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    // The same colour at the four corners (indexed by coordIndex).
+    let x3d_colour = "<Color color='0.5 0.25 1 0.5 0.25 1 0.5 0.25 1 0.5 0.25 1'/>";
+    let tex_coord = format!("{UV}{x3d_colour}");
+    let image = square(
+        dir.path(),
+        "<PhysicalMaterial baseColor='0.8 0.8 0.8' metallic='0' roughness='0.7'/>",
+        &tex_coord,
+        "",
+        Lighting::Standard,
+    );
+    let base = Vec3::new(0.8 * 0.5, 0.8 * 0.25, 0.8);
+    assert_near("Color × baseColor", centre(&image), pixel_of(brdf(Vec3::Z, Vec3::Z, Vec3::Z, base, 0.0, 0.7)));
+}
