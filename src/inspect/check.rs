@@ -140,7 +140,7 @@ impl Checker<'_> {
                 Error,
                 "no-joints",
                 h.node,
-                "the humanoid has no joints (at least humanoid_root is required)".into(),
+                "the humanoid has no joints (at least humanoid_root is required); its skin is drawn as authored".into(),
             );
         }
         self.names(h);
@@ -334,15 +334,9 @@ impl Checker<'_> {
                 &bad,
             );
         }
+        self.skin_rules(h);
         let Some(skin) = &h.skin else { return };
-        let weighted = !skin.influences.entries.is_empty();
-        if !weighted {
-            if let Some(node) = skin.coord_node
-                && point_count > 0
-            {
-                let message = format!("skinCoord has {point_count} points but no joint weights them");
-                self.push(Warning, "unbound-skin", node, message);
-            }
+        if skin.influences.entries.is_empty() {
             return;
         }
         // Vertices that deforming skin shapes draw must be moved by some joint.
