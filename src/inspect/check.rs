@@ -405,7 +405,11 @@ pub fn check(doc: &Document) -> Report {
     let mut loader = Checker { doc, findings: Vec::new() };
     for w in doc.warnings.iter().filter(|w| !defects.iter().any(|d| d.pos == w.pos && d.message == w.message)) {
         let stated = super::portability::rule_stating(&w.message).is_some_and(|r| findings.iter().any(|f| f.rule == r));
-        if !stated {
+        if w.message.contains(crate::x3d::error::UNDEFINED_USE_MARK) {
+            // Loaded by dropping the USE (as X_ITE drops a name never DEFed), but the file does not conform
+            // (ISO/IEC 19775-1 4.4.3): an error, so `check` exits 1.
+            loader.push_at(Severity::Error, "use-undefined", w.pos.clone(), w.message.clone());
+        } else if !stated {
             loader.push_at(Severity::Warning, "loader", w.pos.clone(), w.message.clone());
         }
     }
