@@ -83,7 +83,7 @@ mod tests {
              </Scene></X3D>",
         );
         assert_eq!(names, ["later", "nowhere"]);
-        assert_eq!(written.matches("USE='later'").count(), 1, "{written}");
+        assert_eq!(written.matches("USE=\"later\"").count(), 1, "{written}");
         assert!(!written.contains("nowhere"), "{written}");
     }
 
