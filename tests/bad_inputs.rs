@@ -136,8 +136,26 @@ const CASES: &[Case] = &[
     case("crlf_multiline_bad_number.x3d", ModelErr { at: "8:5", has: &["MFInt32 value 'x' at 8:5 in skinCoordIndex"] }),
     case("non_ascii_column.x3d", ModelErr { at: "6:45", has: &["SFVec3f value '1.x' at 6:45 in center"] }),
     // ------------------------------------------------------------------ DEF / USE
-    case("use_unknown_def.x3d", LoadErr { at: "6:17", has: &["USE 'nowhere' refers to no DEF"] }),
-    case("use_before_def.x3d", LoadErr { at: "6:18", has: &["USE 'r' refers to no DEF before this point"] }),
+    // A USE of no DEF before it (19775-1 4.4.3) is dropped with a warning, as X_ITE drops it.
+    case(
+        "use_unknown_def.x3d",
+        Warn {
+            at: "6:17",
+            has: &["USE 'nowhere' refers to no DEF", "the USE is dropped"],
+            check: |doc| {
+                let g = doc.scene.nodes.iter().find(|n| n.def.as_deref() == Some("g")).expect("Group g");
+                assert!(g.children.is_empty(), "the dropped USE is not a child of g");
+            },
+        },
+    ),
+    case(
+        "use_before_def.x3d",
+        Warn {
+            at: "6:18",
+            has: &["USE 'r' refers to no DEF before this point", "a DEF later in the file does not count"],
+            check: |doc| assert!(humanoid(doc).joints.iter().all(|j| j.name == "humanoid_root")),
+        },
+    ),
     case("use_cycle.x3d", LoadErr { at: "8:18", has: &["USE 'r' is inside its own DEF (opened at 6:1)", "cycle"] }),
     case(
         "use_exponential_scene.x3d",

@@ -89,8 +89,15 @@ fn max_distance(a: &[Vec3], b: &[Vec3]) -> f32 {
 /// Codes whose fix changes how the skin deforms away from the rest pose on purpose.
 const CHANGE_POSED: &[&str] = &["HANIM-WEIGHTS-SUM"];
 /// Codes repair does not fix.
-const NOT_REPAIRED: &[&str] =
-    &["HANIM-COORD-EMPTY", "HANIM-INFLUENCES-OVER-4", "HANIM-VERTEX-UNWEIGHTED", "HANIM-SITE-UNDER-JOINT"];
+const NOT_REPAIRED: &[&str] = &[
+    "HANIM-COORD-EMPTY",
+    "HANIM-INFLUENCES-OVER-4",
+    "HANIM-VERTEX-UNWEIGHTED",
+    "HANIM-SITE-UNDER-JOINT",
+    "HANIM-SKIN-NO-SKINCOORD",
+    "HANIM-UNBOUND-SKIN",
+    "HANIM-NO-JOINTS",
+];
 
 #[test]
 fn repair_fixes_each_code_it_claims_without_moving_the_skin() {

@@ -599,7 +599,6 @@ const BAD: &[(&str, &str, &[&str])] = &[
     ("unclosed_list.wrl", "5:1", &["unexpected end of file", "'children [' opened at 3:12", "missing ']'"]),
     ("unclosed_string.wrl", "3:9", &["string is not closed"]),
     ("unknown_field_type.wrl", "3:9", &["unknown field type 'SFVec3'"]),
-    ("use_before_def.wrl", "2:24", &["USE 'Missing' refers to no DEF"]),
     ("use_cycle.wrl", "3:39", &["USE 'Loop' is inside its own DEF", "opened at 2:1"]),
     ("value_too_short.x3dv", "3:45", &["SFVec3f", "center", "expected 3 numbers, found 1"]),
     ("vrml1.wrl", "1:1", &["VRML 1.0 files are not supported"]),

@@ -94,6 +94,21 @@ const JOE_DEMO5: Wild = Wild {
     min_foreground: 2600, // 5274 measured
 };
 
+const HUMANOID0: Wild = Wild {
+    file: "wild/Humanoid0.json",
+    joints: 1,
+    skin_points: 390,
+    first_viewpoint: Some("default"),
+    min_foreground: 16, // 33 measured (the axis lines: the skin is transparent)
+};
+const BVH_ILLUSTRATED: Wild = Wild {
+    file: "wild/BvhConversion1Illustrated.x3d",
+    joints: 21,
+    skin_points: 0,
+    first_viewpoint: Some("BvhConversion1Invisible model BVH to X3D conversion, from 8m"),
+    min_foreground: 310, // 629 measured
+};
+
 fn load(path: &Path) -> Scene {
     x3d::load_file(path, &LoadOptions::default()).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
@@ -119,8 +134,10 @@ fn text_of(path: &Path) -> (String, Encoding) {
 }
 
 fn convert(text: &str, from: Encoding, to: Encoding, path: &Path) -> String {
-    let document =
+    let mut document =
         syntax::read(text, from, path).unwrap_or_else(|e| panic!("{} read as {from:?}: {e}", path.display()));
+    // As `convert` does: a USE of no DEF before it is left out (Humanoid0, BvhConversion1Illustrated).
+    syntax::undefined_uses::drop_undefined_uses(&mut document);
     syntax::write(&document, to)
 }
 
@@ -255,6 +272,16 @@ fn joe_demo5_joe_skin5_x3dv_x_ite_writing_with_a_spaced_component() {
 }
 
 #[test]
+fn humanoid0_json_a_use_of_no_def_in_joints_and_an_unbound_transparent_skin() {
+    exercise(&HUMANOID0);
+}
+
+#[test]
+fn bvh_conversion1_illustrated_x3d_a_use_of_no_def_among_its_site_markers() {
+    exercise(&BVH_ILLUSTRATED);
+}
+
+#[test]
 fn hanim_pose_example_font_styles_keep_their_bold_style() {
     let path = common::corpus(POSE_EXAMPLE.file);
     let original = load(&path);
@@ -301,7 +328,9 @@ fn every_wild_file_has_its_manifest_row_with_its_size() {
         let bytes = std::fs::metadata(common::corpus(row[0])).expect("file").len();
         assert_eq!(bytes.to_string(), row[4], "{}: size", row[0]);
     }
-    for wild in [&JIN_BLINK, &FOOT_LEFT, &POSE_EXAMPLE, &BOXMAN, &KICK_SITES_FOUND, &JOE_DEMO5] {
+    for wild in
+        [&JIN_BLINK, &FOOT_LEFT, &POSE_EXAMPLE, &BOXMAN, &KICK_SITES_FOUND, &JOE_DEMO5, &HUMANOID0, &BVH_ILLUSTRATED]
+    {
         assert!(listed.iter().any(|f| f == wild.file), "{} has no MANIFEST.md row", wild.file);
     }
 }

@@ -9,7 +9,7 @@ use anyhow::{Context, Result, bail};
 
 use super::print;
 use crate::x3d::Encoding;
-use crate::x3d::syntax::convert::{OutputKind, convert_bytes, output_kind};
+use crate::x3d::syntax::convert::{OutputKind, convert_bytes_noting, output_kind};
 
 /// The encoding named on the command line when the output's extension says none.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -58,7 +58,10 @@ pub fn run(args: &ConvertArgs) -> Result<ExitCode> {
     // The one guarded way to read a file (regular files only, bounded, never blocking on a FIFO).
     let bytes = crate::x3d::reference::read_referenced_file(&args.file, options.max_reference_bytes)
         .map_err(|failure| anyhow::anyhow!("{}: {failure}", args.file.display()))?;
-    let written = convert_bytes(&bytes, &args.file, kind, options.max_decompressed_bytes)?;
+    let (written, warnings) = convert_bytes_noting(&bytes, &args.file, kind, options.max_decompressed_bytes)?;
+    for warning in &warnings {
+        eprintln!("{warning}");
+    }
     crate::output::write_atomically(&args.out, &written).with_context(|| format!("writing {}", args.out.display()))?;
     print(&format!("wrote {} ({:?}{})\n", args.out.display(), kind.encoding, if kind.gzip { ", gzip" } else { "" }))?;
     Ok(ExitCode::SUCCESS)

@@ -223,11 +223,13 @@ impl GpuSkin {
         let segment_ranges = init("humanoid::segment_ranges", padded_bytes(&data.segment_ranges), storage);
         let segment_displacements =
             init("humanoid::segment_displacements", padded_bytes(&data.segment_displacements), storage);
-        // Per-frame inputs: written with every instance at rest once the skin is built.
+        // Per-frame inputs: written with every instance at rest once the skin is built. A binding holds at
+        // least one element of its shader array (a mat4x4, 64 bytes, is the largest), even where there is
+        // none: a humanoid with no joints still draws its skin as authored.
         let per_frame = |label: &str, bytes_per_instance: usize| {
             device.create_buffer(&wgpu::BufferDescriptor {
                 label: Some(label),
-                size: (bytes_per_instance * copies).max(16) as u64,
+                size: (bytes_per_instance * copies).max(64) as u64,
                 usage: storage | wgpu::BufferUsages::COPY_DST,
                 mapped_at_creation: false,
             })

@@ -140,7 +140,7 @@ impl Checker<'_> {
                 Error,
                 "no-joints",
                 h.node,
-                "the humanoid has no joints (at least humanoid_root is required)".into(),
+                "the humanoid has no joints (at least humanoid_root is required); its skin is drawn as authored".into(),
             );
         }
         self.names(h);
@@ -334,15 +334,9 @@ impl Checker<'_> {
                 &bad,
             );
         }
+        self.skin_rules(h);
         let Some(skin) = &h.skin else { return };
-        let weighted = !skin.influences.entries.is_empty();
-        if !weighted {
-            if let Some(node) = skin.coord_node
-                && point_count > 0
-            {
-                let message = format!("skinCoord has {point_count} points but no joint weights them");
-                self.push(Warning, "unbound-skin", node, message);
-            }
+        if skin.influences.entries.is_empty() {
             return;
         }
         // Vertices that deforming skin shapes draw must be moved by some joint.
@@ -411,7 +405,11 @@ pub fn check(doc: &Document) -> Report {
     let mut loader = Checker { doc, findings: Vec::new() };
     for w in doc.warnings.iter().filter(|w| !defects.iter().any(|d| d.pos == w.pos && d.message == w.message)) {
         let stated = super::portability::rule_stating(&w.message).is_some_and(|r| findings.iter().any(|f| f.rule == r));
-        if !stated {
+        if w.message.contains(crate::x3d::error::UNDEFINED_USE_MARK) {
+            // Loaded by dropping the USE (as X_ITE drops a name never DEFed), but the file does not conform
+            // (ISO/IEC 19775-1 4.4.3): an error, so `check` exits 1.
+            loader.push_at(Severity::Error, "use-undefined", w.pos.clone(), w.message.clone());
+        } else if !stated {
             loader.push_at(Severity::Warning, "loader", w.pos.clone(), w.message.clone());
         }
     }

@@ -62,6 +62,7 @@ pub const CODES: &[RuleCode] = &[
     code("coord-empty", "HANIM-COORD-EMPTY", &[Castle], false),
     code("normals-short", "HANIM-NORMALS-SHORT", &[X3dom], true),
     code("site-under-joint", "HANIM-SITE-UNDER-JOINT", &[XIte], false),
+    code("skin-no-skincoord", "HANIM-SKIN-NO-SKINCOORD", &[XIte], false),
     code("def-prefix", "HANIM-DEF-PREFIX", &[], true),
     code("weight-sum", "HANIM-WEIGHTS-SUM", &[FreeWrl], true),
     code("unreached-vertex", "HANIM-VERTEX-UNWEIGHTED", &[], false),
@@ -99,6 +100,7 @@ pub const CODES: &[RuleCode] = &[
     code("viewpoint-site-suffix", "HANIM-VIEWPOINT-SITE-SUFFIX", &[], false),
     code("displacer-suffix", "HANIM-DISPLACER-SUFFIX", &[], false),
     code("unbound-skin", "HANIM-UNBOUND-SKIN", &[], false),
+    code("use-undefined", "X3D-USE-UNDEFINED", &[XIte, Castle], false),
     code("loader", "HANIM-LOADER", &[], false),
     code("gpu-agreement", "HANIM-GPU-AGREEMENT", &[], false),
 ];
@@ -120,7 +122,9 @@ mod tests {
     #[test]
     fn rules_and_codes_are_unique_and_well_formed() {
         for (i, a) in CODES.iter().enumerate() {
-            assert!(a.code.starts_with("HANIM-") && a.code == a.code.to_ascii_uppercase(), "{}", a.code);
+            // HANIM- for the humanoid's rules, X3D- for the file's (X3D-USE-UNDEFINED).
+            let prefixed = a.code.starts_with("HANIM-") || a.code.starts_with("X3D-");
+            assert!(prefixed && a.code == a.code.to_ascii_uppercase(), "{}", a.code);
             for b in &CODES[i + 1..] {
                 assert_ne!(a.rule, b.rule);
                 assert_ne!(a.code, b.code);

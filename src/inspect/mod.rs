@@ -6,3 +6,4 @@ pub mod codes;
 pub mod info;
 pub mod portability;
 pub mod repair;
+mod skin_rules;

@@ -20,6 +20,10 @@ pub fn rule_stating(loader_message: &str) -> Option<&'static str> {
         Some("normals-short")
     } else if loader_message.contains("have weights that do not sum to 1") {
         Some("weight-sum")
+    } else if loader_message.starts_with("joints carry skin weights but the humanoid has no skinCoord") {
+        Some("skin-no-skincoord")
+    } else if loader_message.starts_with("no joint weights any of the") {
+        Some("unbound-skin")
     } else if loader_message.contains("have no joint influence and stay in place") {
         Some("unreached-vertex")
     } else {

@@ -59,3 +59,18 @@ impl fmt::Display for Warning {
         write!(f, "{}: warning: {}", self.pos, self.message)
     }
 }
+
+/// What every encoding's reader says of a USE whose name no DEF before it defines, and drops the node:
+/// ISO/IEC 19775-1 4.4.3 makes a USE name the node DEFed *before* it in document order, so a DEF later in
+/// the file does not count either. X_ITE drops a USE of a name never DEFed with a warning and draws the
+/// rest, as we do (it resolves a later DEF, against 4.4.3; view3dscene drops that one too). `check` finds
+/// the message by [`UNDEFINED_USE_MARK`] and reports it as an error (the file does not conform).
+pub fn undefined_use_message(name: &str) -> String {
+    format!(
+        "USE '{name}' {UNDEFINED_USE_MARK} (ISO/IEC 19775-1 4.4.3: a DEF must come before its USE in document \
+         order; a DEF later in the file does not count); the USE is dropped and the rest of the scene kept"
+    )
+}
+
+/// The words of [`undefined_use_message`] that identify it.
+pub const UNDEFINED_USE_MARK: &str = "refers to no DEF before this point";

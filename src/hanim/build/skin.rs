@@ -19,10 +19,7 @@ impl HumanoidBuilder<'_> {
         let normal_node = self.children_of(id, &["skinNormal"]).into_iter().next();
         let weighted = skin_joints.iter().any(|&j| !self.joints[j].skin_coord_index.is_empty());
         let Some(coord_node) = coord_node else {
-            if weighted {
-                self.warn(id, "joints carry skin weights but the humanoid has no skinCoord; no skin".to_string());
-            }
-            return Ok(None);
+            return self.skin_without_skin_coord(weighted);
         };
         let skin_points: Vec<Vec3> = scene.mf_length3(coord_node, "point")?.into_iter().map(Vec3::from).collect();
         let skin_normals: Vec<Vec3> = match normal_node {
@@ -70,14 +67,23 @@ impl HumanoidBuilder<'_> {
         }
         let normals = if normals.len() == points.len() { normals } else { Vec::new() };
 
-        let shapes = self.read_skin_shapes(coord_node)?;
+        let shapes = self.read_skin_shapes(Some(coord_node))?;
         let (influences, quirks) = crate::hanim::influences::build(&self.joints, skin_joints, points.len());
         for quirk in quirks {
             let node = quirk.joint.map(|j| self.joints[j].node).unwrap_or(id);
             self.warn(node, quirk.message);
         }
         let unweighted_points = (0..points.len()).filter(|&i| influences.of(i).is_empty()).count();
-        if weighted && unweighted_points > 0 {
+        if weighted && unweighted_points > 0 && unweighted_points == points.len() {
+            // Every weight was skipped (indices out of range, such as -1): an unbound skin, not a few
+            // points left behind.
+            let message = format!(
+                "no joint weights any of the {} skin points (every skinCoordIndex entry was skipped); the skin \
+                 stays in its bind pose",
+                points.len()
+            );
+            self.warn(coord_node, message);
+        } else if weighted && unweighted_points > 0 {
             let message = format!(
                 "{unweighted_points} of {} skin points have no joint influence and stay in place",
                 points.len()
@@ -95,7 +101,37 @@ impl HumanoidBuilder<'_> {
         }))
     }
 
-    pub(super) fn read_skin_shapes(&mut self, coord_node: NodeId) -> Result<Vec<SkinShape>, HanimError> {
+    /// Skin Shapes with no skinCoord (19774-1 6.2 has the skin's face sets use skinCoord's points): their
+    /// geometry has its own Coordinate, which no joint's weights index, so they are drawn as authored, rigid
+    /// in humanoid space, as view3dscene draws them (docs/wild.md, "Skins that bend the rules").
+    fn skin_without_skin_coord(&mut self, weighted: bool) -> Result<Option<Skin>, HanimError> {
+        let shapes = self.read_skin_shapes(None)?;
+        if shapes.is_empty() {
+            if weighted {
+                self.warn(self.id, "joints carry skin weights but the humanoid has no skinCoord; no skin".to_string());
+            }
+            return Ok(None);
+        }
+        if weighted {
+            let message = "joints carry skin weights but the humanoid has no skinCoord; the skin Shapes are drawn \
+                           as authored and do not deform"
+                .to_string();
+            self.warn(self.id, message);
+        }
+        let normal_node = self.children_of(self.id, &["skinNormal"]).into_iter().next();
+        Ok(Some(Skin {
+            shapes,
+            coord_node: None,
+            normal_node,
+            points: Vec::new(),
+            normals: Vec::new(),
+            influences: Influences { offsets: vec![0], entries: Vec::new() },
+            unweighted_points: 0,
+        }))
+    }
+
+    /// The Shapes under `skin`; those whose geometry's `coord` is the skinCoord node (`coord_node`) deform.
+    pub(super) fn read_skin_shapes(&mut self, coord_node: Option<NodeId>) -> Result<Vec<SkinShape>, HanimError> {
         let scene = self.scene;
         let mut shapes = Vec::new();
         let mut stack: Vec<NodeId> = self.children_of(self.id, &["skin"]).into_iter().rev().collect();
@@ -114,7 +150,7 @@ impl HumanoidBuilder<'_> {
                                 if scene.node(g).field("coordIndex").is_some() { "coordIndex" } else { "index" };
                             (
                                 scene.node(g).type_name.clone(),
-                                self.children_of(g, &["coord"]).first() == Some(&coord_node),
+                                coord_node.is_some() && self.children_of(g, &["coord"]).first() == coord_node.as_ref(),
                                 scene.mf_int32(g, index_field)?,
                             )
                         }
@@ -126,7 +162,7 @@ impl HumanoidBuilder<'_> {
                 _ => {}
             }
         }
-        if !shapes.is_empty() && !shapes.iter().any(|s| s.deforms) {
+        if coord_node.is_some() && !shapes.is_empty() && !shapes.iter().any(|s| s.deforms) {
             self.warn(self.id, "no skin shape uses the skinCoord node (DEF/USE), so nothing deforms".to_string());
         }
         Ok(shapes)

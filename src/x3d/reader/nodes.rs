@@ -47,16 +47,12 @@ impl Doc<'_> {
         }
     }
 
-    /// A USE: the DEFined node attached again where the USE stands.
+    /// A USE: the DEFined node attached again where the USE stands. A USE of a name no DEF before it
+    /// defines is dropped with a warning (see `undefined_use_message`); the rest of the scene still loads.
     pub(super) fn use_node(&mut self, use_name: &Field, container: Option<String>, loc: Loc) -> Result<(), X3dError> {
         let Some(target) = self.lookup(&use_name.value) else {
-            return Err(self.err(
-                use_name.loc.offset as usize,
-                format!(
-                    "USE '{}' refers to no DEF before this point (a DEF must come before its USE in document order)",
-                    use_name.value
-                ),
-            ));
+            self.scene.warn(use_name.loc, crate::x3d::error::undefined_use_message(&use_name.value));
+            return Ok(());
         };
         if self.open_nodes.contains(&target) {
             let def_at = self.scene.pos(self.scene.node(target).loc).at.map(|a| a.to_string()).unwrap_or_default();

@@ -5,9 +5,10 @@
 use std::io::Write as _;
 use std::path::Path;
 
+use super::undefined_uses::drop_undefined_uses;
 use super::{read, write};
-use crate::x3d::error::{SourcePos, X3dError};
-use crate::x3d::scene::Encoding;
+use crate::x3d::error::{SourcePos, Warning, X3dError, undefined_use_message};
+use crate::x3d::scene::{Encoding, SourceFile};
 use crate::x3d::source::{decode_to_utf8, decompress_if_gzip, detect_encoding};
 
 /// How a file is written, from its name: the encoding and whether it is gzip-compressed.
@@ -41,6 +42,17 @@ pub fn output_kind(path: &Path) -> Option<OutputKind> {
 /// `bytes` (a file named `path`, any encoding, gzip or not, at most `max_decompressed` bytes once
 /// decompressed) written as `to`: the file's bytes, compressed when `to.gzip`.
 pub fn convert_bytes(bytes: &[u8], path: &Path, to: OutputKind, max_decompressed: u64) -> Result<Vec<u8>, X3dError> {
+    convert_bytes_noting(bytes, path, to, max_decompressed).map(|(written, _)| written)
+}
+
+/// As [`convert_bytes`], with the warnings of the way: each USE of a name no DEF before it defines,
+/// left out of what is written (the loaders drop it too; see [`super::undefined_uses`]).
+pub fn convert_bytes_noting(
+    bytes: &[u8],
+    path: &Path,
+    to: OutputKind,
+    max_decompressed: u64,
+) -> Result<(Vec<u8>, Vec<Warning>), X3dError> {
     let bytes = decompress_if_gzip(bytes, path, max_decompressed)?;
     let text = decode_to_utf8(&bytes, path)?;
     let text = text.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(&text);
@@ -50,14 +62,24 @@ pub fn convert_bytes(bytes: &[u8], path: &Path, to: OutputKind, max_decompressed
         let valid = std::str::from_utf8(&text[..e.valid_up_to()]).unwrap_or_default();
         super::error_at(valid, path, e.valid_up_to(), "not valid UTF-8 (and no encoding is declared)")
     })?;
-    let document = read(text, encoding, path)?;
+    let mut document = read(text, encoding, path)?;
+    let file = SourceFile::new(path.to_path_buf(), text.as_bytes());
+    let warnings = drop_undefined_uses(&mut document)
+        .into_iter()
+        .map(|d| Warning {
+            pos: SourcePos { file: path.to_path_buf(), at: Some(file.line_col(d.offset)) },
+            message: undefined_use_message(&d.name),
+        })
+        .collect();
     let written = write(&document, to.encoding);
     if !to.gzip {
-        return Ok(written.into_bytes());
+        return Ok((written.into_bytes(), warnings));
     }
     let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
     let compressed = encoder.write_all(written.as_bytes()).and_then(|()| encoder.finish());
-    compressed.map_err(|e| X3dError::new(SourcePos { file: path.to_path_buf(), at: None }, format!("gzip: {e}")))
+    let compressed = compressed
+        .map_err(|e| X3dError::new(SourcePos { file: path.to_path_buf(), at: None }, format!("gzip: {e}")))?;
+    Ok((compressed, warnings))
 }
 
 #[cfg(test)]

@@ -94,6 +94,7 @@ mod classic_write;
 pub mod convert;
 mod json_read;
 mod json_write;
+pub mod undefined_uses;
 mod xml_read;
 pub(crate) use xml_read::element_attributes;
 mod xml_write;

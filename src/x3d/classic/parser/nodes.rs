@@ -11,13 +11,10 @@ impl Parser<'_> {
             Tok::Ident(word) if word == "USE" => {
                 let (name, name_tok) = self.expect_name("a DEF name after USE")?;
                 let Some(target) = self.lookup(&name) else {
-                    return Err(self.err(
-                        name_tok.start,
-                        format!(
-                            "USE '{name}' refers to no DEF before this point (a DEF must come before its USE in \
-                             document order)"
-                        ),
-                    ));
+                    // Dropped with a warning (see `undefined_use_message`); the rest of the scene still loads.
+                    let loc = self.loc(name_tok.start);
+                    self.scene.warn(loc, crate::x3d::error::undefined_use_message(&name));
+                    return Ok(());
                 };
                 if self.open_nodes.contains(&target) {
                     let def_at = self.scene.pos(self.scene.node(target).loc).at.map(|a| a.to_string());

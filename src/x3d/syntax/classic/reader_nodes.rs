@@ -36,15 +36,9 @@ impl Reader<'_> {
             Tok::Ident(word) if word == "USE" => {
                 let (name, tok) = self.expect_name("a DEF name after USE")?;
                 let element = match self.scopes.last().and_then(|scope| scope.get(&name)) {
-                    None => {
-                        return Err(self.err(
-                            tok.start,
-                            format!(
-                                "USE '{name}' refers to no DEF before this point (a DEF must come before its USE \
-                                 in document order)"
-                            ),
-                        ));
-                    }
+                    // Its type is unknown here: a placeholder, which `drop_undefined_uses` takes out with a
+                    // warning before anything is written (as the loader drops the node).
+                    None => crate::x3d::syntax::undefined_uses::UNRESOLVED_USE.to_string(),
                     Some(Defined { open: true, .. }) => {
                         return Err(
                             self.err(tok.start, format!("USE '{name}' is inside its own DEF: this would make a cycle"))
