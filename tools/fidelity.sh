@@ -28,8 +28,16 @@ cargo build --release --quiet --bin hanim-viewer --example image_compare || exit
 BIN=target/release/hanim-viewer
 CMP=target/release/examples/image_compare
 mkdir -p "$OUT"
-echo "| file | viewpoint | IoU | IoU within 1 px | colour diff | $PEER px | hanim-viewer px |"
-echo "|---|---|---|---|---|---|---|"
+# The first view our `views` list takes from the file (a DEF or, without one, its label): the file's
+# first Viewpoint, or a humanoid's Site view where the humanoid lists some.
+first_file_view() {
+    "$BIN" views --json "$1" 2>/dev/null | python3 -c '
+import json, sys
+views = [v for v in json.load(sys.stdin)["views"] if v["kind"] != "computed"]
+print((views[0]["def"] or views[0]["label"]) if views else "")' 2>/dev/null
+}
+echo "| file | viewpoint | IoU | IoU within 1 px | colour diff | $PEER px | hanim-viewer px | colour diff within 1 px |"
+echo "|---|---|---|---|---|---|---|---|"
 for file in "$@"; do
     base="$(basename "$file")"; name="${base%.*}_${base##*.}"
     xite="$OUT/$name.$PEER.png"; ours="$OUT/$name.hanim-viewer.png"
@@ -42,16 +50,15 @@ for file in "$@"; do
         def="$(sed -n 's/^bound viewpoint: DEF=\([^ ]*\).*/\1/p' <<<"$log" | head -1)"
         # No DEF ("-"): the viewpoint's description names it.
         [ "$def" = "-" ] && def="$(sed -n 's/^bound viewpoint: DEF=- description="\(.*\)"$/\1/p' <<<"$log" | head -1)"
+        # Neither a DEF nor a description: X_ITE bound the file's first Viewpoint; name ours the same way.
+        if [ -z "$def" ] && grep -q '^bound viewpoint:' <<<"$log"; then def="$(first_file_view "$file")"; fi
         printf '%s' "$def" >"$deffile"
     else
         "$PEERS/view3dscene_shot.sh" "$file" "$xite" "" "$SIZE" >"$OUT/$name.peer.log" 2>&1
         # view3dscene binds the file's first Viewpoint in document order; ours is the first view our
         # `views` list takes from the file, which lists a humanoid's Site views before the scene's
         # Viewpoints: where a file has both, check the two pictures show the same view.
-        def="$("$BIN" views --json "$file" 2>/dev/null | python3 -c '
-import json, sys
-views = [v for v in json.load(sys.stdin)["views"] if v["kind"] != "computed"]
-print((views[0]["def"] or views[0]["label"]) if views else "")' 2>/dev/null)"
+        def="$(first_file_view "$file")"
         printf '%s' "$def" >"$deffile"
     fi
     [ "${ONLY_PEER:-0}" = 1 ] && { echo "| $name | ${def:-(default)} | peer only | | | | |"; continue; }
@@ -67,5 +74,6 @@ print((views[0]["def"] or views[0]["label"]) if views else "")' 2>/dev/null)"
     convert "$xite" "$ours" +append "$OUT/$name.side_by_side.png" 2>/dev/null
     iou="$(sed 's/.*iou=\([^ ]*\) .*/\1/' <<<"$m")"; iou1="$(sed 's/.*iou_1px=\([^ ]*\).*/\1/' <<<"$m")"; col="$(sed 's/.*colour_diff=\([^ ]*\).*/\1/' <<<"$m")"
     a="$(sed 's/.*a_pixels=\([^ ]*\).*/\1/' <<<"$m")"; b="$(sed 's/.*b_pixels=\([^ ]*\).*/\1/' <<<"$m")"
-    echo "| $name | ${def:-(default)} | $iou | $iou1 | $col | $a | $b |"
+    col1="$(sed 's/.*colour_diff_1px=\([^ ]*\).*/\1/' <<<"$m")"
+    echo "| $name | ${def:-(default)} | $iou | $iou1 | $col | $a | $b | $col1 |"
 done

@@ -10,8 +10,13 @@
 //!   an empty level first to hide a marker when the viewer is very close (HAnim2SpecificationLOA3Illustrated's
 //!   viewpoint diamonds), which is never the case at a normal viewing distance. When no level draws
 //!   anything the first (most detailed) one is shown, so viewpoints and H-Anim nodes in it are still found.
+//! - A LayerSet (X3D 4.0 35.4.2) shows its active layer: `activeLayer` counts its `layers` from 1 (0 is
+//!   the layer of the scene's own root nodes, shown anyway). Each layer of a LayerSet has its own
+//!   viewpoint and is drawn over the previous ones (35.2); one 3D space cannot show that, so the other
+//!   layers — in practice menus and heads-up displays with their own camera — are left out, and the
+//!   humanoid builder says so (`hanim::build`).
 //! - Every other node shows all of its `children`: Group, Transform, StaticGroup, Billboard, Collision,
-//!   Anchor, an Inline (the file it loaded) and the H-Anim nodes alike.
+//!   Anchor, Layer, LayoutLayer, an Inline (the file it loaded) and the H-Anim nodes alike.
 //!
 //! Transforms are not applied here: a Transform's matrix is `hanim::build::grouping_matrix`, which reads
 //! the fields with the H-Anim layer's fixes and warnings.
@@ -30,7 +35,18 @@ const MAX_SHAPE_DEPTH: usize = 64;
 pub fn is_grouping(type_name: &str) -> bool {
     matches!(
         type_name,
-        "Group" | "Transform" | "Switch" | "LOD" | "Billboard" | "Collision" | "Anchor" | "StaticGroup" | "Inline"
+        "Group"
+            | "Transform"
+            | "Switch"
+            | "LOD"
+            | "Billboard"
+            | "Collision"
+            | "Anchor"
+            | "StaticGroup"
+            | "Inline"
+            | "LayerSet"
+            | "Layer"
+            | "LayoutLayer"
     )
 }
 
@@ -53,8 +69,19 @@ pub fn shown_children(scene: &Scene, id: NodeId) -> Result<Vec<NodeId>, X3dError
                 .into_iter()
                 .collect()
         }
+        "LayerSet" => {
+            let active = scene.sf_int32(id, "activeLayer", 0)?;
+            let layers: Vec<NodeId> = node.children_in("layers").collect();
+            usize::try_from(active - 1).ok().and_then(|i| layers.get(i).copied()).into_iter().collect()
+        }
         _ => node.children_in("children").collect(),
     })
+}
+
+/// The layers of a LayerSet that [`shown_children`] leaves out (all but the active one).
+pub fn hidden_layers(scene: &Scene, id: NodeId) -> Result<Vec<NodeId>, X3dError> {
+    let shown = shown_children(scene, id)?;
+    Ok(scene.node(id).children_in("layers").filter(|l| !shown.contains(l)).collect())
 }
 
 /// Whether a Shape lies at or under `root` through any grouping field (`children`, `choice`, `level`),
@@ -152,6 +179,21 @@ mod tests {
         assert_eq!(shown(&s, "L"), ["A"]);
         let s = scene("<LOD DEF='L'/>");
         assert!(shown(&s, "L").is_empty());
+    }
+
+    #[test]
+    fn a_layer_set_shows_its_active_layer_only() {
+        let layers = "<Layer DEF='MODEL' containerField='layers'><Shape DEF='A'><Box/></Shape></Layer>\
+                      <Layer DEF='MENU' containerField='layers'><Shape DEF='B'><Box/></Shape></Layer>";
+        let s = scene(&format!("<LayerSet DEF='S' activeLayer='1' order='1 2'>{layers}</LayerSet>"));
+        assert_eq!(shown(&s, "S"), ["MODEL"]);
+        assert_eq!(shown(&s, "MODEL"), ["A"]);
+        assert_eq!(hidden_layers(&s, s.defs["S"]).unwrap(), [s.defs["MENU"]]);
+        let s = scene(&format!("<LayerSet DEF='S' activeLayer='2'>{layers}</LayerSet>"));
+        assert_eq!(shown(&s, "S"), ["MENU"]);
+        // Layer 0 is the scene's own root nodes: no layer of the set is shown.
+        let s = scene(&format!("<LayerSet DEF='S'>{layers}</LayerSet>"));
+        assert!(shown(&s, "S").is_empty());
     }
 
     #[test]

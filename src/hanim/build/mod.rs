@@ -120,6 +120,18 @@ pub fn build_document(scene: Scene) -> Result<Document, HanimError> {
             t if is_grouping(t) => {
                 let m = world_from_parent * grouping_matrix(&scene, id, &mut warnings)?;
                 let shown = shown_children(&scene, id)?;
+                if t == "LayerSet" {
+                    for layer in crate::x3d::grouping::hidden_layers(&scene, id)? {
+                        warnings.push(x3d::Warning {
+                            pos: scene.pos(scene.node(layer).loc),
+                            message: format!(
+                                "{} is not drawn: only the LayerSet's active layer is (each layer has its own \
+                                 viewpoint and is drawn over the others, X3D 4.0 35.2)",
+                                scene.describe(layer)
+                            ),
+                        });
+                    }
+                }
                 if t == "Switch" {
                     let node = scene.node(id);
                     for choice in node.children_in("children").chain(node.children_in("choice")) {
