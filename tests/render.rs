@@ -483,3 +483,31 @@ fn scene_lights_light_what_they_reach() {
         assert!((value - ambient).abs() <= 2.0, "{what}: {value}, ambient only {ambient}");
     }
 }
+
+/// A humanoid without any geometry (a bare skeleton, as hierarchy generators write them) gets its
+/// skeleton drawn so that the picture shows something; asked for only what the file draws (the request
+/// `--play-as-file` makes), it shows nothing, as the peers do.
+#[test]
+fn a_humanoid_without_geometry_shows_its_skeleton_unless_only_the_file_is_asked_for() {
+    let Some(ctx) = common::gpu_or_skip() else { return };
+    let text = "<X3D profile='Immersive' version='4.0'><head><component name='HAnim' level='1'/></head><Scene>\
+        <Viewpoint DEF='Cam' position='0 0.9 3'/>\
+        <HAnimHumanoid name='Bare' version='2.0'><HAnimJoint DEF='root' name='humanoid_root' center='0 0.9 0' \
+        containerField='skeleton'><HAnimJoint DEF='neck' name='skullbase' center='0 1.6 0'/>\
+        <HAnimJoint DEF='knee' name='l_knee' center='0.1 0.5 0'/></HAnimJoint>\
+        <HAnimJoint USE='root' containerField='joints'/><HAnimJoint USE='neck' containerField='joints'/>\
+        <HAnimJoint USE='knee' containerField='joints'/></HAnimHumanoid></Scene></X3D>";
+    let doc = hanim::load_str(text, Path::new("bare.x3d")).unwrap_or_else(|e| panic!("{e}"));
+    let mut request = SceneRequest::new(120, 120);
+    request.view = ViewRequest::Named("Cam".into());
+    let foreground = |image: &RenderedImage| {
+        (0..image.height)
+            .flat_map(|y| (0..image.width).map(move |x| (x, y)))
+            .filter(|&(x, y)| is_foreground(image, x, y))
+            .count()
+    };
+    let aided = render(&ctx, &doc, &request);
+    assert!(foreground(&aided) > 20, "the skeleton is drawn: {} pixels", foreground(&aided));
+    request.skeleton_aid = false;
+    assert_eq!(foreground(&render(&ctx, &doc, &request)), 0, "only what the file draws: nothing");
+}

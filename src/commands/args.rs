@@ -113,7 +113,8 @@ impl PlaybackArgs {
 pub struct PlayAsFileArgs {
     /// Play the whole scene as the file says at --time (seconds of scene time): every enabled
     /// TimeSensor and HAnimMotion at once, with scene Transforms, Viewpoints and other fields moved by
-    /// their ROUTEs (Scripts are not run).
+    /// their ROUTEs (Scripts are not run). Only what the file draws is drawn: a humanoid without any
+    /// geometry shows nothing (elsewhere its skeleton is drawn for it).
     #[arg(long, group = "clip")]
     pub play_as_file: bool,
 }

@@ -149,6 +149,9 @@ impl RenderArgs {
         request.joint_rotations = self.poses.clone();
         request.displacer_weights = self.displacers.clone();
         request.show_skeleton = self.skeleton;
+        // The whole scene as the file plays it: only what the file draws (no skeleton for a humanoid
+        // without geometry), as the peers show it.
+        request.skeleton_aid = !self.motion.as_file.play_as_file;
         request.show_grid = self.grid;
         request.lighting = self.lighting;
         // Checked in `run` (two colourings at once); the first colouring wins here.

@@ -61,6 +61,9 @@ pub struct SceneRequest {
     pub only_humanoid: Option<usize>,
     /// X3D's lighting equations (the default) or the studio look.
     pub lighting: Lighting,
+    /// A humanoid with no geometry at all gets its skeleton drawn, so that the picture shows something
+    /// (on by default; off where the picture is to show only what the file draws, `--play-as-file`).
+    pub skeleton_aid: bool,
     /// Skin inspection: a colouring of the surfaces instead of their materials, joint axes, Sites.
     pub overlay: OverlaySet,
 }
@@ -73,6 +76,7 @@ impl SceneRequest {
             joint_rotations: Vec::new(),
             displacer_weights: Vec::new(),
             show_skeleton: false,
+            skeleton_aid: true,
             show_grid: false,
             poses: None,
             show_scene: true,
@@ -186,6 +190,8 @@ pub fn render_posed(
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct DisplayOptions {
     pub show_skeleton: bool,
+    /// The skeleton of a humanoid without geometry ([`SceneRequest::skeleton_aid`]).
+    pub skeleton_aid: bool,
     pub show_grid: bool,
     pub show_scene: bool,
     pub only_humanoid: Option<usize>,
@@ -200,6 +206,7 @@ impl SceneRequest {
     pub fn display(&self) -> DisplayOptions {
         DisplayOptions {
             show_skeleton: self.show_skeleton,
+            skeleton_aid: self.skeleton_aid,
             show_grid: self.show_grid,
             show_scene: self.show_scene,
             only_humanoid: self.only_humanoid,
@@ -265,7 +272,7 @@ impl Offscreen {
             );
             let drawn = draw.scene.humanoids.get(index).is_some_and(|d| d.has_geometry());
             let shown = display.only_humanoid.is_none_or(|only| only == index);
-            if shown && (display.show_skeleton || !drawn) {
+            if shown && (display.show_skeleton || (display.skeleton_aid && !drawn)) {
                 overlay::push_skeleton(&mut lines.skeleton, h, pose, cross);
             }
             if shown && display.show_joint_axes {

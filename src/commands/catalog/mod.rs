@@ -313,6 +313,7 @@ fn catalogue_humanoid(
         // the frame the figure was framed for.
         let display = DisplayOptions {
             show_skeleton,
+            skeleton_aid: true,
             show_grid: false,
             show_scene: false,
             only_humanoid: Some(index),
