@@ -76,6 +76,9 @@ pub struct MeshDraw {
     pub(super) world_from_humanoid: Vec<Mat4>,
     /// [`GpuPlacement::overlay`] as last written.
     pub(super) rigid_overlay: [f32; 4],
+    /// A rigid draw whose Coordinate, Normal, Color or TextureCoordinate events change: what rebuilds
+    /// its vertex data (`None` for every other draw).
+    pub(super) geometry: Option<Box<super::geometry_events::EventGeometry>>,
 }
 
 impl MeshDraw {

@@ -267,6 +267,12 @@ impl HumanoidRenderer {
         })
     }
 
+    /// The layout of a draw's placement bind group (group 1) and the placeholder overlay values rigid
+    /// draws bind in it: what a draw whose buffers events grow rebuilds its bind group with.
+    pub(super) fn placement_binding(&self) -> (&wgpu::BindGroupLayout, &wgpu::Buffer) {
+        (&self.placement_layout, &self.no_overlay_values)
+    }
+
     /// The skin/morph kernels every humanoid drawn with these pipelines shares.
     pub fn skin_pipelines(&self) -> Arc<SkinPipelines> {
         Arc::clone(&self.skin_pipelines)
@@ -346,7 +352,7 @@ impl HumanoidRenderer {
         textures: &TextureCache,
         instancing: Instancing,
     ) -> Result<MeshDraw, GpuError> {
-        let mut normals: Vec<[f32; 4]> = mesh.normals.iter().map(|n| n.extend(0.0).to_array()).collect();
+        let mut normals = normal_data(mesh);
         if normals.is_empty() {
             normals.push([0.0; 4]);
         }
@@ -363,7 +369,7 @@ impl HumanoidRenderer {
 
     /// A static storage buffer of points (one vec4 each) for [`Self::create_rigid_mesh`].
     pub fn create_points(&self, device: &wgpu::Device, points: &[Vec3]) -> wgpu::Buffer {
-        let mut data: Vec<[f32; 4]> = points.iter().map(|p| p.extend(1.0).to_array()).collect();
+        let mut data = point_data(points);
         if data.is_empty() {
             data.push([0.0; 4]);
         }
@@ -374,7 +380,7 @@ impl HumanoidRenderer {
         })
     }
 
-    fn build_draw(
+    pub(super) fn build_draw(
         &self,
         device: &wgpu::Device,
         meshes: &[RenderMesh],
@@ -389,14 +395,7 @@ impl HumanoidRenderer {
         let mut indices = Vec::new();
         let mut parts = Vec::new();
         for (part, &offset) in meshes.iter().zip(corner_offsets) {
-            for ((&source_point, color), uv) in part.source_point.iter().zip(&part.colors).zip(&part.uvs) {
-                let [r, g, b] = linear_from_srgb3([color[0], color[1], color[2]]);
-                vertices.push(GpuCornerVertex {
-                    color: [r, g, b, color[3].clamp(0.0, 1.0)],
-                    uv: *uv,
-                    source_point: source_point + first_point,
-                });
-            }
+            vertices.extend(corner_vertex_data(part, first_point));
             let start = indices.len() as u32;
             indices.extend(part.indices.iter().map(|&i| i + offset));
             let texture: Option<&GpuTexture> = part.texture.as_ref().and_then(|t| textures.get(t));
@@ -487,6 +486,7 @@ impl HumanoidRenderer {
             instancing,
             world_from_humanoid: vec![Mat4::IDENTITY; instancing.count as usize],
             rigid_overlay: NO_RIGID_OVERLAY,
+            geometry: None,
         };
         scope.finish()?;
         Ok(draw)
@@ -543,20 +543,48 @@ impl HumanoidRenderer {
 }
 
 /// Where the vertices of a draw come from.
-struct Sources<'a> {
+pub(super) struct Sources<'a> {
     /// Added to every corner's `source_point`.
-    first_point: u32,
-    points: &'a wgpu::Buffer,
+    pub(super) first_point: u32,
+    pub(super) points: &'a wgpu::Buffer,
     /// Per-point skin overlay values (indexed like `points`).
-    overlay_values: &'a wgpu::Buffer,
+    pub(super) overlay_values: &'a wgpu::Buffer,
     /// What `points` holds at rest, from `first_point` on.
-    rest_points: &'a [Vec3],
-    textures: &'a TextureCache,
-    instancing: Instancing,
+    pub(super) rest_points: &'a [Vec3],
+    pub(super) textures: &'a TextureCache,
+    pub(super) instancing: Instancing,
+}
+
+/// The corner vertices of `part` as the vertex buffer holds them: colours in linear light, each corner's
+/// point `first_point` further on in the point buffer.
+pub(super) fn corner_vertex_data(part: &RenderMesh, first_point: u32) -> Vec<GpuCornerVertex> {
+    part.source_point
+        .iter()
+        .zip(&part.colors)
+        .zip(&part.uvs)
+        .map(|((&source_point, color), uv)| {
+            let [r, g, b] = linear_from_srgb3([color[0], color[1], color[2]]);
+            GpuCornerVertex {
+                color: [r, g, b, color[3].clamp(0.0, 1.0)],
+                uv: *uv,
+                source_point: source_point + first_point,
+            }
+        })
+        .collect()
+}
+
+/// The per-corner normals of a rigid draw as its storage buffer holds them (one vec4 each).
+pub(super) fn normal_data(mesh: &RenderMesh) -> Vec<[f32; 4]> {
+    mesh.normals.iter().map(|n| n.extend(0.0).to_array()).collect()
+}
+
+/// A rigid draw's points as its storage buffer holds them (one vec4 each).
+pub(super) fn point_data(points: &[Vec3]) -> Vec<[f32; 4]> {
+    points.iter().map(|p| p.extend(1.0).to_array()).collect()
 }
 
 /// The middle of the bounding box of the points a part draws (zero when unknown).
-fn part_centre(part: &RenderMesh, rest_points: &[Vec3]) -> Vec3 {
+pub(super) fn part_centre(part: &RenderMesh, rest_points: &[Vec3]) -> Vec3 {
     let mut lo = Vec3::splat(f32::MAX);
     let mut hi = Vec3::splat(f32::MIN);
     for &i in &part.source_point {

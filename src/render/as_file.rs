@@ -60,6 +60,7 @@ pub fn render_as_file<E: From<RenderError>>(
         let shapes = place_scene_seen_from(doc, &overrides, viewer).map_err(RenderError::Placement)?.shapes;
         renderer.place_scene_shapes(ctx, &shapes);
         renderer.apply_appearance(ctx, doc, &overrides);
+        renderer.apply_geometry(ctx, doc, &overrides);
         let image = renderer.render(ctx, &at_time, &poses, &camera, &bounds)?;
         each(i, image)?;
     }
