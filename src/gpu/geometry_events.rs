@@ -11,10 +11,8 @@
 use glam::{Mat4, Vec3};
 use wgpu::util::DeviceExt;
 
-use super::mesh_draw::MeshDraw;
-use super::render_pass::{
-    HumanoidRenderer, Instancing, Sources, corner_vertex_data, normal_data, part_centre, point_data,
-};
+use super::mesh_draw::{MeshDraw, corner_vertex_data, normal_data, point_data};
+use super::render_pass::{HumanoidRenderer, Instancing, Sources, part_centre};
 use super::textures::TextureCache;
 use super::{GpuError, error::CreationScope};
 use crate::animation::events::{FieldValue, Overrides};
@@ -126,11 +124,16 @@ impl EventBuffer {
         if bytes == self.written.as_slice() {
             return None;
         }
+        if bytes.is_empty() {
+            // Nothing to upload: the draw's empty index range reads none of the old bytes.
+            self.written.clear();
+            return None;
+        }
         let grown = bytes.len() as u64 > self.buffer.size();
         if grown {
             let size = bytes.len() as u64 + bytes.len() as u64 / 2;
             self.buffer = Self::create(device, self.label, self.usage, bytes, size);
-        } else if !bytes.is_empty() {
+        } else {
             // Bytes past the new data stay as they were: nothing indexes them.
             queue.write_buffer(&self.buffer, 0, bytes);
         }

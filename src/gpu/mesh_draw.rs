@@ -8,9 +8,9 @@ use std::ops::Range;
 
 use glam::{Mat3, Mat4, Vec3};
 
-use super::layout::humanoid::{GpuMaterial, GpuPlacement};
+use super::layout::humanoid::{GpuCornerVertex, GpuMaterial, GpuPlacement, linear_from_srgb3};
 use super::render_pass::Variant;
-use crate::mesh::Topology;
+use crate::mesh::{RenderMesh, Topology};
 use crate::pose::normal_from_skin;
 use crate::pose::skin_inspection::PointInfluence;
 
@@ -156,4 +156,32 @@ pub(super) fn crowd_map<T: Sync, R: Send>(items: &[T], f: impl Fn(usize, &T) -> 
     } else {
         items.par_iter().enumerate().with_min_len(PARALLEL_FROM / 2).map(|(k, item)| f(k, item)).collect()
     }
+}
+
+/// The corner vertices of `part` as the vertex buffer holds them: colours in linear light, each corner's
+/// point `first_point` further on in the point buffer.
+pub(super) fn corner_vertex_data(part: &RenderMesh, first_point: u32) -> Vec<GpuCornerVertex> {
+    part.source_point
+        .iter()
+        .zip(&part.colors)
+        .zip(&part.uvs)
+        .map(|((&source_point, color), uv)| {
+            let [r, g, b] = linear_from_srgb3([color[0], color[1], color[2]]);
+            GpuCornerVertex {
+                color: [r, g, b, color[3].clamp(0.0, 1.0)],
+                uv: *uv,
+                source_point: source_point + first_point,
+            }
+        })
+        .collect()
+}
+
+/// The per-corner normals of a rigid draw as its storage buffer holds them (one vec4 each).
+pub(super) fn normal_data(mesh: &RenderMesh) -> Vec<[f32; 4]> {
+    mesh.normals.iter().map(|n| n.extend(0.0).to_array()).collect()
+}
+
+/// A rigid draw's points as its storage buffer holds them (one vec4 each).
+pub(super) fn point_data(points: &[Vec3]) -> Vec<[f32; 4]> {
+    points.iter().map(|p| p.extend(1.0).to_array()).collect()
 }

@@ -16,10 +16,9 @@ use wgpu::util::DeviceExt;
 use super::error::{CreationScope, GpuError};
 use super::layout::humanoid::{
     GpuCornerVertex, GpuFrame, GpuMaterial, GpuPlacement, TEXTURE_MODULATE, TEXTURE_NONE, TEXTURE_REPLACE,
-    linear_from_srgb3,
 };
 pub use super::mesh_draw::{Instancing, MeshDraw};
-use super::mesh_draw::{NO_RIGID_OVERLAY, PartDraw, initial_placements};
+use super::mesh_draw::{NO_RIGID_OVERLAY, PartDraw, corner_vertex_data, initial_placements, normal_data, point_data};
 use super::shaders;
 use super::skin_pass::{GpuSkin, SkinPipelines};
 use super::target::{FrameViews, TargetFormats};
@@ -553,34 +552,6 @@ pub(super) struct Sources<'a> {
     pub(super) rest_points: &'a [Vec3],
     pub(super) textures: &'a TextureCache,
     pub(super) instancing: Instancing,
-}
-
-/// The corner vertices of `part` as the vertex buffer holds them: colours in linear light, each corner's
-/// point `first_point` further on in the point buffer.
-pub(super) fn corner_vertex_data(part: &RenderMesh, first_point: u32) -> Vec<GpuCornerVertex> {
-    part.source_point
-        .iter()
-        .zip(&part.colors)
-        .zip(&part.uvs)
-        .map(|((&source_point, color), uv)| {
-            let [r, g, b] = linear_from_srgb3([color[0], color[1], color[2]]);
-            GpuCornerVertex {
-                color: [r, g, b, color[3].clamp(0.0, 1.0)],
-                uv: *uv,
-                source_point: source_point + first_point,
-            }
-        })
-        .collect()
-}
-
-/// The per-corner normals of a rigid draw as its storage buffer holds them (one vec4 each).
-pub(super) fn normal_data(mesh: &RenderMesh) -> Vec<[f32; 4]> {
-    mesh.normals.iter().map(|n| n.extend(0.0).to_array()).collect()
-}
-
-/// A rigid draw's points as its storage buffer holds them (one vec4 each).
-pub(super) fn point_data(points: &[Vec3]) -> Vec<[f32; 4]> {
-    points.iter().map(|p| p.extend(1.0).to_array()).collect()
 }
 
 /// The middle of the bounding box of the points a part draws (zero when unknown).

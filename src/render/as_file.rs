@@ -1,6 +1,7 @@
 //! Rendering "as the file says": the whole scene at scene time `t`, every enabled sensor and motion
 //! running at once ([`FilePlayback`]); the scene's Shapes and Viewpoints placed where the event cascade
-//! moved them.
+//! moved them, their materials and texture transforms, and their vertices (Coordinate, Normal, Color,
+//! TextureCoordinate), as the events set them.
 
 use super::{PoseRenderer, PosedRenderer, RenderError, RenderedImage, SceneRequest, camera_for};
 use crate::animation::SampleOptions;
