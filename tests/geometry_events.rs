@@ -253,3 +253,28 @@ fn the_classic_encoding_twin_builds_the_same_meshes() {
         assert_eq!((ma.mesh.indices, ma.mesh.normals, ma.points), (mb.mesh.indices, mb.mesh.normals, mb.points));
     }
 }
+
+#[test]
+fn a_morphing_segments_coord_driven_by_events_is_reported() {
+    let Some(ctx) = common::gpu_or_skip() else { return };
+    // The segment's coord is the Shape's Coordinate: the skin pass morphs it from its rest points.
+    let text = "<X3D version='4.0'><Scene><Viewpoint DEF='Cam' position='0 0 6'/>\
+        <HAnimHumanoid name='h' version='2.0'><HAnimJoint containerField='skeleton' name='humanoid_root'>\
+        <HAnimSegment name='sacrum'><Shape><IndexedFaceSet solid='false' coordIndex='0 1 2'>\
+        <Coordinate DEF='Tri' point='0 0 0, 1 0 0, 0 1 0'/></IndexedFaceSet></Shape>\
+        <Coordinate USE='Tri' containerField='coord'/></HAnimSegment></HAnimJoint></HAnimHumanoid>\
+        <TimeSensor DEF='Clock' cycleInterval='2' loop='true'/>\
+        <CoordinateInterpolator DEF='Move' key='0 1' keyValue='0 0 0, 1 0 0, 0 1 0, 0 0 0, 2 0 0, 0 2 0'/>\
+        <ROUTE fromNode='Clock' fromField='fraction_changed' toNode='Move' toField='set_fraction'/>\
+        <ROUTE fromNode='Move' fromField='value_changed' toNode='Tri' toField='set_point'/></Scene></X3D>";
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("morph.x3d");
+    std::fs::write(&path, text).unwrap();
+    let doc = load(&path);
+    let images = render_at(&ctx, &doc, &[0.5]);
+    assert!(
+        images[0].notes.iter().any(|n| n.contains("events to the segment's coord are not drawn")),
+        "{:?}",
+        images[0].notes
+    );
+}

@@ -248,6 +248,15 @@ impl SceneDraw {
                 && (driven || !own.mesh.indices.is_empty())
             {
                 let (joint, morph_segment) = (shape.joint, shape.morph_segment);
+                let coord = GeometryNodes::of_shape(&doc.scene, shape.shape).coord;
+                if morph_segment.is_some() && coord.is_some_and(|c| self.routed_vertex_nodes.contains(&c)) {
+                    // The skin pass morphs a segment's coord from its rest points, which events do not
+                    // reach (yet); its other vertex nodes are drawn as events set them.
+                    notes.push(format!(
+                        "{}: events to the segment's coord are not drawn (displacers morph it)",
+                        doc.scene.describe(shape.shape)
+                    ));
+                }
                 let (offset, mesh, points) = (own.offset, own.mesh, own.points);
                 built.push(Built { joint, morph_segment, offset, mesh, points, driven });
             }
