@@ -8,9 +8,9 @@ use std::ops::Range;
 
 use glam::{Mat3, Mat4, Vec3};
 
-use super::layout::humanoid::{GpuMaterial, GpuPlacement};
+use super::layout::humanoid::{GpuCornerVertex, GpuMaterial, GpuPlacement, linear_from_srgb3};
 use super::render_pass::Variant;
-use crate::mesh::Topology;
+use crate::mesh::{RenderMesh, Topology};
 use crate::pose::normal_from_skin;
 use crate::pose::skin_inspection::PointInfluence;
 
@@ -76,6 +76,9 @@ pub struct MeshDraw {
     pub(super) world_from_humanoid: Vec<Mat4>,
     /// [`GpuPlacement::overlay`] as last written.
     pub(super) rigid_overlay: [f32; 4],
+    /// A rigid draw whose Coordinate, Normal, Color or TextureCoordinate events change: what rebuilds
+    /// its vertex data (`None` for every other draw).
+    pub(super) geometry: Option<Box<super::geometry_events::EventGeometry>>,
 }
 
 impl MeshDraw {
@@ -153,4 +156,35 @@ pub(super) fn crowd_map<T: Sync, R: Send>(items: &[T], f: impl Fn(usize, &T) -> 
     } else {
         items.par_iter().enumerate().with_min_len(PARALLEL_FROM / 2).map(|(k, item)| f(k, item)).collect()
     }
+}
+
+/// The corner vertices of `part` as the vertex buffer holds them: colours in linear light, each corner's
+/// point `first_point` further on in the point buffer.
+pub(super) fn corner_vertex_data(part: &RenderMesh, first_point: u32) -> Vec<GpuCornerVertex> {
+    part.source_point
+        .iter()
+        .zip(&part.colors)
+        .zip(&part.uvs)
+        .map(|((&source_point, color), uv)| {
+            // Vertex colours multiply a PhysicalMaterial's linear baseColor as they are (glTF 2.0
+            // COLOR_0 is linear); elsewhere they are sRGB values like the Phong colours.
+            let rgb = [color[0], color[1], color[2]];
+            let [r, g, b] = if part.material.physical { rgb } else { linear_from_srgb3(rgb) };
+            GpuCornerVertex {
+                color: [r, g, b, color[3].clamp(0.0, 1.0)],
+                uv: *uv,
+                source_point: source_point + first_point,
+            }
+        })
+        .collect()
+}
+
+/// The per-corner normals of a rigid draw as its storage buffer holds them (one vec4 each).
+pub(super) fn normal_data(mesh: &RenderMesh) -> Vec<[f32; 4]> {
+    mesh.normals.iter().map(|n| n.extend(0.0).to_array()).collect()
+}
+
+/// A rigid draw's points as its storage buffer holds them (one vec4 each).
+pub(super) fn point_data(points: &[Vec3]) -> Vec<[f32; 4]> {
+    points.iter().map(|p| p.extend(1.0).to_array()).collect()
 }

@@ -9,6 +9,7 @@ pub mod appearance_events;
 pub mod background;
 pub mod context;
 pub mod error;
+pub mod geometry_events;
 pub mod layout;
 pub mod lighting;
 pub mod material_bindings;

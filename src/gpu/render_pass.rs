@@ -16,10 +16,9 @@ use wgpu::util::DeviceExt;
 use super::error::{CreationScope, GpuError};
 use super::layout::humanoid::{
     GpuCornerVertex, GpuFrame, GpuMaterial, GpuPlacement, TEXTURE_MODULATE, TEXTURE_NONE, TEXTURE_REPLACE,
-    linear_from_srgb3,
 };
 pub use super::mesh_draw::{Instancing, MeshDraw};
-use super::mesh_draw::{NO_RIGID_OVERLAY, PartDraw, initial_placements};
+use super::mesh_draw::{NO_RIGID_OVERLAY, PartDraw, corner_vertex_data, initial_placements, normal_data, point_data};
 use super::shaders;
 use super::skin_pass::{GpuSkin, SkinPipelines};
 use super::target::{FrameViews, TargetFormats};
@@ -246,6 +245,12 @@ impl HumanoidRenderer {
         })
     }
 
+    /// The layout of a draw's placement bind group (group 1) and the placeholder overlay values rigid
+    /// draws bind in it: what a draw whose buffers events grow rebuilds its bind group with.
+    pub(super) fn placement_binding(&self) -> (&wgpu::BindGroupLayout, &wgpu::Buffer) {
+        (&self.placement_layout, &self.no_overlay_values)
+    }
+
     /// The skin/morph kernels every humanoid drawn with these pipelines shares.
     pub fn skin_pipelines(&self) -> Arc<SkinPipelines> {
         Arc::clone(&self.skin_pipelines)
@@ -325,7 +330,7 @@ impl HumanoidRenderer {
         textures: &TextureCache,
         instancing: Instancing,
     ) -> Result<MeshDraw, GpuError> {
-        let mut normals: Vec<[f32; 4]> = mesh.normals.iter().map(|n| n.extend(0.0).to_array()).collect();
+        let mut normals = normal_data(mesh);
         if normals.is_empty() {
             normals.push([0.0; 4]);
         }
@@ -342,7 +347,7 @@ impl HumanoidRenderer {
 
     /// A static storage buffer of points (one vec4 each) for [`Self::create_rigid_mesh`].
     pub fn create_points(&self, device: &wgpu::Device, points: &[Vec3]) -> wgpu::Buffer {
-        let mut data: Vec<[f32; 4]> = points.iter().map(|p| p.extend(1.0).to_array()).collect();
+        let mut data = point_data(points);
         if data.is_empty() {
             data.push([0.0; 4]);
         }
@@ -353,7 +358,7 @@ impl HumanoidRenderer {
         })
     }
 
-    fn build_draw(
+    pub(super) fn build_draw(
         &self,
         device: &wgpu::Device,
         meshes: &[RenderMesh],
@@ -368,17 +373,7 @@ impl HumanoidRenderer {
         let mut indices = Vec::new();
         let mut parts = Vec::new();
         for (part, &offset) in meshes.iter().zip(corner_offsets) {
-            for ((&source_point, color), uv) in part.source_point.iter().zip(&part.colors).zip(&part.uvs) {
-                // Vertex colours multiply a PhysicalMaterial's linear baseColor as they are (glTF 2.0
-                // COLOR_0 is linear); elsewhere they are sRGB values like the Phong colours.
-                let rgb = [color[0], color[1], color[2]];
-                let [r, g, b] = if part.material.physical { rgb } else { linear_from_srgb3(rgb) };
-                vertices.push(GpuCornerVertex {
-                    color: [r, g, b, color[3].clamp(0.0, 1.0)],
-                    uv: *uv,
-                    source_point: source_point + first_point,
-                });
-            }
+            vertices.extend(corner_vertex_data(part, first_point));
             let start = indices.len() as u32;
             indices.extend(part.indices.iter().map(|&i| i + offset));
             let bound = super::material_bindings::PartTextures::of(part, textures);
@@ -464,6 +459,7 @@ impl HumanoidRenderer {
             instancing,
             world_from_humanoid: vec![Mat4::IDENTITY; instancing.count as usize],
             rigid_overlay: NO_RIGID_OVERLAY,
+            geometry: None,
         };
         scope.finish()?;
         Ok(draw)
@@ -520,20 +516,20 @@ impl HumanoidRenderer {
 }
 
 /// Where the vertices of a draw come from.
-struct Sources<'a> {
+pub(super) struct Sources<'a> {
     /// Added to every corner's `source_point`.
-    first_point: u32,
-    points: &'a wgpu::Buffer,
+    pub(super) first_point: u32,
+    pub(super) points: &'a wgpu::Buffer,
     /// Per-point skin overlay values (indexed like `points`).
-    overlay_values: &'a wgpu::Buffer,
+    pub(super) overlay_values: &'a wgpu::Buffer,
     /// What `points` holds at rest, from `first_point` on.
-    rest_points: &'a [Vec3],
-    textures: &'a TextureCache,
-    instancing: Instancing,
+    pub(super) rest_points: &'a [Vec3],
+    pub(super) textures: &'a TextureCache,
+    pub(super) instancing: Instancing,
 }
 
 /// The middle of the bounding box of the points a part draws (zero when unknown).
-fn part_centre(part: &RenderMesh, rest_points: &[Vec3]) -> Vec3 {
+pub(super) fn part_centre(part: &RenderMesh, rest_points: &[Vec3]) -> Vec3 {
     let mut lo = Vec3::splat(f32::MAX);
     let mut hi = Vec3::splat(f32::MIN);
     for &i in &part.source_point {

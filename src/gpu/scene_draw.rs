@@ -5,8 +5,11 @@
 //! segment's points, computed per frame, are placed like static ones); and the scene's other Shapes
 //! (floor, props) placed with their Transform chain. Textures are loaded once per ImageTexture node.
 
+use std::collections::HashSet;
+
 use glam::{Mat4, Vec3};
 
+use super::geometry_events::{EventPoints, GeometryUploads};
 use super::mesh_draw::crowd_map;
 use super::render_pass::{HumanoidRenderer, Instancing, MeshDraw};
 use super::skin_pass::FrameData;
@@ -14,12 +17,13 @@ use super::textures::TextureCache;
 use super::{GpuContext, GpuError, GpuSkin, SkinCorners};
 use crate::hanim::{Document, Humanoid, HumanoidIndex};
 use crate::mesh::{
-    RenderMesh, render_mesh_from_shape, rigid_shape_mesh, rigid_shapes, shape_mesh, skin_mesh_from_humanoid,
+    GeometryNodes, RenderMesh, render_mesh_from_shape, rigid_shape_mesh, rigid_shapes, routed_vertex_nodes, shape_mesh,
+    skin_mesh_from_humanoid,
 };
 use crate::pose::bounds::Aabb;
 use crate::pose::skin_inspection::{OverlayMode, PointInfluence};
 use crate::pose::{self, Pose};
-use crate::x3d::X3dError;
+use crate::x3d::{NodeId, X3dError};
 
 /// Why a document's draws could not be built: its geometry cannot be read, or the GPU refused a buffer.
 /// The message names the humanoid (and the part) it happened in.
@@ -89,6 +93,11 @@ pub struct SceneDraw {
     /// Whether the material uniforms hold values events set (so that they are put back when the events
     /// stop setting them).
     appearance_overridden: bool,
+    /// Nodes whose vertex fields ROUTEs write (their Shapes are event draws).
+    routed_vertex_nodes: HashSet<NodeId>,
+    /// Whether the event draws hold values events set (so that they are put back when the events stop
+    /// setting them).
+    geometry_overridden: bool,
     /// Copies of the whole document drawn together (1 but for crowds: `bench --copies`); every skin,
     /// rigid shape and scene Shape holds this many instances.
     instances: u32,
@@ -102,6 +111,8 @@ struct Built {
     offset: Mat4,
     mesh: RenderMesh,
     points: Vec<Vec3>,
+    /// Events change its vertices: drawn by an event draw.
+    driven: bool,
 }
 
 impl SceneDraw {
@@ -136,6 +147,8 @@ impl SceneDraw {
             notes: Vec::new(),
             triangles: 0,
             appearance_overridden: false,
+            routed_vertex_nodes: routed_vertex_nodes(&doc.scene),
+            geometry_overridden: false,
             instances,
         };
         for (h, pose) in doc.humanoids.iter().zip(poses) {
@@ -157,7 +170,10 @@ impl SceneDraw {
             else {
                 continue;
             };
-            if mesh.indices.is_empty() {
+            // A Shape whose vertices events change is kept even when the file's draw nothing (a
+            // Coordinate that starts empty).
+            let driven = out.event_driven(doc, shape);
+            if mesh.indices.is_empty() && !driven {
                 continue;
             }
             for &i in mesh.source_point.iter().filter(|_| shown) {
@@ -166,11 +182,24 @@ impl SceneDraw {
                 }
             }
             out.load_textures(ctx, std::slice::from_ref(&mesh));
-            let buffer = renderer.create_points(&ctx.device, &points);
             let shared = Instancing::shared(instances);
-            let mut draw = renderer
-                .create_rigid_mesh(&ctx.device, &mesh, &buffer, 0, &points, &out.textures, shared)
-                .map_err(SceneDrawError::gpu("scene"))?;
+            let mut draw = if driven {
+                let own = EventPoints::Own;
+                renderer.create_event_mesh(
+                    &ctx.device,
+                    &doc.scene,
+                    &mesh,
+                    &points,
+                    Mat4::IDENTITY,
+                    own,
+                    &out.textures,
+                    shared,
+                )
+            } else {
+                let buffer = renderer.create_points(&ctx.device, &points);
+                renderer.create_rigid_mesh(&ctx.device, &mesh, &buffer, 0, &points, &out.textures, shared)
+            }
+            .map_err(SceneDrawError::gpu("scene"))?;
             draw.set_instance_placements(&ctx.queue, &vec![world; instances as usize]);
             out.triangles += draw.triangle_count();
             out.scene_shapes.push(SceneShapeDraw { index, draw, shown });
@@ -179,6 +208,12 @@ impl SceneDraw {
         let texture_warnings = out.textures.warnings.clone();
         out.notes.extend(texture_warnings);
         Ok(out)
+    }
+
+    /// Whether events change the vertices of `shape`'s geometry (a ROUTE writes one of its Coordinate,
+    /// Normal, Color or TextureCoordinate nodes).
+    fn event_driven(&self, doc: &Document, shape: NodeId) -> bool {
+        GeometryNodes::of_shape(&doc.scene, shape).iter().any(|n| self.routed_vertex_nodes.contains(&n))
     }
 
     fn note_all(&mut self, whose: &str, notes: Vec<String>) {
@@ -213,27 +248,34 @@ impl SceneDraw {
         let mut notes = Vec::new();
         let mut built = Vec::new();
         for shape in rigid_shapes(&doc.scene, h).map_err(SceneDrawError::geometry(format!("{whose}: segments")))? {
+            let driven = self.event_driven(doc, shape.shape);
             if let Some(own) =
                 rigid_shape_mesh(&doc.scene, h, &shape, &mut notes).map_err(SceneDrawError::geometry(whose.as_str()))?
-                && !own.mesh.indices.is_empty()
+                && (driven || !own.mesh.indices.is_empty())
             {
                 let (joint, morph_segment) = (shape.joint, shape.morph_segment);
-                built.push(Built { joint, morph_segment, offset: own.offset, mesh: own.mesh, points: own.points });
+                let coord = GeometryNodes::of_shape(&doc.scene, shape.shape).coord;
+                if morph_segment.is_some() && coord.is_some_and(|c| self.routed_vertex_nodes.contains(&c)) {
+                    // The skin pass morphs a segment's coord from its rest points, which events do not
+                    // reach (yet); its other vertex nodes are drawn as events set them.
+                    notes.push(format!(
+                        "{}: events to the segment's coord are not drawn (displacers morph it)",
+                        doc.scene.describe(shape.shape)
+                    ));
+                }
+                let (offset, mesh, points) = (own.offset, own.mesh, own.points);
+                built.push(Built { joint, morph_segment, offset, mesh, points, driven });
             }
         }
         // Skin shapes that do not use the skinCoord node do not deform: drawn with the humanoid.
         for shape in h.skin.iter().flat_map(|s| &s.shapes).filter(|s| !s.deforms) {
+            let driven = self.event_driven(doc, shape.shape);
             if let Some(own) = shape_mesh(&doc.scene, shape.shape, None, Mat4::IDENTITY, &mut notes)
                 .map_err(SceneDrawError::geometry(whose.as_str()))?
-                && !own.mesh.indices.is_empty()
+                && (driven || !own.mesh.indices.is_empty())
             {
-                built.push(Built {
-                    joint: None,
-                    morph_segment: None,
-                    offset: own.offset,
-                    mesh: own.mesh,
-                    points: own.points,
-                });
+                let (offset, mesh, points) = (own.offset, own.mesh, own.points);
+                built.push(Built { joint: None, morph_segment: None, offset, mesh, points, driven });
             }
         }
         self.note_all(&whose, mesh.notes.clone());
@@ -263,7 +305,38 @@ impl SceneDraw {
         };
         let mut rigid = Vec::new();
         for b in &built {
+            let segment_instancing =
+                Instancing { count: self.instances, point_stride: skin.segment_point_count, corner_stride: 0 };
             let draw = match b.morph_segment {
+                Some(s) if b.driven => {
+                    let first = skin.segment_offsets[s];
+                    let source = EventPoints::Segment { buffer: &skin.segment_points, first, rest: &b.points };
+                    let (device, scene, textures) = (&ctx.device, &doc.scene, &self.textures);
+                    renderer.create_event_mesh(
+                        device,
+                        scene,
+                        &b.mesh,
+                        &b.points,
+                        b.offset,
+                        source,
+                        textures,
+                        segment_instancing,
+                    )
+                }
+                None if b.driven => {
+                    let shared = Instancing::shared(self.instances);
+                    let (device, scene, textures) = (&ctx.device, &doc.scene, &self.textures);
+                    renderer.create_event_mesh(
+                        device,
+                        scene,
+                        &b.mesh,
+                        &b.points,
+                        b.offset,
+                        EventPoints::Own,
+                        textures,
+                        shared,
+                    )
+                }
                 Some(s) => renderer.create_rigid_mesh(
                     &ctx.device,
                     &b.mesh,
@@ -271,7 +344,7 @@ impl SceneDraw {
                     skin.segment_offsets[s],
                     &b.points,
                     &self.textures,
-                    Instancing { count: self.instances, point_stride: skin.segment_point_count, corner_stride: 0 },
+                    segment_instancing,
                 ),
                 None => {
                     let buffer = renderer.create_points(&ctx.device, &b.points);
@@ -417,6 +490,50 @@ impl SceneDraw {
             written += shape.draw.apply_appearance(queue, scene, overrides, &changed);
         }
         written
+    }
+
+    /// Draws what `overrides` write into the Coordinate, Normal, Color and TextureCoordinate nodes of
+    /// the event draws (scene Shapes and rigid humanoid shapes; see [`super::geometry_events`]): each
+    /// draw whose nodes' values changed is built again, and only its buffers whose bytes changed are
+    /// written; the file's values come back when the events stop setting them. Returns the writes.
+    pub fn apply_geometry(
+        &mut self,
+        queue: &wgpu::Queue,
+        scene: &crate::x3d::Scene,
+        overrides: &crate::animation::events::Overrides,
+    ) -> GeometryUploads {
+        if self.routed_vertex_nodes.is_empty() {
+            return GeometryUploads::default();
+        }
+        let values = super::geometry_events::geometry_values(scene, overrides);
+        if values.is_empty() && !self.geometry_overridden {
+            return GeometryUploads::default();
+        }
+        self.geometry_overridden = !values.is_empty();
+        let mut written = GeometryUploads::default();
+        for draw in self.event_draws_mut() {
+            written += draw.apply_geometry(queue, scene, &values);
+        }
+        written
+    }
+
+    /// Every buffer write events have caused in these draws so far.
+    pub fn geometry_uploads(&self) -> GeometryUploads {
+        let mut all = GeometryUploads::default();
+        for h in &self.humanoids {
+            for r in &h.rigid {
+                all += r.draw.geometry_uploads();
+            }
+        }
+        for shape in &self.scene_shapes {
+            all += shape.draw.geometry_uploads();
+        }
+        all
+    }
+
+    fn event_draws_mut(&mut self) -> impl Iterator<Item = &mut MeshDraw> {
+        let rigid = self.humanoids.iter_mut().flat_map(|h| h.rigid.iter_mut().map(|r| &mut r.draw));
+        rigid.chain(self.scene_shapes.iter_mut().map(|s| &mut s.draw)).filter(|d| d.has_event_geometry())
     }
 
     /// Shows the skin overlay `mode` for the joint `selected[h]` of each humanoid `h` (missing or `None`:

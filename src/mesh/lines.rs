@@ -4,7 +4,7 @@
 
 use glam::Vec3;
 
-use super::{CornerBuilder, RenderMesh, ShapeAppearance, Topology, appearance};
+use super::{CornerBuilder, GeometryValues, RenderMesh, ShapeAppearance, Topology};
 use crate::x3d::{NodeId, Scene, X3dError};
 
 /// The render mesh of a line or point geometry over `points`; `None` for any other node type. Runs with
@@ -15,6 +15,7 @@ pub fn line_mesh(
     geometry: NodeId,
     points: &[Vec3],
     appearance: &ShapeAppearance,
+    values: &GeometryValues,
     notes: &mut Vec<String>,
 ) -> Result<Option<RenderMesh>, X3dError> {
     let type_name = scene.node(geometry).type_name.as_str();
@@ -50,7 +51,7 @@ pub fn line_mesh(
     };
     runs.retain(|r| !r.is_empty());
 
-    let colors = appearance::colors_of(scene, geometry)?;
+    let colors = super::geometry_values::colors_with(scene, geometry, values)?;
     let indexed = type_name == "IndexedLineSet";
     let color_per_vertex = !indexed || scene.sf_bool(geometry, "colorPerVertex", true)?;
     let color_index = if indexed { scene.mf_int32(geometry, "colorIndex")? } else { Vec::new() };
@@ -144,9 +145,11 @@ mod tests {
         let geometry = scene.node(shape).children_in("geometry").next().unwrap();
         let coord = scene.node(geometry).children_in("coord").next().unwrap();
         let points: Vec<Vec3> = scene.mf_length3(coord, "point").unwrap().into_iter().map(Vec3::from).collect();
-        let appearance = appearance::appearance_of(&scene, shape).unwrap();
+        let appearance = super::super::appearance::appearance_of(&scene, shape).unwrap();
         let mut notes = Vec::new();
-        line_mesh(&scene, shape, geometry, &points, &appearance, &mut notes).unwrap().expect("a line geometry")
+        line_mesh(&scene, shape, geometry, &points, &appearance, &GeometryValues::default(), &mut notes)
+            .unwrap()
+            .expect("a line geometry")
     }
 
     #[test]

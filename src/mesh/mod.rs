@@ -14,6 +14,7 @@
 
 mod appearance;
 mod faces;
+mod geometry_values;
 mod lines;
 pub mod material_maps;
 mod normals;
@@ -33,16 +34,17 @@ pub use appearance::{
     MaterialParams, ShapeAppearance, TextureRef, TextureTransformFields, appearance_of, texture_transform,
 };
 pub use faces::{FaceCorner, Faces, faces_of};
+pub use geometry_values::{GeometryNodes, GeometryValues, is_vertex_field, routed_vertex_nodes};
 pub use lines::line_mesh;
 pub use normals::{crease_normals, face_normals};
 pub use primitives::{PrimitiveMesh, box_mesh, cone_mesh, cylinder_mesh, primitive_of, sphere_mesh};
 pub use segments::{RigidShape, render_mesh_from_rigid_shape, rigid_shape_mesh, rigid_shapes};
-pub use shape::{ShapeMesh, render_mesh_from_shape, shape_mesh};
+pub use shape::{ShapeMesh, render_mesh_from_shape, shape_mesh, shape_mesh_with};
 pub use text::{text_mesh, text_of};
 pub use triangulate::{newell_normal, triangulate_polygon};
 
 use crate::hanim::{Humanoid, Skin, SkinShape};
-use crate::x3d::{NodeId, Scene, X3dError, fields};
+use crate::x3d::{NodeId, Scene, X3dError};
 
 /// What the indices of a [`RenderMesh`] draw.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -165,6 +167,18 @@ pub fn render_mesh_from_skin_shape(
     shape: &SkinShape,
     notes: &mut Vec<String>,
 ) -> Result<Option<RenderMesh>, X3dError> {
+    skin_shape_mesh_with(scene, skin, shape, &GeometryValues::default(), notes)
+}
+
+/// As [`render_mesh_from_skin_shape`], reading the Normal, Color and TextureCoordinate nodes' values from
+/// `values` where it has them (events; the points are `skin.points`, which the caller took from there).
+pub(crate) fn skin_shape_mesh_with(
+    scene: &Scene,
+    skin: &Skin,
+    shape: &SkinShape,
+    values: &GeometryValues,
+    notes: &mut Vec<String>,
+) -> Result<Option<RenderMesh>, X3dError> {
     let Some(geometry) = shape.geometry else { return Ok(None) };
     let type_name = scene.node(geometry).type_name.clone();
     let points = &skin.points;
@@ -172,13 +186,15 @@ pub fn render_mesh_from_skin_shape(
         // A wireframe or point cloud over the skin: its corners are skin points, so the skin pass moves
         // them with the body in the same dispatch and the same render pass draws them (unlit).
         let appearance = appearance_of(scene, shape.shape)?;
-        return lines::line_mesh(scene, shape.shape, geometry, points, &appearance, notes);
+        return lines::line_mesh(scene, shape.shape, geometry, points, &appearance, values, notes);
     }
     let Some(faces) = faces_of(scene, geometry, points.len())? else {
         notes.push(format!("{} is not a face set, line set or point set; not drawn", scene.describe(geometry)));
         return Ok(None);
     };
-    if faces.dropped > 0 {
+    // A Coordinate that events fill (one that starts empty, say) has faces beyond the file's points:
+    // they are drawn once the events bring the points, and are no defect of the file.
+    if faces.dropped > 0 && !geometry_values::coord_is_routed(scene, geometry) {
         notes.push(format!(
             "{}: {} face(s) with fewer than 3 distinct points or an index outside the {} points skipped",
             scene.describe(geometry),
@@ -203,12 +219,8 @@ pub fn render_mesh_from_skin_shape(
             NormalSource::Indexed { vectors: skin.normals.clone(), per_vertex: normal_per_vertex, index: normal_index }
         }
         Some(node) if scene.node(node).type_name == "Normal" => {
-            let vectors = scene.parse_field(node, "vector", fields::parse_mf_vec3f)?.unwrap_or_default();
-            NormalSource::Indexed {
-                vectors: vectors.into_iter().map(Vec3::from).collect(),
-                per_vertex: normal_per_vertex,
-                index: normal_index,
-            }
+            let vectors = geometry_values::normal_vectors_with(scene, node, values)?;
+            NormalSource::Indexed { vectors, per_vertex: normal_per_vertex, index: normal_index }
         }
         _ if skin.normals.len() == points.len() && !points.is_empty() => NormalSource::PerPoint(skin.normals.clone()),
         _ => {
@@ -231,10 +243,10 @@ pub fn render_mesh_from_skin_shape(
     };
 
     // Colours and texture coordinates.
-    let colors = appearance::colors_of(scene, geometry)?;
+    let colors = geometry_values::colors_with(scene, geometry, values)?;
     let color_per_vertex = scene.sf_bool(geometry, "colorPerVertex", true)?;
     let color_index = if is_face_set { scene.mf_int32(geometry, "colorIndex")? } else { Vec::new() };
-    let uvs = match appearance::uvs_for(scene, geometry, &appearance.maps.mapping)? {
+    let uvs = match geometry_values::uvs_with(scene, geometry, &appearance.maps.mapping, values)? {
         // X3D's default mapping for a textured face set without texture coordinates (indexed like the
         // coordinates: the index list is ignored).
         None if appearance.texture.is_some() || appearance.maps.bits() != 0 => Some(default_tex_coords(points)),

@@ -6,7 +6,8 @@
 use glam::{Mat3, Mat4, Vec3};
 
 use super::{
-    RenderMesh, ShapeAppearance, Topology, appearance_of, line_mesh, primitive_of, render_mesh_from_skin_shape, text_of,
+    GeometryValues, RenderMesh, ShapeAppearance, Topology, appearance_of, line_mesh, primitive_of,
+    skin_shape_mesh_with, text_of,
 };
 use crate::hanim::{Influences, Skin, SkinShape};
 use crate::x3d::{NodeId, Scene, X3dError};
@@ -38,12 +39,6 @@ impl ShapeMesh {
     }
 }
 
-/// The points of a geometry's `coord` Coordinate node.
-fn coord_points(scene: &Scene, geometry: NodeId) -> Result<Vec<Vec3>, X3dError> {
-    let Some(coord) = scene.node(geometry).children_in("coord").next() else { return Ok(Vec::new()) };
-    Ok(scene.mf_length3(coord, "point")?.into_iter().map(Vec3::from).collect())
-}
-
 /// The render mesh of any Shape (face and triangle sets, line and point sets, Box, Sphere, Cylinder,
 /// Cone, Text) and the points its corners index, with `offset` applied to points and normals; `points`
 /// replaces the geometry's own `coord` points when given. `None` (with a note) for geometry that cannot
@@ -66,7 +61,21 @@ pub fn shape_mesh(
     offset: Mat4,
     notes: &mut Vec<String>,
 ) -> Result<Option<ShapeMesh>, X3dError> {
-    let Some((mut mesh, points)) = own_frame_mesh(scene, shape_node, points, notes)? else { return Ok(None) };
+    shape_mesh_with(scene, shape_node, points, offset, &GeometryValues::default(), notes)
+}
+
+/// As [`shape_mesh`], the geometry's Coordinate, Normal, Color and TextureCoordinate nodes read from
+/// `values` where it has them (what events set), from the file otherwise. `points`, when given, still
+/// wins over both (a morphing segment's points).
+pub fn shape_mesh_with(
+    scene: &Scene,
+    shape_node: NodeId,
+    points: Option<&[Vec3]>,
+    offset: Mat4,
+    values: &GeometryValues,
+    notes: &mut Vec<String>,
+) -> Result<Option<ShapeMesh>, X3dError> {
+    let Some((mut mesh, points)) = own_frame_mesh(scene, shape_node, points, values, notes)? else { return Ok(None) };
     if offset.determinant() < 0.0 && mesh.topology == Topology::Triangles {
         for t in mesh.indices.chunks_exact_mut(3) {
             t.swap(1, 2);
@@ -80,6 +89,7 @@ fn own_frame_mesh(
     scene: &Scene,
     shape_node: NodeId,
     points: Option<&[Vec3]>,
+    values: &GeometryValues,
     notes: &mut Vec<String>,
 ) -> Result<Option<(RenderMesh, Vec<Vec3>)>, X3dError> {
     let Some(geometry) = scene.node(shape_node).children_in("geometry").next() else { return Ok(None) };
@@ -113,12 +123,13 @@ fn own_frame_mesh(
     }
     let points: Vec<Vec3> = match points {
         Some(p) => p.to_vec(),
-        None => coord_points(scene, geometry)?,
+        None => super::geometry_values::coord_points_with(scene, geometry, values)?,
     };
     if matches!(geometry_type.as_str(), "IndexedLineSet" | "LineSet" | "PointSet") {
         let appearance = appearance_of(scene, shape_node)?;
         note_unsupported(scene, shape_node, &appearance, notes);
-        return Ok(line_mesh(scene, shape_node, geometry, &points, &appearance, notes)?.map(|mesh| (mesh, points)));
+        let mesh = line_mesh(scene, shape_node, geometry, &points, &appearance, values, notes)?;
+        return Ok(mesh.map(|mesh| (mesh, points)));
     }
     let skin = Skin {
         shapes: Vec::new(),
@@ -131,7 +142,7 @@ fn own_frame_mesh(
     };
     let shape =
         SkinShape { shape: shape_node, geometry: Some(geometry), geometry_type, deforms: true, indices: Vec::new() };
-    Ok(render_mesh_from_skin_shape(scene, &skin, &shape, notes)?.map(|mesh| (mesh, points)))
+    Ok(skin_shape_mesh_with(scene, &skin, &shape, values, notes)?.map(|mesh| (mesh, points)))
 }
 
 fn note_unsupported(scene: &Scene, shape: NodeId, appearance: &ShapeAppearance, notes: &mut Vec<String>) {

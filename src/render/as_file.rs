@@ -1,6 +1,7 @@
 //! Rendering "as the file says": the whole scene at scene time `t`, every enabled sensor and motion
 //! running at once ([`FilePlayback`]); the scene's Shapes and Viewpoints placed where the event cascade
-//! moved them.
+//! moved them, their materials and texture transforms, and their vertices (Coordinate, Normal, Color,
+//! TextureCoordinate), as the events set them.
 
 use super::{PoseRenderer, PosedRenderer, RenderError, RenderedImage, SceneRequest, camera_for};
 use crate::animation::SampleOptions;
@@ -60,6 +61,7 @@ pub fn render_as_file<E: From<RenderError>>(
         let shapes = place_scene_seen_from(doc, &overrides, viewer).map_err(RenderError::Placement)?.shapes;
         renderer.place_scene_shapes(ctx, &shapes);
         renderer.apply_appearance(ctx, doc, &overrides);
+        renderer.apply_geometry(ctx, doc, &overrides);
         let image = renderer.render(ctx, &at_time, &poses, &camera, &bounds)?;
         each(i, image)?;
     }

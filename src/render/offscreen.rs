@@ -372,6 +372,22 @@ impl DocumentDraw {
         self.scene.apply_appearance(&ctx.queue, &doc.scene, overrides)
     }
 
+    /// Draws what `overrides` write into Coordinate, Normal, Color and TextureCoordinate nodes (see
+    /// [`SceneDraw::apply_geometry`]); returns the buffer writes.
+    pub fn apply_geometry(
+        &mut self,
+        ctx: &GpuContext,
+        doc: &Document,
+        overrides: &crate::animation::events::Overrides,
+    ) -> crate::gpu::geometry_events::GeometryUploads {
+        self.scene.apply_geometry(&ctx.queue, &doc.scene, overrides)
+    }
+
+    /// Every buffer write events have caused in these draws so far.
+    pub fn geometry_uploads(&self) -> crate::gpu::geometry_events::GeometryUploads {
+        self.scene.geometry_uploads()
+    }
+
     /// What the automatic and standard views frame at `poses`: the figures (each humanoid's body,
     /// without camera-site markers or far-away site geometry, [`views::figure_bounds`]). The scene's
     /// other Shapes — floors, props, HUD panels — are drawn but not framed, so the figure fills the
@@ -462,6 +478,22 @@ impl PosedRenderer {
         overrides: &crate::animation::events::Overrides,
     ) -> usize {
         self.draw.apply_appearance(ctx, doc, overrides)
+    }
+
+    /// Draws what events wrote into the vertex nodes (Coordinate, Normal, Color, TextureCoordinate) for
+    /// the next image; returns the buffer writes.
+    pub fn apply_geometry(
+        &mut self,
+        ctx: &GpuContext,
+        doc: &Document,
+        overrides: &crate::animation::events::Overrides,
+    ) -> crate::gpu::geometry_events::GeometryUploads {
+        self.draw.apply_geometry(ctx, doc, overrides)
+    }
+
+    /// Every buffer write events have caused so far.
+    pub fn geometry_uploads(&self) -> crate::gpu::geometry_events::GeometryUploads {
+        self.draw.geometry_uploads()
     }
 }
 

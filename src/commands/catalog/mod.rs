@@ -387,9 +387,19 @@ fn catalogue_file(
     if doc.humanoids.is_empty() {
         bail!("{}: the file has no HAnimHumanoid", input.path.display());
     }
-    let Posed { poses, notes } = poses.poses(&doc)?;
+    let Posed { poses, notes, overrides } = poses.poses(&doc)?;
     let shown = &doc;
-    let draw = DocumentDraw::new(ctx, offscreen, shown, &poses)?;
+    let mut draw = DocumentDraw::new(ctx, offscreen, shown, &poses)?;
+    if !overrides.is_empty() {
+        // The scene at that time as `render --play-as-file` draws it: Shapes placed, coloured and shaped
+        // by the events.
+        match crate::animation::events::place_scene(shown, &overrides) {
+            Ok(placed) => draw.place_scene_shapes(ctx, &placed.shapes),
+            Err(e) => log::warn!("{}: scene placement: {e}", input.path.display()),
+        }
+        draw.apply_appearance(ctx, shown, &overrides);
+        draw.apply_geometry(ctx, shown, &overrides);
+    }
     let bounds = scene_bounds(shown, &poses)?;
     let mut file = FileDraw { doc: shown, poses: &poses, draw, bounds };
     (0..doc.humanoids.len())

@@ -4,7 +4,7 @@
 use anyhow::{Result, bail};
 
 use super::super::args::CaptureArgs;
-use crate::animation::events::FilePlayback;
+use crate::animation::events::{FilePlayback, Overrides};
 use crate::animation::{Animations, ClipSource, INTERPOLATOR_SEQUENCE_FPS, SampleOptions};
 use crate::hanim::Document;
 use crate::hanim::HumanoidIndex;
@@ -20,12 +20,17 @@ pub struct Posed {
     pub poses: Vec<Pose>,
     /// One per humanoid: why it is shown at rest instead of the pose asked for (`None`: as asked).
     pub notes: Vec<Option<String>>,
+    /// The field values the file's events set at that time ([`SceneAtTime`]; empty for the other
+    /// sources): the scene's Shapes are placed, coloured and shaped by them as `render --play-as-file`
+    /// draws them.
+    pub overrides: Overrides,
 }
 
 impl Posed {
     /// Every humanoid at rest, each with `note`.
     pub(super) fn rest(doc: &Document, note: Option<String>) -> Posed {
-        Posed { poses: doc.humanoids.iter().map(Pose::rest).collect(), notes: vec![note; doc.humanoids.len()] }
+        let poses = doc.humanoids.iter().map(Pose::rest).collect();
+        Posed { poses, notes: vec![note; doc.humanoids.len()], overrides: Overrides::default() }
     }
 }
 
@@ -88,7 +93,7 @@ impl PoseSource for MotionFrame {
             .iter()
             .map(|&d| (!d).then(|| format!("clip '{}' does not drive this humanoid", self.name)))
             .collect();
-        Ok(Posed { poses, notes })
+        Ok(Posed { poses, notes, overrides: Overrides::default() })
     }
 
     fn describe(&self) -> String {
@@ -115,8 +120,8 @@ impl PoseSource for SceneAtTime {
             log::info!("{w}");
         }
         let mut poses: Vec<Pose> = doc.humanoids.iter().map(Pose::rest).collect();
-        playback.apply(doc, self.time, &SampleOptions::default(), &mut poses);
-        Ok(Posed { poses, notes: vec![None; doc.humanoids.len()] })
+        let overrides = playback.apply(doc, self.time, &SampleOptions::default(), &mut poses);
+        Ok(Posed { poses, notes: vec![None; doc.humanoids.len()], overrides })
     }
 
     fn describe(&self) -> String {
@@ -167,7 +172,7 @@ impl PoseSource for CapturePose {
             poses.push(result.pose(h, self.frame));
             notes.push(None);
         }
-        Ok(Posed { poses, notes })
+        Ok(Posed { poses, notes, overrides: Overrides::default() })
     }
 
     fn describe(&self) -> String {
@@ -199,7 +204,7 @@ impl PoseSource for PoseFilePose {
                 None
             };
         }
-        Ok(Posed { poses, notes })
+        Ok(Posed { poses, notes, overrides: Overrides::default() })
     }
 
     fn describe(&self) -> String {
