@@ -283,8 +283,7 @@ fn the_status_bar_gives_the_height_and_offers_human_size_for_a_centimetre_figure
     harness.run();
     assert_eq!(harness.state().human_size, Some(0.01));
     // The fixture is 0.7 m tall: read at ×0.01 its height is given in centimetres.
-    let human =
-        format!("{:.1} cm tall at ×0.01 (the file: {metres_only})", height, metres_only = format!("{height:.2} m"));
+    let human = format!("{:.1} cm tall at ×0.01 (the file: {height:.2} m)", height);
     assert!(harness.query_by_label_contains(&human).is_some(), "no '{human}'");
     harness.get_by_label("File size").click();
     harness.run();
