@@ -1,6 +1,7 @@
 //! Records the git commit being built as `HANIM_GIT_COMMIT` (`git rev-parse --short HEAD`), or `unknown`
 //! when there is no git or no repository (a source tarball, a crate from a registry). The build re-runs
-//! when HEAD moves: HEAD itself, the branch it points to and packed-refs are watched.
+//! when HEAD moves: HEAD itself, the branch it points to and packed-refs are watched, and the checkout's
+//! `.git/HEAD` even when git did not answer.
 
 use std::path::PathBuf;
 use std::process::Command;
@@ -17,6 +18,16 @@ fn git(args: &[&str]) -> Option<String> {
 fn main() {
     println!("cargo:rerun-if-changed=build.rs");
     let commit = git(&["rev-parse", "--short", "HEAD"]);
+    // Watched whether or not git answered this time: a git call that fails once (a lock held by another
+    // git process, git missing from PATH for a moment) must not leave `unknown` in the build until a
+    // clean one. `.git` is a folder in a checkout and a file in a worktree.
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    for fixed in [".git/HEAD", ".git/packed-refs", ".git"] {
+        let path = root.join(fixed);
+        if path.is_file() {
+            println!("cargo:rerun-if-changed={}", path.display());
+        }
+    }
     if commit.is_some() {
         // `--git-path` resolves worktrees and the common folder (refs live there).
         let mut watched = vec!["HEAD".to_string(), "packed-refs".to_string()];
