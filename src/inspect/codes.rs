@@ -62,6 +62,7 @@ pub const CODES: &[RuleCode] = &[
     code("coord-empty", "HANIM-COORD-EMPTY", &[Castle], false),
     code("normals-short", "HANIM-NORMALS-SHORT", &[X3dom], true),
     code("site-under-joint", "HANIM-SITE-UNDER-JOINT", &[XIte], false),
+    code("geometry-under-joint", "HANIM-GEOMETRY-UNDER-JOINT", &[XIte], false),
     code("skin-no-skincoord", "HANIM-SKIN-NO-SKINCOORD", &[XIte], false),
     code("def-prefix", "HANIM-DEF-PREFIX", &[], true),
     code("weight-sum", "HANIM-WEIGHTS-SUM", &[FreeWrl], true),

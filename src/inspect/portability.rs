@@ -108,6 +108,7 @@ impl Checker<'_> {
         self.empty_coords(h);
         self.normal_count(h);
         self.sites_under_joints(h);
+        self.geometry_under_joints(h);
     }
 
     /// X3D 4.0 26.3.3 gives HAnimJoint's `children` as HAnimJoint and HAnimSegment only: a Site belongs in
@@ -129,6 +130,28 @@ impl Checker<'_> {
         let what = "HAnimSites stand directly in a joint's children, where X3D 4.0 allows only joints and segments \
                     (a Site goes in a segment); X_ITE drops them";
         self.push_list(Severity::Warning, "site-under-joint", h.node, what, &sites);
+    }
+
+    /// Shapes and grouping nodes directly in an HAnimJoint's `children` (H-Anim 1.x files put a joint's
+    /// marker there), where X3D 4.0 26.3.3 allows joints and segments only.
+    fn geometry_under_joints(&mut self, h: &Humanoid) {
+        let scene = &self.doc.scene;
+        let nodes: Vec<String> = h
+            .joints
+            .iter()
+            .flat_map(|joint| {
+                scene
+                    .node(joint.node)
+                    .children_in("children")
+                    .filter(|&c| {
+                        !matches!(scene.node(c).type_name.as_str(), "HAnimJoint" | "HAnimSegment" | "HAnimSite")
+                    })
+                    .map(move |c| format!("{} (in joint '{}')", scene.describe(c), joint.name))
+            })
+            .collect();
+        let what = "geometry stands directly in a joint's children, where X3D 4.0 allows only joints and segments \
+                    (a joint's shapes go in its segment); X_ITE drops it, this viewer draws it at the joint";
+        self.push_list(Severity::Warning, "geometry-under-joint", h.node, what, &nodes);
     }
 
     fn joint_list(&mut self, h: &Humanoid) {
