@@ -842,3 +842,20 @@ fn xml_extern_proto_declare_is_resolved_from_a_local_classic_file() {
     assert_eq!(doc.scene.sf_vec3f(marker, "translation", [9.0; 3]).unwrap(), [0.0, 3.0, 0.0]);
     assert_eq!(doc.other_shapes.len(), 1, "the Marker's box");
 }
+
+/// A part file an Inline refers to, written without the `#VRML V2.0 utf8` header line (VRML97 4.2.1 asks
+/// for one; modelling tools leave it out of the parts a main file inlines, and X_ITE reads them): read
+/// as VRML97 with a warning naming it, its geometry drawn. A main file without a header stays refused.
+#[test]
+fn a_part_file_without_a_header_line_is_inlined_with_a_warning() {
+    let path = fixture("headerless_inline.wrl");
+    let scene = x3d::load_file(&path, &LoadOptions::default()).unwrap_or_else(|e| panic!("{e}"));
+    let shapes = scene.reachable().iter().filter(|&&id| scene.node(id).type_name == "Shape").count();
+    assert_eq!(shapes, 1, "the part's Shape is in the scene");
+    let warning = scene.warnings.iter().find(|w| w.message.contains("no '#VRML V2.0 utf8' header line"));
+    let warning = warning.unwrap_or_else(|| panic!("{:?}", scene.warnings));
+    assert!(warning.pos.file.ends_with("parts/link.wrl"), "{:?}", warning.pos);
+    let part = fixture("parts/link.wrl");
+    let error = x3d::load_file(&part, &LoadOptions::default()).expect_err("a main file needs its header");
+    assert!(error.to_string().contains("header line"), "{error}");
+}

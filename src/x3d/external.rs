@@ -104,7 +104,12 @@ impl LoadContext {
         })?;
         let text = source::decode_to_utf8(&bytes, path).map_err(|_| ReferenceFailure::UnsupportedEncoding)?;
         let head = &text[..text.len().min(64 * 1024)];
-        if !looks_like_x3d(&String::from_utf8_lossy(head)) {
+        let head = String::from_utf8_lossy(head);
+        // A part file without a header line, starting with a node, with a VRML extension: read by the
+        // classic reader, which warns (`classic::parser`'s header).
+        let headerless = source::detect_encoding(head.as_bytes(), path) == super::scene::Encoding::Classic
+            && head.split_whitespace().next().is_some_and(super::reference::starts_like_headerless_vrml);
+        if !looks_like_x3d(&head) && !headerless {
             return Err(ReferenceFailure::NotX3d);
         }
         let checkpoint = Checkpoint::of(scene);

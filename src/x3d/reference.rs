@@ -167,6 +167,15 @@ fn io_failure(e: std::io::Error) -> ReferenceFailure {
 /// Whether decoded document text is X3D: the classic header (`#VRML V2.0`, `#X3D V`), XML whose root
 /// element is `X3D` (after an optional declaration, comments, processing instructions and DOCTYPE), or
 /// X3D JSON (`{"X3D": …`). Only the start of the text is looked at.
+/// Whether `first`, the first word of a file without a header line, begins a VRML97 statement: a node
+/// type name or `DEF` (a headerless part file an Inline refers to).
+pub fn starts_like_headerless_vrml(first: &str) -> bool {
+    let word: String = first.chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').collect();
+    word == "DEF"
+        || (word.chars().next().is_some_and(|c| c.is_ascii_uppercase())
+            && crate::x3d::field_types::is_known_element(&word))
+}
+
 pub fn looks_like_x3d(text: &str) -> bool {
     let mut rest = text.strip_prefix('\u{feff}').unwrap_or(text).trim_start();
     if rest.starts_with("#VRML V2.0")

@@ -33,6 +33,18 @@ impl Parser<'_> {
                     self.scene.version = v[1..].to_string();
                 }
             }
+            // No header line at all, the file starting with a node: VRML97 4.2.1 requires the header, but
+            // modelling tools write the parts a main file Inlines without one (OpenHRP's robot links),
+            // and X_ITE reads them. Read as VRML97, with a warning.
+            (Some(first), _) if !self.is_main && crate::x3d::reference::starts_like_headerless_vrml(first) => {
+                self.x3d = false;
+                let loc = self.loc(start);
+                self.scene.warn(
+                    loc,
+                    "no '#VRML V2.0 utf8' header line (VRML97 4.2.1 requires it); read as VRML97".to_string(),
+                );
+                return Ok(start);
+            }
             _ => {
                 let shown: String = line.chars().take(40).collect();
                 return Err(self.err(start, format!("{expected}, found '{shown}'")));
