@@ -17,7 +17,7 @@ use super::textures::TextureCache;
 use super::{GpuError, error::CreationScope};
 use crate::animation::events::{FieldValue, Overrides};
 use crate::mesh::{GeometryNodes, GeometryValues, RenderMesh, is_vertex_field, shape_mesh_with};
-use crate::x3d::{NodeId, Scene, fields};
+use crate::x3d::{NodeId, Scene};
 
 /// Buffer writes events caused, by buffer kind: what a test (or a profile) reads to see that only what
 /// changed was uploaded.
@@ -48,9 +48,9 @@ impl std::ops::AddAssign for GeometryUploads {
     }
 }
 
-/// The vertex-field values `overrides` set, for the mesh builder. A single colour (a ColorInterpolator's
-/// SFColor, which X3D's ROUTE type rule would refuse into an MFColor field) colours every entry of the
-/// node's list: the list keeps its length, so that every face indexing it takes the colour.
+/// The vertex-field values `overrides` set, for the mesh builder. Only values of the field's own type
+/// count: a single colour into a Color's list is no event (the event model refuses such a ROUTE, X3D
+/// 4.0 4.4.8.2).
 pub fn geometry_values(scene: &Scene, overrides: &Overrides) -> GeometryValues {
     let mut out = GeometryValues::default();
     for (node, field, value) in overrides.iter() {
@@ -68,9 +68,6 @@ pub fn geometry_values(scene: &Scene, overrides: &Overrides) -> GeometryValues {
             ("Color" | "ColorRGBA", FieldValue::Vec3s(v)) => {
                 out.colors.insert(node, v.iter().map(|c| c.extend(1.0).to_array()).collect());
             }
-            ("Color" | "ColorRGBA", FieldValue::Color(c) | FieldValue::Vec3(c)) => {
-                out.colors.insert(node, vec![c.extend(1.0).to_array(); file_color_count(scene, node).max(1)]);
-            }
             ("TextureCoordinate", FieldValue::Vec2s(v)) => {
                 out.tex_coords.insert(node, v.iter().map(|p| p.to_array()).collect());
             }
@@ -78,17 +75,6 @@ pub fn geometry_values(scene: &Scene, overrides: &Overrides) -> GeometryValues {
         }
     }
     out
-}
-
-/// How many colours the file gives a Color or ColorRGBA node (0 when its field cannot be read: its
-/// drawing reported that at load).
-fn file_color_count(scene: &Scene, node: NodeId) -> usize {
-    let count = if scene.node(node).type_name == "ColorRGBA" {
-        scene.parse_field(node, "color", fields::parse_mf_color_rgba).map(|v| v.map_or(0, |c| c.len()))
-    } else {
-        scene.parse_field(node, "color", fields::parse_mf_color).map(|v| v.map_or(0, |c| c.len()))
-    };
-    count.unwrap_or(0)
 }
 
 /// A GPU buffer events rewrite, with the bytes it holds (to write only what differs).
@@ -370,11 +356,14 @@ mod tests {
         let mut o = Overrides::default();
         o.set(c, "point", FieldValue::Vec3s(vec![Vec3::X]));
         o.set(k, "color", FieldValue::Color(Vec3::new(0.0, 0.5, 1.0)));
+        let mut lists = Overrides::default();
+        lists.set(k, "color", FieldValue::Vec3s(vec![Vec3::Z; 3]));
         o.set(t, "point", FieldValue::Vec2s(vec![Vec2::new(0.5, 1.0)]));
         o.set(x, "translation", FieldValue::Vec3(Vec3::ONE));
         let v = geometry_values(&scene, &o);
         assert_eq!(v.points[&c], vec![Vec3::X]);
-        assert_eq!(v.colors[&k], vec![[0.0, 0.5, 1.0, 1.0]; 3], "one colour for each of the file's three");
+        assert!(!v.colors.contains_key(&k), "a single colour is not a Color's list");
+        assert_eq!(geometry_values(&scene, &lists).colors[&k], vec![[0.0, 0.0, 1.0, 1.0]; 3]);
         assert_eq!(v.tex_coords[&t], vec![[0.5, 1.0]]);
         assert_eq!(v.points.len() + v.vectors.len(), 1, "the Transform is no vertex node");
     }

@@ -187,6 +187,24 @@ impl EventModel {
             }),
         }
         for r in &scene.routes {
+            // A single colour into a colour list: X3D 4.0 4.4.8.2 requires a ROUTE's two fields to have
+            // one type (SFColor is not MFColor); X_ITE and view3dscene refuse such a ROUTE, and so do we.
+            let (from, to) = (scene.node(r.from_node).type_name.as_str(), scene.node(r.to_node).type_name.as_str());
+            if from == "ColorInterpolator"
+                && matches!(to, "Color" | "ColorRGBA")
+                && canonical_field(&r.to_field) == "color"
+            {
+                model.warnings.push(Warning {
+                    pos: scene.pos(r.loc),
+                    message: format!(
+                        "ROUTE from {} (SFColor) to {}.color (MFColor) is ignored: a ROUTE joins fields of one type \
+                         (X3D 4.0 4.4.8.2)",
+                        scene.describe(r.from_node),
+                        scene.describe(r.to_node)
+                    ),
+                });
+                continue;
+            }
             model
                 .routes
                 .entry((r.from_node, canonical_field(&r.from_field).to_string()))
