@@ -194,24 +194,14 @@ fn the_emissive_map_tints_the_emissive_colour() {
     let dir = tempfile::tempdir().unwrap();
     flat_png(dir.path(), "glow.png", [255, 128, 0]);
     let dark = "<NavigationInfo headlight='false'/>";
-    let physical = centre(&square(
-        dir.path(),
-        "<PhysicalMaterial baseColor='0 0 0' emissiveColor='1 1 1'>\
-         <ImageTexture containerField='emissiveTexture' url='\"glow.png\"'/></PhysicalMaterial>",
-        UV,
-        dark,
-        Lighting::Standard,
-    ));
-    assert_near("PhysicalMaterial emissive map", physical, [255.0, 128.0, 0.0]);
-    let phong = centre(&square(
-        dir.path(),
-        "<Material diffuseColor='0 0 0' emissiveColor='1 1 1'>\
-         <ImageTexture containerField='emissiveTexture' url='\"glow.png\"'/></Material>",
-        UV,
-        dark,
-        Lighting::Standard,
-    ));
-    assert_near("Material emissive map", phong, [255.0, 128.0, 0.0]);
+    for (material, colour) in [("PhysicalMaterial", "baseColor"), ("Material", "diffuseColor")] {
+        let appearance = format!(
+            "<{material} {colour}='0 0 0' emissiveColor='1 1 1'>\
+             <ImageTexture containerField='emissiveTexture' url='\"glow.png\"'/></{material}>"
+        );
+        let pixel = centre(&square(dir.path(), &appearance, UV, dark, Lighting::Standard));
+        assert_near(&format!("{material} emissive map"), pixel, [255.0, 128.0, 0.0]);
+    }
 }
 
 #[test]

@@ -115,18 +115,7 @@ impl Checker<'_> {
     /// a segment (or the skeleton). We draw one found directly under a joint, as view3dscene does, at
     /// the joint; X_ITE drops it.
     fn sites_under_joints(&mut self, h: &Humanoid) {
-        let scene = &self.doc.scene;
-        let sites: Vec<String> = h
-            .joints
-            .iter()
-            .flat_map(|joint| {
-                scene
-                    .node(joint.node)
-                    .children_in("children")
-                    .filter(|&c| scene.node(c).type_name == "HAnimSite")
-                    .map(move |c| format!("{} (in joint '{}')", scene.describe(c), joint.name))
-            })
-            .collect();
+        let sites = self.joint_children(h, |t| t == "HAnimSite");
         let what = "HAnimSites stand directly in a joint's children, where X3D 4.0 allows only joints and segments \
                     (a Site goes in a segment); X_ITE drops them";
         self.push_list(Severity::Warning, "site-under-joint", h.node, what, &sites);
@@ -135,23 +124,26 @@ impl Checker<'_> {
     /// Shapes and grouping nodes directly in an HAnimJoint's `children` (H-Anim 1.x files put a joint's
     /// marker there), where X3D 4.0 26.3.3 allows joints and segments only.
     fn geometry_under_joints(&mut self, h: &Humanoid) {
+        let nodes = self.joint_children(h, |t| !matches!(t, "HAnimJoint" | "HAnimSegment" | "HAnimSite"));
+        let what = "geometry stands directly in a joint's children, where X3D 4.0 allows only joints and segments \
+                    (a joint's shapes go in its segment); X_ITE drops it, this viewer draws it at the joint";
+        self.push_list(Severity::Warning, "geometry-under-joint", h.node, what, &nodes);
+    }
+
+    /// The nodes in the joints' `children` whose type `keep` takes, each described with its joint.
+    fn joint_children(&self, h: &Humanoid, keep: impl Fn(&str) -> bool) -> Vec<String> {
         let scene = &self.doc.scene;
-        let nodes: Vec<String> = h
-            .joints
+        h.joints
             .iter()
             .flat_map(|joint| {
                 scene
                     .node(joint.node)
                     .children_in("children")
-                    .filter(|&c| {
-                        !matches!(scene.node(c).type_name.as_str(), "HAnimJoint" | "HAnimSegment" | "HAnimSite")
-                    })
-                    .map(move |c| format!("{} (in joint '{}')", scene.describe(c), joint.name))
+                    .filter(|&c| keep(&scene.node(c).type_name))
+                    .map(|c| format!("{} (in joint '{}')", scene.describe(c), joint.name))
+                    .collect::<Vec<_>>()
             })
-            .collect();
-        let what = "geometry stands directly in a joint's children, where X3D 4.0 allows only joints and segments \
-                    (a joint's shapes go in its segment); X_ITE drops it, this viewer draws it at the joint";
-        self.push_list(Severity::Warning, "geometry-under-joint", h.node, what, &nodes);
+            .collect()
     }
 
     fn joint_list(&mut self, h: &Humanoid) {
