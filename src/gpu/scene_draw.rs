@@ -308,34 +308,21 @@ impl SceneDraw {
             let segment_instancing =
                 Instancing { count: self.instances, point_stride: skin.segment_point_count, corner_stride: 0 };
             let draw = match b.morph_segment {
-                Some(s) if b.driven => {
-                    let first = skin.segment_offsets[s];
-                    let source = EventPoints::Segment { buffer: &skin.segment_points, first, rest: &b.points };
+                _ if b.driven => {
+                    // A Shape events rebuild: its points from the morphed segment's, or its own.
+                    let (source, instancing) = match b.morph_segment {
+                        Some(s) => {
+                            let first = skin.segment_offsets[s];
+                            (
+                                EventPoints::Segment { buffer: &skin.segment_points, first, rest: &b.points },
+                                segment_instancing,
+                            )
+                        }
+                        None => (EventPoints::Own, Instancing::shared(self.instances)),
+                    };
                     let (device, scene, textures) = (&ctx.device, &doc.scene, &self.textures);
-                    renderer.create_event_mesh(
-                        device,
-                        scene,
-                        &b.mesh,
-                        &b.points,
-                        b.offset,
-                        source,
-                        textures,
-                        segment_instancing,
-                    )
-                }
-                None if b.driven => {
-                    let shared = Instancing::shared(self.instances);
-                    let (device, scene, textures) = (&ctx.device, &doc.scene, &self.textures);
-                    renderer.create_event_mesh(
-                        device,
-                        scene,
-                        &b.mesh,
-                        &b.points,
-                        b.offset,
-                        EventPoints::Own,
-                        textures,
-                        shared,
-                    )
+                    renderer
+                        .create_event_mesh(device, scene, &b.mesh, &b.points, b.offset, source, textures, instancing)
                 }
                 Some(s) => renderer.create_rigid_mesh(
                     &ctx.device,
