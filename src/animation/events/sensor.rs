@@ -1,8 +1,13 @@
 //! TimeSensor (X3D 4.0 clause 8.4.1) on a scene clock: `t` is seconds since the scene loaded, and a
-//! sensor's `startTime`/`stopTime`/`pauseTime`/`resumeTime` are read on the same clock. (A browser's clock
-//! is seconds since 1970, so there a non-looping sensor with `startTime 0` has finished before the file
-//! loads; the peers' screenshot harness and this viewer both start the clock at 0 so that such a sensor
-//! plays once from the start, and a looping one shows the same phase at the same scene time.)
+//! sensor's `startTime`/`stopTime`/`pauseTime`/`resumeTime` are read on the same clock, so that a looping
+//! sensor shows the same phase at the same scene time in every run (as the peers' screenshot harness
+//! does by starting X3D time at 0).
+//!
+//! One rule keeps X3D's absolute time (clause 8.2.2: time is seconds since 1970, so a file's
+//! `startTime 0` lies decades before any load): a non-looping sensor whose file `startTime` is at or
+//! before the load never runs by itself — its one cycle ended before the file was opened — and waits for
+//! a `startTime` event. X_ITE does the same (it starts a non-looping sensor only at a `startTime` still
+//! to come); a looping one runs from its `startTime` as clause 8.4.1 says.
 
 use super::FieldValue;
 use crate::x3d::{NodeId, Scene, X3dError};
@@ -18,6 +23,9 @@ pub struct TimeSensor {
     pub stop_time: f64,
     pub pause_time: f64,
     pub resume_time: f64,
+    /// The file gave a `startTime` at or before the load and no `startTime` event has come since: a
+    /// non-looping sensor then never runs (see the module's note).
+    pub start_before_load: bool,
 }
 
 /// What a sensor shows at one time.
@@ -39,15 +47,17 @@ pub struct SensorState {
 
 impl TimeSensor {
     pub fn read(scene: &Scene, node: NodeId) -> Result<TimeSensor, X3dError> {
+        let start_time = scene.sf_double(node, "startTime", 0.0)?;
         Ok(TimeSensor {
             node,
             enabled: scene.sf_bool(node, "enabled", true)?,
             looping: scene.sf_bool(node, "loop", false)?,
             cycle_interval: scene.sf_double(node, "cycleInterval", 1.0)?,
-            start_time: scene.sf_double(node, "startTime", 0.0)?,
+            start_time,
             stop_time: scene.sf_double(node, "stopTime", 0.0)?,
             pause_time: scene.sf_double(node, "pauseTime", 0.0)?,
             resume_time: scene.sf_double(node, "resumeTime", 0.0)?,
+            start_before_load: start_time <= 0.0,
         })
     }
 
@@ -60,11 +70,17 @@ impl TimeSensor {
     ///   `resumeTime`, with the paused seconds left out of the elapsed time.
     /// - `fraction = fract((t' − startTime) / cycleInterval)`, except that 0 after the start is 1.0: the
     ///   clause's rule, so a cycle ends on its last key.
-    /// - A non-looping sensor stops at the end of its first cycle with fraction 1.0.
+    /// - A non-looping sensor stops at the end of its first cycle with fraction 1.0; one whose file
+    ///   `startTime` is at or before the load never ran (absolute time, see the module's note).
     pub fn state(&self, t: f64) -> SensorState {
         let idle =
             SensorState { active: false, paused: false, fraction: None, cycle: 0, cycle_time: 0.0, elapsed: 0.0 };
-        if !self.enabled || self.cycle_interval <= 0.0 || !self.cycle_interval.is_finite() || t < self.start_time {
+        if !self.enabled
+            || self.cycle_interval <= 0.0
+            || !self.cycle_interval.is_finite()
+            || t < self.start_time
+            || (!self.looping && self.start_before_load)
+        {
             return idle;
         }
         let stop = (self.stop_time > self.start_time).then_some(self.stop_time);
@@ -131,6 +147,7 @@ impl TimeSensor {
             ("startTime", Some(v), _) => {
                 if !active {
                     self.start_time = v;
+                    self.start_before_load = false;
                 }
             }
             ("stopTime", Some(v), _) => {
@@ -180,6 +197,7 @@ mod tests {
             stop_time: 0.0,
             pause_time: 0.0,
             resume_time: 0.0,
+            start_before_load: false,
         }
     }
 
@@ -216,14 +234,41 @@ mod tests {
         s.stop_time = 0.0;
         assert_eq!(s.state(1.0).fraction, None);
         assert!(!s.state(1.0).active);
-        // A one-shot that started before the load but ends after it runs to its end (its stopTime and
-        // pauseTime ≤ startTime are ignored; the defaults, 0, would have stopped or paused it at the load).
+        // A one-shot started (by an event) before the load but ending after it runs to its end (its
+        // stopTime and pauseTime ≤ startTime are ignored; the defaults, 0, would have stopped or paused
+        // it at the load).
         let mut one = sensor(false);
         one.start_time = -1.0;
         one.stop_time = -1.0;
         one.pause_time = -1.0;
         assert!(one.state(0.5).active);
         assert_eq!(one.state(1.5).fraction, Some(1.0));
+    }
+
+    #[test]
+    fn a_one_shot_whose_file_start_is_at_the_load_waits_for_a_start_event() {
+        // Walking_AlienX_ITE: loop FALSE, startTime 0 in the file. X3D time is absolute (clause 8.2.2),
+        // so its one cycle ended long before the load: no events, the figure stays at rest.
+        let mut s = sensor(false);
+        s.start_before_load = true;
+        for t in [0.0, 0.5, 1.0, 3.0] {
+            assert_eq!(s.state(t).fraction, None, "at {t} s");
+            assert!(!s.state(t).active);
+        }
+        // A startTime event (a touch, a script) starts it then.
+        assert!(s.take("startTime", &FieldValue::Time(3.0), 3.0));
+        assert!(!s.start_before_load);
+        assert_eq!(s.state(4.0).fraction, Some(0.5));
+        assert_eq!(s.state(6.0).fraction, Some(1.0));
+        // A looping sensor with the same start runs from it (clause 8.4.1).
+        let mut looping = sensor(true);
+        looping.start_before_load = true;
+        assert_eq!(looping.state(0.5).fraction, Some(0.25));
+        // A file start after the load is on the scene clock: it runs then.
+        let mut later = sensor(false);
+        later.start_time = 1.0;
+        assert_eq!(later.state(0.5).fraction, None);
+        assert_eq!(later.state(2.0).fraction, Some(0.5));
     }
 
     #[test]

@@ -50,9 +50,13 @@ fn one_sensor_fans_out_to_any_field() {
 
 #[test]
 fn non_looping_sensor_holds_its_last_key() {
-    let s = scene(&BALL.replace("loop='true'", "loop='false'"));
+    // Started after the load (scene clock), it runs one cycle and holds its last key.
+    let s = scene(&BALL.replace("loop='true'", "loop='false' startTime='1'"));
     let o = EventModel::new(&s).evaluate_at(10.0);
     assert_eq!(vec3(&o, &s, "T", "translation"), Vec3::new(2.0, 4.0, 0.0));
+    // Started at the load (startTime 0, absolute time: decades before it), it never ran.
+    let s = scene(&BALL.replace("loop='true'", "loop='false'"));
+    assert!(EventModel::new(&s).evaluate_at(10.0).is_empty());
     // Start and stop times: started at 2, stopped at 3 → fraction (3 − 2)/4.
     let s = scene(&BALL.replace("loop='true'", "loop='true' startTime='2' stopTime='3'"));
     let o = EventModel::new(&s).evaluate_at(10.0);
