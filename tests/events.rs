@@ -341,3 +341,37 @@ fn a_hud_centimetres_in_front_of_the_viewer_is_not_clipped() {
     })
     .expect("rendered");
 }
+
+#[test]
+fn a_one_shot_timer_that_started_at_the_load_leaves_its_joint_at_rest() {
+    // one_shot_clock.x3d: AtLoad (loop FALSE, startTime 0) never runs under X3D's absolute time
+    // (clauses 8.2.2, 8.4.1; Walking_AlienX_ITE's walk, which X_ITE leaves at rest); AfterLoad (startTime
+    // 0.5) runs 0.5–1.5 s and holds its last key; Looping (startTime 0, loop TRUE) runs from the load.
+    let doc = load(&common::test_data("one_shot_clock.x3d"));
+    let h = &doc.humanoids[0];
+    let joint = |name: &str| h.joints.iter().position(|j| j.name == name).expect(name);
+    let playback = FilePlayback::new(&doc);
+    let at = |t: f64| {
+        let mut poses = vec![Pose::rest(h)];
+        playback.apply(&doc, t, &SampleOptions::default(), &mut poses);
+        poses.remove(0)
+    };
+    let rest = Pose::rest(h);
+    for t in [0.0, 0.25, 0.5, 1.0, 3.0] {
+        let pose = at(t);
+        let left = pose.rotations[joint("l_shoulder")];
+        assert!(
+            left.dot(rest.rotations[joint("l_shoulder")]).abs() > 1.0 - 1e-6,
+            "t = {t}: l_shoulder moved to {left}"
+        );
+    }
+    let right_at = |t: f64| at(t).rotations[joint("r_shoulder")];
+    assert!(right_at(0.25).dot(Quat::IDENTITY).abs() > 1.0 - 1e-6, "AfterLoad has not started at 0.25 s");
+    let half = Quat::from_axis_angle(Vec3::Z, -0.75);
+    assert!(right_at(1.0).dot(half).abs() > 1.0 - 1e-5, "half way at 1 s: {}", right_at(1.0));
+    let last = Quat::from_axis_angle(Vec3::Z, -1.5);
+    assert!(right_at(3.0).dot(last).abs() > 1.0 - 1e-5, "holds its last key: {}", right_at(3.0));
+    let head = at(1.0).rotations[joint("skullbase")];
+    let quarter = Quat::from_axis_angle(Vec3::Y, 0.5);
+    assert!(head.dot(quarter).abs() > 1.0 - 1e-5, "the looping timer runs from the load: {head}");
+}
