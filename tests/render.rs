@@ -511,3 +511,33 @@ fn a_humanoid_without_geometry_shows_its_skeleton_unless_only_the_file_is_asked_
     request.skeleton_aid = false;
     assert_eq!(foreground(&render(&ctx, &doc, &request)), 0, "only what the file draws: nothing");
 }
+
+/// An LOD with a range shows the level for the camera's distance (X3D 4.0 10.4.3): a red box within 10 m
+/// of its center, a blue one from 10 m on; the picture's own camera decides (the window and renders that
+/// play the file place the scene with the same walk, `place_scene_seen_from`).
+#[test]
+fn an_lod_shows_the_level_for_the_cameras_distance() {
+    let Some(ctx) = common::gpu_or_skip() else { return };
+    let text = "<X3D profile='Immersive' version='4.0'><head><component name='HAnim' level='1'/></head><Scene>\
+        <Viewpoint DEF='Near' position='0 0.9 4'/><Viewpoint DEF='Far' position='0 0.9 25' fieldOfView='0.2'/>\
+        <HAnimHumanoid name='Lod' version='2.0'><HAnimJoint DEF='root' name='humanoid_root' containerField='skeleton'/>\
+        <HAnimJoint USE='root' containerField='joints'/></HAnimHumanoid>\
+        <LOD center='0 0.9 0' range='10'>\
+          <Shape><Appearance><Material diffuseColor='0 0 0' emissiveColor='1 0 0'/></Appearance><Box size='1 1 1'/></Shape>\
+          <Transform><Shape><Appearance><Material diffuseColor='0 0 0' emissiveColor='0 0 1'/></Appearance>\
+            <Box size='1 1 1'/></Shape></Transform>\
+        </LOD></Scene></X3D>";
+    let doc = hanim::load_str(text, Path::new("lod.x3d")).unwrap_or_else(|e| panic!("{e}"));
+    let mut request = SceneRequest::new(96, 96);
+    request.skeleton_aid = false;
+    let centre = |view: &str, request: &mut SceneRequest| {
+        request.view = ViewRequest::Named(view.into());
+        let image = render(&ctx, &doc, request);
+        save(&image, &format!("lod_{view}.png"));
+        image.pixel(48, 66)
+    };
+    let near = centre("Near", &mut request);
+    let far = centre("Far", &mut request);
+    assert!(near[0] > 200 && near[2] < 40, "within 10 m the first level (red): {near:?}");
+    assert!(far[2] > 200 && far[0] < 40, "from 10 m on the second level (blue): {far:?}");
+}

@@ -65,7 +65,8 @@ pub struct LoadedScene {
     load_viewpoints: Vec<(crate::hanim::Viewpoint, glam::Mat4)>,
     /// Whether the last frame played as the file says (so leaving it puts the scene back).
     played_as_file: bool,
-    /// Whether the scene has a Billboard, whose children turn toward the camera every frame.
+    /// Whether the scene has a Billboard, whose children turn toward the camera every frame, or an LOD
+    /// whose level follows the camera's distance.
     has_billboards: bool,
     /// The scene Shapes a click can hit (empty without TouchSensors).
     touch_targets: crate::app::touch::TouchTargets,
@@ -91,7 +92,7 @@ impl LoadedScene {
             !file_playback.events.sensors.is_empty() || !file_playback.events.proximity.is_empty(),
         );
         let load_viewpoints = doc.viewpoints.clone();
-        let has_billboards = doc.scene.reachable().iter().any(|&id| doc.scene.node(id).type_name == "Billboard");
+        let has_billboards = crate::x3d::grouping::depends_on_the_viewer(&doc.scene);
         let touch_targets = crate::app::touch::TouchTargets::new(&doc, &file_playback.events);
         let shape_placements = doc.other_shapes.iter().map(|&(_, m)| Some(m)).collect();
         let world_from_humanoid = h.world_from_humanoid();
@@ -123,8 +124,9 @@ impl LoadedScene {
         })
     }
 
-    /// Turns the scene's Billboards toward `viewer` (clause 10.4.1) when the transport is not placing the
-    /// scene as the file says (which turns them itself); nothing when the scene has none.
+    /// Turns the scene's Billboards toward `viewer` (clause 10.4.1) and shows each LOD's level for its
+    /// distance (10.4.3) when the transport is not placing the scene as the file says (which does both
+    /// itself); nothing when the scene has neither.
     pub fn turn_billboards(&mut self, viewer: Option<ViewerPose>) {
         if !self.has_billboards || viewer.is_none() || self.transport.mode == PlayMode::AsFile {
             return;

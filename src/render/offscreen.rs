@@ -182,6 +182,15 @@ pub fn render_posed(
     let mut renderer = PosedRenderer::new(ctx, doc, request, poses)?;
     let bounds = renderer.framing_bounds(doc, poses)?;
     let camera = camera_for(doc, poses, &bounds, &request.view, aspect)?;
+    // Billboards and LOD levels follow this picture's camera (X3D 4.0 10.4.1, 10.4.3).
+    if crate::x3d::grouping::depends_on_the_viewer(&doc.scene) {
+        let (_, orientation, position) = camera.world_from_camera.to_scale_rotation_translation();
+        let viewer = Some(crate::animation::events::ViewerPose { position, orientation });
+        let empty = crate::animation::events::Overrides::default();
+        let placed =
+            crate::animation::events::place_scene_seen_from(doc, &empty, viewer).map_err(RenderError::Placement)?;
+        renderer.place_scene_shapes(ctx, &placed.shapes);
+    }
     renderer.render(ctx, doc, poses, &camera, &bounds)
 }
 

@@ -5,11 +5,15 @@
 //!
 //! - A Switch shows the one child its `whichChoice` selects, counted over `children` then `choice` (the
 //!   VRML97 name of the field); -1 or an index past the end shows nothing (X3D Grouping component, Switch).
-//! - An LOD shows one of its levels (`children`, or `level` in VRML97), chosen by the viewer's distance,
-//!   which a static model does not know. The most detailed level that draws anything is taken: files put
-//!   an empty level first to hide a marker when the viewer is very close (HAnim2SpecificationLOA3Illustrated's
-//!   viewpoint diamonds), which is never the case at a normal viewing distance. When no level draws
-//!   anything the first (most detailed) one is shown, so viewpoints and H-Anim nodes in it are still found.
+//! - An LOD shows one of its levels (`children`, or `level` in VRML97), chosen by the viewer's distance
+//!   (X3D 4.0 10.4.3; [`lod_level_at`], which the placement of each picture uses where it knows
+//!   the camera). Without a viewer (the model's structure, its bounds) the most detailed level that draws
+//!   anything is taken: files put an empty level first to hide a marker when the viewer is very close
+//!   (HAnim2SpecificationLOA3Illustrated's viewpoint diamonds), which is never the case at a normal
+//!   viewing distance. When no level draws anything the first (most detailed) one is shown, so viewpoints
+//!   and H-Anim nodes in it are still found. An LOD without `range` leaves the choice to the browser
+//!   (10.4.3): that rule then holds for every picture too, and so it does for an LOD inside a
+//!   humanoid's geometry (a Site's marker), whose shapes are built once with their segment.
 //! - A LayerSet (X3D 4.0 35.4.2) shows its active layer: `activeLayer` counts its `layers` from 1 (0 is
 //!   the layer of the scene's own root nodes, shown anyway). Each layer of a LayerSet has its own
 //!   viewpoint and is drawn over the previous ones (35.2); one 3D space cannot show that, so the other
@@ -60,7 +64,7 @@ pub fn shown_children(scene: &Scene, id: NodeId) -> Result<Vec<NodeId>, X3dError
             usize::try_from(which).ok().and_then(|i| choices.get(i).copied()).into_iter().collect()
         }
         "LOD" => {
-            let levels: Vec<NodeId> = node.children_in("children").chain(node.children_in("level")).collect();
+            let levels = lod_levels(scene, id);
             levels
                 .iter()
                 .copied()
@@ -76,6 +80,43 @@ pub fn shown_children(scene: &Scene, id: NodeId) -> Result<Vec<NodeId>, X3dError
         }
         _ => node.children_in("children").collect(),
     })
+}
+
+/// The levels of an LOD (`children`, or `level` in VRML97), in order: the most detailed first.
+pub fn lod_levels(scene: &Scene, id: NodeId) -> Vec<NodeId> {
+    let node = scene.node(id);
+    node.children_in("children").chain(node.children_in("level")).collect()
+}
+
+/// Whether the level an LOD shows depends on the viewer: it has a `range` (X3D 4.0 10.4.3).
+pub fn lod_chooses_by_distance(scene: &Scene, id: NodeId) -> Result<bool, X3dError> {
+    Ok(scene.node(id).type_name == "LOD" && !scene.mf_float(id, "range")?.is_empty())
+}
+
+/// The level an LOD shows for a viewer at `viewer_local` (in the LOD's own coordinate system), by X3D
+/// 4.0 10.4.3: with ranges R0 < … < Rn−1, level 0 nearer than R0, level i from Ri−1 up to Ri, level n
+/// from Rn−1 on; the last level stands for the levels a file leaves out. Without a range the choice is
+/// [`shown_children`]'s.
+pub fn lod_level_at(scene: &Scene, id: NodeId, viewer_local: glam::Vec3) -> Result<Option<NodeId>, X3dError> {
+    let ranges = scene.mf_float(id, "range")?;
+    if ranges.is_empty() {
+        return Ok(shown_children(scene, id)?.first().copied());
+    }
+    let k = scene.units_of(id).length as f32;
+    let center = glam::Vec3::from(scene.sf_length3(id, "center", [0.0; 3])?);
+    let distance = viewer_local.distance(center);
+    let index = ranges.iter().take_while(|&&r| distance >= r * k).count();
+    let levels = lod_levels(scene, id);
+    Ok(levels.get(index).or(levels.last()).copied())
+}
+
+/// Whether what the scene shows depends on where the viewer is: a Billboard (turned toward it, X3D 4.0
+/// 10.4.1) or an LOD with ranges (10.4.3). Pictures of such a scene place its Shapes for their camera.
+pub fn depends_on_the_viewer(scene: &Scene) -> bool {
+    scene
+        .reachable()
+        .iter()
+        .any(|&id| scene.node(id).type_name == "Billboard" || lod_chooses_by_distance(scene, id).unwrap_or(false))
 }
 
 /// The layers of a LayerSet that [`shown_children`] leaves out (all but the active one).
@@ -179,6 +220,33 @@ mod tests {
         assert_eq!(shown(&s, "L"), ["A"]);
         let s = scene("<LOD DEF='L'/>");
         assert!(shown(&s, "L").is_empty());
+    }
+
+    #[test]
+    fn an_lod_with_ranges_shows_the_level_for_the_viewers_distance() {
+        let s = scene(
+            "<LOD DEF='L' center='0 1 0' range='2 10'>
+               <Shape DEF='NEAR'><Box/></Shape><Shape DEF='MID'><Box/></Shape><Shape DEF='FAR'><Box/></Shape>
+             </LOD>
+             <LOD DEF='SHORT' range='2 10'><Shape DEF='ONLY'><Box/></Shape><Shape DEF='LAST'><Box/></Shape></LOD>
+             <LOD DEF='FREE'><Group DEF='EMPTY'/><Shape DEF='DRAWN'><Box/></Shape></LOD>",
+        );
+        let at = |def: &str, viewer: [f32; 3]| {
+            let level = lod_level_at(&s, s.defs[def], glam::Vec3::from(viewer)).expect("fields read");
+            level.map(|id| s.node(id).def_name().to_string())
+        };
+        // Distances from the center (0 1 0): 1, 2 (a range's own value starts the next level), 9.9, 10, 50.
+        assert_eq!(at("L", [0.0, 2.0, 0.0]).as_deref(), Some("NEAR"));
+        assert_eq!(at("L", [0.0, 1.0, 2.0]).as_deref(), Some("MID"));
+        assert_eq!(at("L", [0.0, 1.0, 9.9]).as_deref(), Some("MID"));
+        assert_eq!(at("L", [0.0, 1.0, 10.0]).as_deref(), Some("FAR"));
+        assert_eq!(at("L", [0.0, 1.0, 50.0]).as_deref(), Some("FAR"));
+        // Fewer levels than ranges + 1: the last one stands for the rest.
+        assert_eq!(at("SHORT", [0.0, 0.0, 50.0]).as_deref(), Some("LAST"));
+        // No range: the browser's choice, the static rule (the first level that draws).
+        assert_eq!(at("FREE", [0.0, 0.0, 50.0]).as_deref(), Some("DRAWN"));
+        assert!(lod_chooses_by_distance(&s, s.defs["L"]).unwrap());
+        assert!(!lod_chooses_by_distance(&s, s.defs["FREE"]).unwrap());
     }
 
     #[test]

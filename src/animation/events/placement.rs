@@ -12,7 +12,7 @@ use super::{Overrides, ViewerPose};
 use crate::hanim::Document;
 use crate::hanim::Viewpoint;
 use crate::hanim::build::transform_fields;
-use crate::x3d::grouping::{is_grouping, shown_children};
+use crate::x3d::grouping::{is_grouping, lod_chooses_by_distance, lod_level_at, shown_children};
 use crate::x3d::{NodeId, Scene, X3dError};
 
 /// The same bound on node instances as the model builder (DEF/USE can describe exponential trees).
@@ -22,8 +22,8 @@ pub(super) const MAX_NODE_VISITS: usize = 2_000_000;
 #[derive(Debug, Clone, Default)]
 pub struct ScenePlacements {
     /// The world matrix of each `Document::other_shapes` entry, then of each `switched_out_shapes` entry;
-    /// `None` where the shape is not shown (a Switch's `whichChoice` changed, or a switched-out shape
-    /// that no event shows).
+    /// `None` where the shape is not shown (a Switch's `whichChoice` changed, a switched-out shape
+    /// that no event shows, an LOD level other than the one for the viewer's distance).
     pub shapes: Vec<Option<Mat4>>,
     /// Each `Document::viewpoints` entry with its overridden fields (position, orientation,
     /// fieldOfView, centerOfRotation) and world matrix; a viewpoint no longer shown keeps its load-time
@@ -48,9 +48,22 @@ pub(super) fn local_matrix(scene: &Scene, id: NodeId, overrides: &Overrides) -> 
     Ok(f.matrix())
 }
 
-/// The children node `id` shows, with an overridden Switch `whichChoice`.
-fn shown(scene: &Scene, id: NodeId, overrides: &Overrides) -> Result<Vec<NodeId>, X3dError> {
+/// The children node `id` shows, with an overridden Switch `whichChoice`, and an LOD's level for the
+/// viewer's distance where the viewer is known (`world`: the node's world matrix).
+fn shown(
+    scene: &Scene,
+    id: NodeId,
+    overrides: &Overrides,
+    viewer: Option<ViewerPose>,
+    world: Mat4,
+) -> Result<Vec<NodeId>, X3dError> {
     let node = scene.node(id);
+    if let Some(v) = viewer
+        && lod_chooses_by_distance(scene, id)?
+    {
+        let viewer_local = world.inverse().transform_point3(v.position);
+        return Ok(lod_level_at(scene, id, viewer_local)?.into_iter().collect());
+    }
     if node.type_name == "Switch"
         && let Some(which) = overrides.get(id, "whichChoice").and_then(|v| v.as_int())
     {
@@ -65,7 +78,8 @@ pub fn place_scene(doc: &Document, overrides: &Overrides) -> Result<ScenePlaceme
     place_scene_seen_from(doc, overrides, None)
 }
 
-/// [`place_scene`] with the viewer at `viewer` (world): Billboards turn toward it (clause 10.4.1).
+/// [`place_scene`] with the viewer at `viewer` (world): Billboards turn toward it (clause 10.4.1) and
+/// each LOD with ranges shows the level for its distance (clause 10.4.3).
 pub fn place_scene_seen_from(
     doc: &Document,
     overrides: &Overrides,
@@ -90,7 +104,7 @@ pub fn place_scene_seen_from(
                     _ => local_matrix(scene, id, overrides)?,
                 };
                 let m = world_from_parent * local;
-                for child in shown(scene, id, overrides)?.into_iter().rev() {
+                for child in shown(scene, id, overrides, viewer, m)?.into_iter().rev() {
                     stack.push((child, m));
                 }
             }

@@ -132,12 +132,21 @@ pub fn build_document(scene: Scene) -> Result<Document, HanimError> {
                         });
                     }
                 }
-                if t == "Switch" {
-                    let node = scene.node(id);
-                    for choice in node.children_in("children").chain(node.children_in("choice")) {
-                        if !shown.contains(&choice) {
-                            shapes_below(&scene, choice, m, &mut switched_out_shapes)?;
-                        }
+                // The choices a Switch hides now and the levels an LOD shows at other distances are
+                // built too, hidden until an event or the viewer's distance shows them.
+                let hidden_now: Vec<NodeId> = match t {
+                    "Switch" => {
+                        let node = scene.node(id);
+                        node.children_in("children").chain(node.children_in("choice")).collect()
+                    }
+                    "LOD" if crate::x3d::grouping::lod_chooses_by_distance(&scene, id)? => {
+                        crate::x3d::grouping::lod_levels(&scene, id)
+                    }
+                    _ => Vec::new(),
+                };
+                for choice in hidden_now {
+                    if !shown.contains(&choice) {
+                        shapes_below(&scene, choice, m, &mut switched_out_shapes)?;
                     }
                 }
                 for child in shown.into_iter().rev() {
