@@ -20,7 +20,10 @@ fn fixtures() -> Vec<PathBuf> {
     let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
         .unwrap()
         .map(|e| e.unwrap().path())
-        .filter(|p| p.file_name().unwrap().to_string_lossy().starts_with("HANIM-"))
+        .filter(|p| {
+            let name = p.file_name().unwrap().to_string_lossy();
+            name.starts_with("HANIM-") || name.starts_with("X3D-")
+        })
         .collect();
     files.sort();
     assert!(files.len() >= 12, "fixtures in {}: {files:?}", dir.display());
@@ -283,4 +286,49 @@ fn translation_joints_with_segments_and_sites_become_centres_without_moving_anyt
             assert!(pa.distance(pb) < 1e-6, "site {}: {pa} vs {pb}", sa.name);
         }
     }
+}
+
+/// Which of `files` xmllint finds valid against the X3D 4.0 schema, in one run (the schema is read
+/// once); `None` without xmllint or the schemas beside the project.
+fn schema_valid(files: &[PathBuf]) -> Option<Vec<bool>> {
+    let schemas = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/schemas");
+    if !schemas.join("x3d-4.0.xsd").is_file() {
+        return None;
+    }
+    let output = Command::new("xmllint")
+        .env("XML_CATALOG_FILES", schemas.join("catalog.xml"))
+        .args(["--noout", "--nonet", "--schema"])
+        .arg(schemas.join("x3d-4.0.xsd"))
+        .args(files)
+        .output()
+        .ok()?;
+    let log = String::from_utf8_lossy(&output.stderr);
+    Some(files.iter().map(|f| log.lines().any(|l| l == format!("{} validates", f.display()))).collect())
+}
+
+/// Every fixture that validates against the X3D 4.0 schema still validates once repaired: what repair
+/// adds (a component statement first in the head, `joints` entries, DEF names) keeps the schema's order.
+#[test]
+fn repaired_copies_validate_against_the_x3d_4_0_schema() {
+    let test = "repaired_copies_validate_against_the_x3d_4_0_schema";
+    let originals = fixtures();
+    let Some(valid) = schema_valid(&originals) else {
+        return common::window::skip_or_fail(test, "xmllint or ../shared/schemas/x3d-4.0.xsd not found");
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let mut repaired = Vec::new();
+    for (path, _) in originals.iter().zip(&valid).filter(|(_, v)| **v) {
+        let out = dir.path().join(format!("{}.x3d", code_of(path)));
+        let (status, text) = run(&["repair", path.to_str().unwrap(), "--out", out.to_str().unwrap()]);
+        assert_eq!(status, 0, "{}: {text}", code_of(path));
+        repaired.push(out);
+    }
+    assert!(repaired.len() >= 10, "only {} fixtures validate against the schema", repaired.len());
+    for (out, ok) in repaired.iter().zip(schema_valid(&repaired).unwrap()) {
+        assert!(ok, "{}: the repaired copy breaks the schema", out.display());
+    }
+    // The component fixture has no component statement to begin with: repaired, it has one, first.
+    let text = std::fs::read_to_string(dir.path().join("X3D-HANIM-COMPONENT.x3d")).unwrap();
+    let head = &text[text.find("<head>").unwrap() + "<head>".len()..text.find("</head>").unwrap()];
+    assert!(head.trim_start().starts_with("<component name='HAnim' level='1'/>"), "{head}");
 }

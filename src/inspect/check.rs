@@ -395,6 +395,10 @@ pub fn check(doc: &Document) -> Report {
         let pos = SourcePos { file: doc.scene.main_path().to_path_buf(), at: None };
         checker.push_at(Severity::Error, "no-humanoid", pos, "the file has no HAnimHumanoid".into());
     }
+    if let Some(message) = super::portability::missing_hanim_component(doc) {
+        let pos = SourcePos { file: doc.scene.main_path().to_path_buf(), at: None };
+        checker.push_at(Severity::Warning, "hanim-component", pos, message);
+    }
     for h in &doc.humanoids {
         checker.humanoid(h);
     }

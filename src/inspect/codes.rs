@@ -102,6 +102,7 @@ pub const CODES: &[RuleCode] = &[
     code("displacer-suffix", "HANIM-DISPLACER-SUFFIX", &[], false),
     code("unbound-skin", "HANIM-UNBOUND-SKIN", &[], false),
     code("use-undefined", "X3D-USE-UNDEFINED", &[XIte, Castle], false),
+    code("hanim-component", "X3D-HANIM-COMPONENT", &[XIte], true),
     code("loader", "HANIM-LOADER", &[], false),
     code("gpu-agreement", "HANIM-GPU-AGREEMENT", &[], false),
 ];

@@ -31,6 +31,24 @@ pub fn rule_stating(loader_message: &str) -> Option<&'static str> {
     }
 }
 
+/// Whether an X3D file uses the HAnim nodes without asking for them: its profile is not Full (the only
+/// profile that holds the HAnim component) and no `component` statement names HAnim (X3D 4.0 7.2.5.4;
+/// "H-Anim" in X3D 3.0). X_ITE then refuses every HAnim node and draws no humanoid; Castle reads them
+/// anyway. VRML97 files build humanoids from PROTOs and need no component. The message, or `None`.
+pub fn missing_hanim_component(doc: &crate::hanim::Document) -> Option<String> {
+    let scene = &doc.scene;
+    let native = doc.humanoids.iter().any(|h| scene.node(h.node).type_name == "HAnimHumanoid");
+    let asked = scene.profile.eq_ignore_ascii_case("Full")
+        || scene.components.iter().any(|c| matches!(c.name.as_str(), "HAnim" | "H-Anim") && c.level >= 1);
+    (native && scene.version != "VRML97" && !asked).then(|| {
+        format!(
+            "the file uses HAnim nodes but its profile ({}) does not hold them and no component statement \
+             asks for HAnim (add <component name='HAnim' level='1'/> to the head)",
+            if scene.profile.is_empty() { "none given" } else { &scene.profile }
+        )
+    })
+}
+
 /// The nodes of a humanoid's `joints` field, in order (USE references resolve to the joint's node).
 pub fn listed_joints(scene: &crate::x3d::Scene, h: &Humanoid) -> Vec<NodeId> {
     scene.node(h.node).children_in("joints").collect()

@@ -49,6 +49,7 @@ pub enum RepairError {
 
 /// The codes `repair` fixes, in the order the fixes run.
 pub const REPAIRED_CODES: &[&str] = &[
+    "X3D-HANIM-COMPONENT",
     "HANIM-DEF-PREFIX",
     "HANIM-JOINTS-DUPLICATED",
     "HANIM-JOINTS-EMPTY",
@@ -84,6 +85,9 @@ pub fn repair(doc: &Document, text: &str, only: &[&str]) -> Result<Repaired, Rep
         taken: doc.scene.defs.keys().cloned().collect(),
         wanted,
     };
+    if fix.wants("X3D-HANIM-COMPONENT") {
+        fix.hanim_component();
+    }
     for h in &doc.humanoids {
         fix.humanoid(h);
     }
@@ -137,6 +141,41 @@ impl Fixer<'_> {
 
     fn wants(&self, code: &str) -> bool {
         self.wanted.contains(&code)
+    }
+
+    /// X3D-HANIM-COMPONENT: adds `<component name='HAnim' level='1'/>` as the head's first entry (the
+    /// schema puts components before units and meta), with a head after the X3D start tag where there is
+    /// none.
+    fn hanim_component(&mut self) {
+        const CODE: &str = "X3D-HANIM-COMPONENT";
+        const COMPONENT: &str = "<component name='HAnim' level='1'/>";
+        if super::portability::missing_hanim_component(self.doc).is_none() {
+            return;
+        }
+        let Some(root) = self.index.elements.iter().find(|e| e.parent.is_none() && e.name == "X3D").cloned() else {
+            self.skip(CODE, "no X3D root element to add the component statement to".into());
+            return;
+        };
+        let head = self.index.children(root.start).find(|e| e.name == "head").cloned();
+        match head {
+            Some(head) => {
+                let indent = xml::line_indent(self.text, head.start);
+                match head.close_start {
+                    Some(_) => self.edits.insert(head.tag_end, format!("\n{indent}  {COMPONENT}")),
+                    None => self.edits.replace(
+                        head.start,
+                        head.end,
+                        format!("<head>\n{indent}  {COMPONENT}\n{indent}</head>"),
+                    ),
+                }
+            }
+            None => {
+                let indent = xml::line_indent(self.text, root.start);
+                self.edits
+                    .insert(root.tag_end, format!("\n{indent}  <head>\n{indent}    {COMPONENT}\n{indent}  </head>"));
+            }
+        }
+        self.changed(CODE, format!("added {COMPONENT} to the head (X_ITE reads HAnim nodes only then)"));
     }
 
     pub(super) fn changed(&mut self, code: &'static str, message: String) {
