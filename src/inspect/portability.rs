@@ -38,13 +38,15 @@ pub fn rule_stating(loader_message: &str) -> Option<&'static str> {
 pub fn missing_hanim_component(doc: &crate::hanim::Document) -> Option<String> {
     let scene = &doc.scene;
     let native = doc.humanoids.iter().any(|h| scene.node(h.node).type_name == "HAnimHumanoid");
-    let asked = scene.profile.eq_ignore_ascii_case("Full")
+    // A file without a profile is read as Full (the schema's default for the API; X_ITE does so).
+    let asked = scene.profile.is_empty()
+        || scene.profile.eq_ignore_ascii_case("Full")
         || scene.components.iter().any(|c| matches!(c.name.as_str(), "HAnim" | "H-Anim") && c.level >= 1);
     (native && scene.version != "VRML97" && !asked).then(|| {
         format!(
             "the file uses HAnim nodes but its profile ({}) does not hold them and no component statement \
              asks for HAnim (add <component name='HAnim' level='1'/> to the head)",
-            if scene.profile.is_empty() { "none given" } else { &scene.profile }
+            scene.profile
         )
     })
 }
