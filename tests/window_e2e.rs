@@ -254,3 +254,33 @@ fn the_second_humanoid_of_a_file_is_posed_after_choosing_it() {
     let (_, right) = columns(&changed(&second_framed, &second_again, 24));
     assert!(right < w / 4, "humanoid 2 kept its pose (changes up to column {right} of {w})");
 }
+
+#[test]
+fn an_idle_window_draws_no_frames_until_something_changes() {
+    // With nothing playing and no input the window sleeps: `rest 3 0` lets it be for 3 s and fails the
+    // script when it drew any frame meanwhile (it drew ~25 a second when egui's repaint wish after each
+    // redraw was taken as a new change). Each `rest 5 6` before lets what a change starts settle: the
+    // toast a load or a screenshot shows fades in over a few frames and takes one more to go after 4 s.
+    // A pose change in between is drawn, and the window rests again after it. The built-in humanoid
+    // and a 146-joint file with a textured skin.
+    let dir = tempfile::tempdir().unwrap();
+    let shot = dir.path().join("posed.png");
+    let script = dir.path().join("rest.txt");
+    std::fs::write(
+        &script,
+        format!(
+            "rest 5 6\nrest 3 0\nrotate l_shoulder 0 0 60\nscreenshot {}\nrest 5 6\nrest 3 0\nquit\n",
+            shot.display()
+        ),
+    )
+    .unwrap();
+    let jin = common::corpus("x3d/JinLOA4.x3d");
+    for file in [None, Some(jin.as_path())] {
+        let Some(log) = run_script("window_e2e", file, &script, dir.path()) else { return };
+        let rests: Vec<&str> = log.lines().filter(|l| l.contains(" rested ")).collect();
+        eprintln!("{file:?}: {rests:#?}");
+        assert_eq!(rests.len(), 4, "every rest ran:\n{log}");
+        assert_eq!(rests.iter().filter(|l| l.contains("rested 3 s, 0 frames drawn")).count(), 2, "{rests:#?}");
+        assert!(Image::read(&shot).width > 0, "the pose change was drawn");
+    }
+}

@@ -78,6 +78,12 @@ pub enum ScriptStep {
     Undo,
     Redo,
     Wait(u32),
+    /// Lets the window rest for this many seconds (the script does not keep it drawing), then fails when
+    /// it drew more than `max_frames` frames meanwhile: nothing changed, so it should have slept.
+    Rest {
+        seconds: f32,
+        max_frames: u32,
+    },
     Resize(u32, u32),
     Screenshot(PathBuf),
     /// The whole window as presented, UI included.
@@ -231,6 +237,13 @@ pub fn parse_script(text: &str) -> Result<Vec<ScriptLine>> {
             "wait" => {
                 let n = one("frame count")?;
                 ScriptStep::Wait(n.parse().with_context(|| format!("line {line}: '{n}' is not a frame count"))?)
+            }
+            "rest" => {
+                let [seconds, max_frames] = numbers::<2>(rest, line)?;
+                if !(seconds > 0.0 && seconds <= 600.0 && max_frames >= 0.0 && max_frames.fract() == 0.0) {
+                    bail!("line {line}: 'rest' takes seconds (0 to 600) and a whole number of frames");
+                }
+                ScriptStep::Rest { seconds, max_frames: max_frames as u32 }
             }
             "resize" => {
                 let [w, h] = numbers::<2>(rest, line)?;
@@ -522,6 +535,7 @@ pub fn commands_for(step: &ScriptStep, summary: &SceneSummary, line: usize) -> R
         | ScriptStep::Drag(..)
         | ScriptStep::Limits(_)
         | ScriptStep::Wait(_)
+        | ScriptStep::Rest { .. }
         | ScriptStep::Resize(..)
         | ScriptStep::ScreenshotSize(_)
         | ScriptStep::Motion(..)
@@ -587,6 +601,10 @@ mod tests {
         assert!(parse_script("screenshot-size 320").is_err());
         assert!(parse_script("screenshot-size 0 200").is_err());
         assert!(parse_script("screenshot-size 320.5 200").is_err());
+        assert_eq!(parse_script("rest 2.5 1").unwrap()[0].step, ScriptStep::Rest { seconds: 2.5, max_frames: 1 });
+        for bad in ["rest", "rest 2", "rest 0 1", "rest 2 1.5", "rest 2 -1"] {
+            assert!(parse_script(bad).is_err(), "{bad}");
+        }
         let capture =
             parse_script("capture /c/07_05.amc\nmapping m.txt\nmap lhumerus\nmap rfemur r_hip r_knee").unwrap();
         assert_eq!(capture[0].step, ScriptStep::Capture(PathBuf::from("/c/07_05.amc")));

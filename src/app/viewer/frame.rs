@@ -10,6 +10,10 @@ use super::{TOAST_SECONDS, Viewer};
 use crate::gpu::target::PixelRect;
 use crate::ui::{self, FrameInfo, UiCommand, ViewportInput};
 
+/// A gap between frames longer than this is the window resting (nothing changed), left out of the
+/// frame time and rate.
+const SLEEP_GAP_SECONDS: f32 = 0.5;
+
 /// Smoothed frame statistics for the status bar.
 #[derive(Default)]
 pub(super) struct FrameStats {
@@ -29,7 +33,9 @@ impl FrameStats {
         let now = Instant::now();
         let dt = self.last.map_or(0.0, |l| (now - l).as_secs_f32());
         self.last = Some(now);
-        if dt > 0.0 {
+        // A longer gap is the window sleeping with nothing to draw, not the time a frame takes: the
+        // figures keep what the last drawn frames measured.
+        if dt > 0.0 && dt <= SLEEP_GAP_SECONDS {
             let ms = dt * 1000.0;
             self.frame_ms = if self.frame_ms == 0.0 { ms } else { self.frame_ms * 0.9 + ms * 0.1 };
             self.fps = 1000.0 / self.frame_ms;

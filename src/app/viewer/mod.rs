@@ -203,14 +203,16 @@ impl Viewer {
     pub fn schedule_redraw(&self, event_loop: &ActiveEventLoop) {
         let now = Instant::now();
         let playing = self.scene.as_ref().is_some_and(|s| s.transport.playing);
-        let busy = self.script.is_some()
+        // A script keeps the window drawing, one step a frame, except while it rests.
+        let resting_until = self.script.as_ref().and_then(|s| s.resting_until());
+        let busy = (self.script.is_some() && resting_until.is_none())
             || self.loading.is_some()
             || self.camera.in_transition()
             || self.ui.continuous_redraw
             || self.library.busy
             || playing;
         let toast_expiry = self.toasts.iter().map(|(_, t)| *t + Duration::from_secs_f64(TOAST_SECONDS)).min();
-        let next = [self.next_repaint, toast_expiry].into_iter().flatten().min();
+        let next = [self.next_repaint, toast_expiry, resting_until].into_iter().flatten().min();
         if busy || next.is_some_and(|t| t <= now) {
             event_loop.set_control_flow(ControlFlow::Poll);
             self.surface.window.request_redraw();
@@ -252,6 +254,7 @@ impl Viewer {
     /// Handles one window event; an error ends the program (a failed script step).
     pub fn window_event(&mut self, event_loop: &ActiveEventLoop, event: &WindowEvent) -> Result<()> {
         let response = self.egui.state.on_window_event(&self.surface.window, event);
+
         match event {
             WindowEvent::CloseRequested => {
                 self.quit = true;
@@ -271,7 +274,10 @@ impl Viewer {
             WindowEvent::RedrawRequested => self.frame(),
             _ => {}
         }
-        if response.repaint {
+        // egui asks for a repaint after every event it sees, the redraw itself included: honouring that
+        // one would draw frame after frame with nothing changed. What egui wants after a frame is in
+        // `next_repaint` (its repaint delay), which `schedule_redraw` keeps.
+        if response.repaint && !matches!(event, WindowEvent::RedrawRequested) {
             self.surface.window.request_redraw();
         }
         if let Some(e) = self.exit_failure.take() {

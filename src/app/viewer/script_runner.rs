@@ -3,6 +3,7 @@
 //! lost device, motions) are done here; the rest become the same [`UiCommand`]s the panels send.
 
 use std::collections::VecDeque;
+use std::time::{Duration, Instant};
 
 use anyhow::anyhow;
 
@@ -15,11 +16,26 @@ use crate::ui::{self, UiCommand};
 pub(super) struct ScriptRunner {
     steps: VecDeque<ScriptLine>,
     wait_frames: u32,
+    /// A `rest` step under way: until when, the frames drawn when it began, and the most it allows.
+    resting: Option<Rest>,
+}
+
+struct Rest {
+    line: usize,
+    until: Instant,
+    seconds: f32,
+    frames_at_start: u64,
+    max_frames: u32,
 }
 
 impl ScriptRunner {
     pub fn new(steps: Vec<ScriptLine>) -> Self {
-        Self { steps: steps.into(), wait_frames: 0 }
+        Self { steps: steps.into(), wait_frames: 0, resting: None }
+    }
+
+    /// When a `rest` step ends, while one is under way: the window then needs no frames for the script.
+    pub fn resting_until(&self) -> Option<Instant> {
+        self.resting.as_ref().map(|r| r.until)
     }
 }
 
@@ -91,6 +107,23 @@ impl Viewer {
         {
             return Vec::new();
         }
+        if let Some(rest) = &runner.resting {
+            if Instant::now() < rest.until {
+                return Vec::new();
+            }
+            let drawn = self.stats.frames.saturating_sub(rest.frames_at_start);
+            log::info!("script line {}: rested {} s, {drawn} frames drawn", rest.line, rest.seconds);
+            if drawn > u64::from(rest.max_frames) {
+                self.exit_failure = Some(anyhow!(
+                    "script failed: line {}: {drawn} frames drawn in {} s of rest (at most {} expected)",
+                    rest.line,
+                    rest.seconds,
+                    rest.max_frames
+                ));
+            }
+            runner.resting = None;
+            return Vec::new();
+        }
         if runner.wait_frames > 0 {
             runner.wait_frames -= 1;
             return Vec::new();
@@ -103,6 +136,17 @@ impl Viewer {
         match &step {
             ScriptStep::Wait(n) => {
                 runner.wait_frames = *n;
+                return Vec::new();
+            }
+            ScriptStep::Rest { seconds, max_frames } => {
+                runner.resting = Some(Rest {
+                    line,
+                    until: Instant::now() + Duration::from_secs_f32(*seconds),
+                    seconds: *seconds,
+                    // This frame, which began the rest, is counted when it is done.
+                    frames_at_start: self.stats.frames + 1,
+                    max_frames: *max_frames,
+                });
                 return Vec::new();
             }
             ScriptStep::Limits(on) => {
