@@ -255,26 +255,44 @@ fn the_classic_encoding_twin_builds_the_same_meshes() {
 }
 
 #[test]
-fn a_morphing_segments_coord_driven_by_events_is_reported() {
+fn a_morphing_segments_coord_driven_by_events_is_drawn() {
     let Some(ctx) = common::gpu_or_skip() else { return };
-    // The segment's coord is the Shape's Coordinate: the skin pass morphs it from its rest points.
-    let text = "<X3D version='4.0'><Scene><Viewpoint DEF='Cam' position='0 0 6'/>\
-        <HAnimHumanoid name='h' version='2.0'><HAnimJoint containerField='skeleton' name='humanoid_root'>\
-        <HAnimSegment name='sacrum'><Shape><IndexedFaceSet solid='false' coordIndex='0 1 2'>\
-        <Coordinate DEF='Tri' point='0 0 0, 1 0 0, 0 1 0'/></IndexedFaceSet></Shape>\
-        <Coordinate USE='Tri' containerField='coord'/></HAnimSegment></HAnimJoint></HAnimHumanoid>\
-        <TimeSensor DEF='Clock' cycleInterval='2' loop='true'/>\
-        <CoordinateInterpolator DEF='Move' key='0 1' keyValue='0 0 0, 1 0 0, 0 1 0, 0 0 0, 2 0 0, 0 2 0'/>\
-        <ROUTE fromNode='Clock' fromField='fraction_changed' toNode='Move' toField='set_fraction'/>\
-        <ROUTE fromNode='Move' fromField='value_changed' toNode='Tri' toField='set_point'/></Scene></X3D>";
+    // The segment's coord is the Shape's Coordinate: the skin pass morphs it from its rest points, which
+    // the CoordinateInterpolator now rewrites. At 0.5 s (fraction 0.25) the triangle is 1.25 times its
+    // size: the same picture as a file with those points and no events. A displacer on the segment keeps
+    // it a morphing segment (weight 0: it moves nothing).
+    let scene = |points: &str, events: bool| {
+        let routes = "<TimeSensor DEF='Clock' cycleInterval='2' loop='true'/>\
+            <CoordinateInterpolator DEF='Move' key='0 1' keyValue='0 0 0, 1 0 0, 0 1 0, 0 0 0, 2 0 0, 0 2 0'/>\
+            <ROUTE fromNode='Clock' fromField='fraction_changed' toNode='Move' toField='set_fraction'/>\
+            <ROUTE fromNode='Move' fromField='value_changed' toNode='Tri' toField='set_point'/>";
+        format!(
+            "<X3D version='4.0'><head><component name='HAnim' level='1'/></head><Scene>\
+            <Viewpoint DEF='Cam' position='0.6 0.6 5'/>\
+            <HAnimHumanoid name='h' version='2.0'><HAnimJoint containerField='skeleton' name='humanoid_root'>\
+            <HAnimSegment name='sacrum'><Shape><Appearance><Material diffuseColor='0.9 0.5 0.2'/></Appearance>\
+            <IndexedFaceSet solid='false' coordIndex='0 1 2'><Coordinate DEF='Tri' point='{points}'/></IndexedFaceSet></Shape>\
+            <Coordinate USE='Tri' containerField='coord'/>\
+            <HAnimDisplacer name='sacrum_still' coordIndex='0' displacements='0 0.5 0' weight='0'/>\
+            </HAnimSegment></HAnimJoint></HAnimHumanoid>{}</Scene></X3D>",
+            if events { routes } else { "" }
+        )
+    };
     let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("morph.x3d");
-    std::fs::write(&path, text).unwrap();
-    let doc = load(&path);
-    let images = render_at(&ctx, &doc, &[0.5]);
-    assert!(
-        images[0].notes.iter().any(|n| n.contains("events to the segment's coord are not drawn")),
-        "{:?}",
-        images[0].notes
-    );
+    let write = |name: &str, text: String| {
+        let path = dir.path().join(name);
+        std::fs::write(&path, text).unwrap();
+        load(&path)
+    };
+    let driven = write("morph.x3d", scene("0 0 0, 1 0 0, 0 1 0", true));
+    let fixed = write("fixed.x3d", scene("0 0 0, 1.25 0 0, 0 1.25 0", false));
+    let rest = write("rest.x3d", scene("0 0 0, 1 0 0, 0 1 0", false));
+    let played = render_at(&ctx, &driven, &[0.5, 0.0]);
+    let (want, at_rest) = (&render_at(&ctx, &fixed, &[0.5])[0], &render_at(&ctx, &rest, &[0.0])[0]);
+    // The same points through the same pipelines, up to the last bit of the morph's arithmetic.
+    assert_eq!(differing(&played[0], want, 1), 0, "at 0.5 s: the grown triangle");
+    assert!(differing(&played[0], at_rest, 8) > 100, "and it did grow");
+    // Back at fraction 0 the file's points come back.
+    assert_eq!(differing(&played[1], at_rest, 1), 0, "at 0 s: the file's triangle");
+    assert!(played[0].notes.iter().all(|n| !n.contains("coord")), "{:?}", played[0].notes);
 }

@@ -236,7 +236,7 @@ impl LoadedScene {
         }
         if let Some(overrides) = self.pending_overrides.take() {
             self.draws.apply_appearance(queue, &self.doc.scene, &overrides);
-            self.draws.apply_geometry(queue, &self.doc.scene, &overrides);
+            self.draws.apply_geometry(queue, &self.doc, &overrides);
         }
     }
 

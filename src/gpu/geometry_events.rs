@@ -6,7 +6,9 @@
 //! be (triangulation, generated normals within the crease angle, colours, texture coordinates), and each
 //! of its four buffers — points, normals, corner vertices, indices — is written only when its bytes
 //! differ from what it holds. A draw's buffers grow when the new data outgrows them (a Coordinate that
-//! starts empty), which rebuilds its bind group. Skins are not event draws: displacers morph them.
+//! starts empty), which rebuilds its bind group. Skins are not event draws: displacers morph them. A
+//! segment's own `coord` (the points its displacers morph) that events write is given to the skin pass
+//! as the segment's new rest points ([`write_segment_coords`]).
 
 use glam::{Mat4, Vec3};
 use wgpu::util::DeviceExt;
@@ -367,4 +369,42 @@ mod tests {
         assert_eq!(v.tex_coords[&t], vec![[0.5, 1.0]]);
         assert_eq!(v.points.len() + v.vectors.len(), 1, "the Transform is no vertex node");
     }
+}
+
+/// Writes the points events set in the segments' own `coord` nodes into `skin` as the points the morph
+/// kernel starts from, and the file's points back when the events stop setting them. `applied[s]`: what
+/// segment `s` holds now, when not the file's. Returns the buffer writes; a value whose count is not the
+/// segment's is left out (logged once per change).
+pub fn write_segment_coords(
+    queue: &wgpu::Queue,
+    skin: &super::skin_pass::GpuSkin,
+    h: &crate::hanim::Humanoid,
+    values: &GeometryValues,
+    applied: &mut std::collections::HashMap<usize, Vec<Vec3>>,
+) -> u32 {
+    let mut writes = 0;
+    for (s, segment) in h.segments.iter().enumerate() {
+        let Some(coord) = segment.coord else { continue };
+        let wanted = values.points.get(&coord);
+        let now = applied.get(&s);
+        if wanted == now {
+            continue;
+        }
+        let points = wanted.unwrap_or(&segment.coord_points);
+        if skin.write_segment_rest(queue, s, points) {
+            writes += 1;
+        } else {
+            log::warn!(
+                "segment '{}': events set {} points into its coord of {}; drawn as before",
+                segment.name,
+                points.len(),
+                segment.coord_points.len()
+            );
+        }
+        match wanted {
+            Some(v) => applied.insert(s, v.clone()),
+            None => applied.remove(&s),
+        };
+    }
+    writes
 }

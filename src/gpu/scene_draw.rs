@@ -5,7 +5,7 @@
 //! segment's points, computed per frame, are placed like static ones); and the scene's other Shapes
 //! (floor, props) placed with their Transform chain. Textures are loaded once per ImageTexture node.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use glam::{Mat4, Vec3};
 
@@ -51,6 +51,8 @@ impl SceneDrawError {
 pub struct HumanoidDraws {
     /// The skin/morph pass (`None` for a humanoid with nothing to draw, e.g. without joints).
     pub skin: Option<GpuSkin>,
+    /// Segment coords events set, by segment, as written into the skin pass.
+    segment_coords: HashMap<usize, Vec<glam::Vec3>>,
     skin_draw: Option<MeshDraw>,
     rigid: Vec<RigidDraw>,
 }
@@ -254,15 +256,6 @@ impl SceneDraw {
                 && (driven || !own.mesh.indices.is_empty())
             {
                 let (joint, morph_segment) = (shape.joint, shape.morph_segment);
-                let coord = GeometryNodes::of_shape(&doc.scene, shape.shape).coord;
-                if morph_segment.is_some() && coord.is_some_and(|c| self.routed_vertex_nodes.contains(&c)) {
-                    // The skin pass morphs a segment's coord from its rest points, which events do not
-                    // reach (yet); its other vertex nodes are drawn as events set them.
-                    notes.push(format!(
-                        "{}: events to the segment's coord are not drawn (displacers morph it)",
-                        doc.scene.describe(shape.shape)
-                    ));
-                }
                 let (offset, mesh, points) = (own.offset, own.mesh, own.points);
                 built.push(Built { joint, morph_segment, offset, mesh, points, driven });
             }
@@ -283,7 +276,12 @@ impl SceneDraw {
 
         let skin_drawn = h.skin.is_some() && mesh.parts.iter().any(|p| !p.indices.is_empty());
         if !skin_drawn && built.is_empty() {
-            return Ok(HumanoidDraws { skin: None, skin_draw: None, rigid: Vec::new() });
+            return Ok(HumanoidDraws {
+                skin: None,
+                skin_draw: None,
+                rigid: Vec::new(),
+                segment_coords: HashMap::new(),
+            });
         }
         let (source_point, normals) = if skin_drawn { mesh.concatenated_corners() } else { (Vec::new(), Vec::new()) };
         let corners = SkinCorners { source_point: &source_point, normals: &normals };
@@ -349,7 +347,7 @@ impl SceneDraw {
             skin.corner_count,
             rigid.len()
         );
-        Ok(HumanoidDraws { skin: Some(skin), skin_draw, rigid })
+        Ok(HumanoidDraws { skin: Some(skin), skin_draw, rigid, segment_coords: HashMap::new() })
     }
 
     /// Writes humanoid `index`'s frame data for `pose`: the skin pass's joint matrices and displacer
@@ -486,18 +484,25 @@ impl SceneDraw {
     pub fn apply_geometry(
         &mut self,
         queue: &wgpu::Queue,
-        scene: &crate::x3d::Scene,
+        doc: &Document,
         overrides: &crate::animation::events::Overrides,
     ) -> GeometryUploads {
         if self.routed_vertex_nodes.is_empty() {
             return GeometryUploads::default();
         }
+        let scene = &doc.scene;
         let values = super::geometry_events::geometry_values(scene, overrides);
         if values.is_empty() && !self.geometry_overridden {
             return GeometryUploads::default();
         }
         self.geometry_overridden = !values.is_empty();
         let mut written = GeometryUploads::default();
+        for (draws, h) in self.humanoids.iter_mut().zip(&doc.humanoids) {
+            if let Some(skin) = &draws.skin {
+                written.points +=
+                    super::geometry_events::write_segment_coords(queue, skin, h, &values, &mut draws.segment_coords);
+            }
+        }
         for draw in self.event_draws_mut() {
             written += draw.apply_geometry(queue, scene, &values);
         }

@@ -69,6 +69,9 @@ pub struct GpuSkin {
     pub normals: wgpu::Buffer,
     /// Morphed segment coords, `vec4<f32>` per point, segments one after another, then the next instance.
     pub segment_points: wgpu::Buffer,
+    /// The segments' coords the morph kernel starts from, one instance's worth (every instance reads
+    /// them): STORAGE | COPY_DST.
+    segment_rest: wgpu::Buffer,
     /// First point of each segment in `segment_points` (first instance), plus the total at the end.
     pub segment_offsets: Vec<u32>,
     /// Skin points of one instance.
@@ -219,7 +222,12 @@ impl GpuSkin {
         let influences = init("humanoid::influences", padded_bytes(&data.influences), storage);
         let displacements = init("humanoid::displacements", padded_bytes(&data.displacements), storage);
         let corners_buffer = init("humanoid::corners", padded_bytes(&data.corners), storage);
-        let segment_rest = init("humanoid::segment_rest_points", padded_bytes(&data.segment_rest_points), storage);
+        // Events may write a segment's coord (a CoordinateInterpolator on it): its rest points are rewritten.
+        let segment_rest = init(
+            "humanoid::segment_rest_points",
+            padded_bytes(&data.segment_rest_points),
+            storage | wgpu::BufferUsages::COPY_DST,
+        );
         let segment_ranges = init("humanoid::segment_ranges", padded_bytes(&data.segment_ranges), storage);
         let segment_displacements =
             init("humanoid::segment_displacements", padded_bytes(&data.segment_displacements), storage);
@@ -303,6 +311,7 @@ impl GpuSkin {
             points,
             normals,
             segment_points,
+            segment_rest,
             segment_offsets: data.segment_offsets,
             point_count,
             corner_count,
@@ -438,6 +447,18 @@ impl GpuSkin {
     pub fn read_overlay_values(&self, ctx: &GpuContext) -> Result<Vec<[f32; 3]>, GpuError> {
         let raw: Vec<GpuPoint> = super::readback::read_buffer(ctx, &self.overlay_values, self.point_count as usize)?;
         Ok(raw.iter().map(|v| [v[0], v[1], v[2]]).collect())
+    }
+
+    /// Replaces the points segment `s`'s morph starts from (its coord, written by events): false, and
+    /// nothing written, when their count is not the segment's.
+    pub fn write_segment_rest(&self, queue: &wgpu::Queue, s: usize, points: &[Vec3]) -> bool {
+        let (start, end) = (self.segment_offsets[s] as usize, self.segment_offsets[s + 1] as usize);
+        if points.len() != end - start || points.is_empty() {
+            return false;
+        }
+        let rows: Vec<GpuPoint> = points.iter().map(|p| [p.x, p.y, p.z, 1.0]).collect();
+        queue.write_buffer(&self.segment_rest, (start * size_of::<GpuPoint>()) as u64, bytemuck::cast_slice(&rows));
+        true
     }
 
     /// Morphed coords of segment `s` read back, of the first instance.

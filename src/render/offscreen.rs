@@ -389,7 +389,7 @@ impl DocumentDraw {
         doc: &Document,
         overrides: &crate::animation::events::Overrides,
     ) -> crate::gpu::geometry_events::GeometryUploads {
-        self.scene.apply_geometry(&ctx.queue, &doc.scene, overrides)
+        self.scene.apply_geometry(&ctx.queue, doc, overrides)
     }
 
     /// Every buffer write events have caused in these draws so far.
