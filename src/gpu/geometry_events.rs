@@ -342,35 +342,6 @@ impl MeshDraw {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use glam::Vec2;
-
-    #[test]
-    fn vertex_overrides_become_geometry_values() {
-        let text = "<X3D><Scene><Shape><IndexedFaceSet coordIndex='0 1 2'><Coordinate DEF='c'/>\
-                    <Color DEF='k' color='1 0 0 0 1 0 0 0 1'/><TextureCoordinate DEF='t'/></IndexedFaceSet></Shape>\
-                    <Transform DEF='x'/></Scene></X3D>";
-        let scene = crate::x3d::load_str(text, std::path::Path::new("a.x3d"), &Default::default())
-            .unwrap_or_else(|e| panic!("{e}"));
-        let (c, k, t, x) = (scene.defs["c"], scene.defs["k"], scene.defs["t"], scene.defs["x"]);
-        let mut o = Overrides::default();
-        o.set(c, "point", FieldValue::Vec3s(vec![Vec3::X]));
-        o.set(k, "color", FieldValue::Color(Vec3::new(0.0, 0.5, 1.0)));
-        let mut lists = Overrides::default();
-        lists.set(k, "color", FieldValue::Vec3s(vec![Vec3::Z; 3]));
-        o.set(t, "point", FieldValue::Vec2s(vec![Vec2::new(0.5, 1.0)]));
-        o.set(x, "translation", FieldValue::Vec3(Vec3::ONE));
-        let v = geometry_values(&scene, &o);
-        assert_eq!(v.points[&c], vec![Vec3::X]);
-        assert!(!v.colors.contains_key(&k), "a single colour is not a Color's list");
-        assert_eq!(geometry_values(&scene, &lists).colors[&k], vec![[0.0, 0.0, 1.0, 1.0]; 3]);
-        assert_eq!(v.tex_coords[&t], vec![[0.5, 1.0]]);
-        assert_eq!(v.points.len() + v.vectors.len(), 1, "the Transform is no vertex node");
-    }
-}
-
 /// Writes the points events set in the segments' own `coord` nodes into `skin` as the points the morph
 /// kernel starts from, and the file's points back when the events stop setting them. `applied[s]`: what
 /// segment `s` holds now, when not the file's. Returns the buffer writes; a value whose count is not the
@@ -407,4 +378,33 @@ pub fn write_segment_coords(
         };
     }
     writes
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use glam::Vec2;
+
+    #[test]
+    fn vertex_overrides_become_geometry_values() {
+        let text = "<X3D><Scene><Shape><IndexedFaceSet coordIndex='0 1 2'><Coordinate DEF='c'/>\
+                    <Color DEF='k' color='1 0 0 0 1 0 0 0 1'/><TextureCoordinate DEF='t'/></IndexedFaceSet></Shape>\
+                    <Transform DEF='x'/></Scene></X3D>";
+        let scene = crate::x3d::load_str(text, std::path::Path::new("a.x3d"), &Default::default())
+            .unwrap_or_else(|e| panic!("{e}"));
+        let (c, k, t, x) = (scene.defs["c"], scene.defs["k"], scene.defs["t"], scene.defs["x"]);
+        let mut o = Overrides::default();
+        o.set(c, "point", FieldValue::Vec3s(vec![Vec3::X]));
+        o.set(k, "color", FieldValue::Color(Vec3::new(0.0, 0.5, 1.0)));
+        let mut lists = Overrides::default();
+        lists.set(k, "color", FieldValue::Vec3s(vec![Vec3::Z; 3]));
+        o.set(t, "point", FieldValue::Vec2s(vec![Vec2::new(0.5, 1.0)]));
+        o.set(x, "translation", FieldValue::Vec3(Vec3::ONE));
+        let v = geometry_values(&scene, &o);
+        assert_eq!(v.points[&c], vec![Vec3::X]);
+        assert!(!v.colors.contains_key(&k), "a single colour is not a Color's list");
+        assert_eq!(geometry_values(&scene, &lists).colors[&k], vec![[0.0, 0.0, 1.0, 1.0]; 3]);
+        assert_eq!(v.tex_coords[&t], vec![[0.5, 1.0]]);
+        assert_eq!(v.points.len() + v.vectors.len(), 1, "the Transform is no vertex node");
+    }
 }
