@@ -115,12 +115,6 @@ fn xml_of(document: &SyntaxDocument) -> String {
     syntax::write(document, Encoding::Xml)
 }
 
-/// The folder of the shared X3D schemas, beside the project as CI has it.
-fn schemas_dir() -> Option<PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/schemas");
-    dir.join("x3d-4.0.xsd").is_file().then_some(dir)
-}
-
 fn has_program(name: &str) -> bool {
     Command::new("sh")
         .arg("-c")
@@ -314,14 +308,7 @@ fn xml_written_from_every_corpus_file_loads_to_the_same_scene() {
 
 /// xmllint's schema errors per file, each without its `FILE:LINE:` prefix (empty when it validates).
 fn xmllint_errors(schemas: &Path, files: &[PathBuf]) -> BTreeMap<PathBuf, BTreeSet<String>> {
-    let output = Command::new("xmllint")
-        .env("XML_CATALOG_FILES", schemas.join("catalog.xml"))
-        .args(["--noout", "--nonet", "--schema"])
-        .arg(schemas.join("x3d-4.0.xsd"))
-        .args(files)
-        .output()
-        .expect("running xmllint");
-    let log = String::from_utf8_lossy(&output.stderr);
+    let log = common::schema::xmllint_report(schemas, files).expect("running xmllint");
     let mut out = BTreeMap::new();
     for file in files {
         let shown = file.display().to_string();
@@ -350,7 +337,7 @@ fn xml_written_from_every_corpus_file_validates_against_the_x3d_4_0_schema() {
     if !has_program("xmllint") {
         return common::window::skip_or_fail(test, "xmllint not on PATH (apt-get install libxml2-utils)");
     }
-    let Some(schemas) = schemas_dir() else {
+    let Some(schemas) = common::schema::schemas_dir() else {
         return common::window::skip_or_fail(test, "../shared/schemas/x3d-4.0.xsd not found beside the project");
     };
     let dir = tempfile::tempdir().unwrap();
@@ -411,7 +398,7 @@ fn json_written_from_every_corpus_file_validates_against_the_x3d_json_schema() {
             "python3 with jsonschema not found (python3 -m pip install jsonschema)",
         );
     }
-    let Some(schemas) = schemas_dir() else {
+    let Some(schemas) = common::schema::schemas_dir() else {
         return common::window::skip_or_fail(test, "../shared/schemas not found beside the project");
     };
     let dir = tempfile::tempdir().unwrap();

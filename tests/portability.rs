@@ -288,21 +288,10 @@ fn translation_joints_with_segments_and_sites_become_centres_without_moving_anyt
     }
 }
 
-/// Which of `files` xmllint finds valid against the X3D 4.0 schema, in one run (the schema is read
-/// once); `None` without xmllint or the schemas beside the project.
+/// Which of `files` xmllint finds valid against the X3D 4.0 schema; `None` without xmllint or the
+/// schemas beside the project.
 fn schema_valid(files: &[PathBuf]) -> Option<Vec<bool>> {
-    let schemas = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/schemas");
-    if !schemas.join("x3d-4.0.xsd").is_file() {
-        return None;
-    }
-    let output = Command::new("xmllint")
-        .env("XML_CATALOG_FILES", schemas.join("catalog.xml"))
-        .args(["--noout", "--nonet", "--schema"])
-        .arg(schemas.join("x3d-4.0.xsd"))
-        .args(files)
-        .output()
-        .ok()?;
-    let log = String::from_utf8_lossy(&output.stderr);
+    let log = common::schema::xmllint_report(&common::schema::schemas_dir()?, files)?;
     Some(files.iter().map(|f| log.lines().any(|l| l == format!("{} validates", f.display()))).collect())
 }
 

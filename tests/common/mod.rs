@@ -4,6 +4,7 @@
 pub mod by_hand;
 pub mod peak;
 pub mod scene_compare;
+pub mod schema;
 pub mod window;
 
 use std::path::{Path, PathBuf};
