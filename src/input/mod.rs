@@ -99,10 +99,10 @@ impl InputKind {
     /// The limit without the variable, in MiB: far above any real file of the kind (the largest corpus
     /// X3D file is 2.4 MB, the largest AMC 3.5 MB, a 146-joint pose file 60 KiB), low enough that a wrong
     /// path costs little. X3D documents allow 1 GiB: a 500 MB generated humanoid still loads.
-    pub fn default_mib(self) -> u64 {
+    pub const fn default_mib(self) -> u64 {
         match self {
             Self::X3dDocument => 1024,
-            Self::Reference => crate::x3d::DEFAULT_MAX_REFERENCE_MIB,
+            Self::Reference => 64,
             Self::PoseFile | Self::Script | Self::Mapping => 16,
             Self::Asf => 16,
             Self::Amc | Self::Bvh => 256,

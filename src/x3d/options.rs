@@ -21,7 +21,7 @@ pub struct LoadOptions {
 
 /// Default of [`LoadOptions::max_reference_bytes`]: 64 MiB, far above any humanoid or texture file seen
 /// (the door's limit for [`InputKind::Reference`]).
-pub const DEFAULT_MAX_REFERENCE_MIB: u64 = 64;
+pub const DEFAULT_MAX_REFERENCE_MIB: u64 = InputKind::Reference.default_mib();
 /// Default of [`LoadOptions::max_decompressed_bytes`]: 256 MiB of text (the largest corpus file is 2.4 MB).
 pub const DEFAULT_MAX_DECOMPRESSED_MIB: u64 = 256;
 
