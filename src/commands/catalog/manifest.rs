@@ -160,10 +160,15 @@ impl Manifest {
         let path = dir.join(MANIFEST_NAME);
         let text = crate::input::read_text(&path, InputKind::ShardManifest)
             .map_err(|e| anyhow::anyhow!("{}: not a catalogue folder ({e})", dir.display()))?;
+        Self::from_json(&text, &path)
+    }
+
+    /// Parses and checks manifest text; `path` names it in messages.
+    pub fn from_json(text: &str, path: &Path) -> Result<Manifest> {
         let located = |e: &serde_json::Error, what: &str| {
             anyhow::anyhow!("{}:{}:{}: not a catalogue manifest: {what}", path.display(), e.line(), e.column())
         };
-        let version: FormatOnly = serde_json::from_str(&text).map_err(|e| located(&e, classify(&e)))?;
+        let version: FormatOnly = serde_json::from_str(text).map_err(|e| located(&e, classify(&e)))?;
         if version.format != MANIFEST_FORMAT {
             bail!(
                 "{}: manifest format {} (this program reads {MANIFEST_FORMAT}; make the shards again with it)",
@@ -171,7 +176,7 @@ impl Manifest {
                 version.format
             );
         }
-        let file: ManifestFile = serde_json::from_str(&text).map_err(|e| located(&e, classify(&e)))?;
+        let file: ManifestFile = serde_json::from_str(text).map_err(|e| located(&e, classify(&e)))?;
         file.manifest.check().map_err(|why| anyhow::anyhow!("{}: {why}", path.display()))?;
         Ok(file.manifest)
     }
