@@ -79,19 +79,7 @@ pub fn fuzz_motion_channels(data: &[u8]) {
 pub fn fuzz_mocap_files(data: &[u8]) {
     use hanim_viewer::mocap::{amc, asf, bvh, mapping, retarget, rig};
     let path = std::path::Path::new("fuzz");
-    let humanoid = hanim_viewer::hanim::load_str(
-        "<X3D version='4.0'><Scene><HAnimHumanoid name='h'>\
-         <HAnimJoint DEF='r' name='humanoid_root' containerField='skeleton' center='0 1 0'>\
-         <HAnimJoint DEF='s' name='sacroiliac' center='0 1 0'>\
-         <HAnimJoint DEF='lh' name='l_hip' center='0.1 0.9 0'><HAnimJoint DEF='lk' name='l_knee' center='0.1 0.5 0'>\
-         <HAnimJoint DEF='la' name='l_talocrural' center='0.1 0.1 0'/></HAnimJoint></HAnimJoint>\
-         <HAnimJoint DEF='rh' name='r_hip' center='-0.1 0.9 0'><HAnimJoint DEF='rk' name='r_knee' center='-0.1 0.5 0'>\
-         <HAnimJoint DEF='ra' name='r_talocrural' center='-0.1 0.1 0'/></HAnimJoint></HAnimJoint></HAnimJoint>\
-         <HAnimJoint DEF='v' name='vl5' center='0 1.1 0'><HAnimJoint DEF='ls' name='l_shoulder' center='0.2 1.4 0'/>\
-         </HAnimJoint></HAnimJoint></HAnimHumanoid></Scene></X3D>",
-        std::path::Path::new("fuzz-humanoid.x3d"),
-    )
-    .expect("the fuzz humanoid loads");
+    let humanoid = fuzz_humanoid();
     let h = &humanoid.humanoids[0];
     let play = |rig: &rig::Rig, clip: &rig::RigClip| {
         let map = mapping::default_mapping(rig.joints.iter().map(|j| j.name.as_str()));
@@ -250,4 +238,78 @@ pub fn fuzz_json_document(data: &[u8]) {
         let _ = pose::world_from_joint(h, &p, &g);
         let _ = pose::deform_skin(h, &p);
     }
+}
+
+/// A small humanoid (legs, a spine joint, a shoulder) that captures, mappings and pose files are applied to.
+pub fn fuzz_humanoid() -> hanim_viewer::hanim::Document {
+    hanim_viewer::hanim::load_str(
+        "<X3D version='4.0'><Scene><HAnimHumanoid name='h'>\
+         <HAnimJoint DEF='r' name='humanoid_root' containerField='skeleton' center='0 1 0'>\
+         <HAnimJoint DEF='s' name='sacroiliac' center='0 1 0'>\
+         <HAnimJoint DEF='lh' name='l_hip' center='0.1 0.9 0'><HAnimJoint DEF='lk' name='l_knee' center='0.1 0.5 0'>\
+         <HAnimJoint DEF='la' name='l_talocrural' center='0.1 0.1 0'/></HAnimJoint></HAnimJoint>\
+         <HAnimJoint DEF='rh' name='r_hip' center='-0.1 0.9 0'><HAnimJoint DEF='rk' name='r_knee' center='-0.1 0.5 0'>\
+         <HAnimJoint DEF='ra' name='r_talocrural' center='-0.1 0.1 0'/></HAnimJoint></HAnimJoint></HAnimJoint>\
+         <HAnimJoint DEF='v' name='vl5' center='0 1.1 0'><HAnimJoint DEF='ls' name='l_shoulder' center='0.2 1.4 0'/>\
+         </HAnimJoint></HAnimJoint></HAnimHumanoid></Scene></X3D>",
+        std::path::Path::new("fuzz-humanoid.x3d"),
+    )
+    .expect("the fuzz humanoid loads")
+}
+
+/// Any bytes as a pose file (`--pose-file`, the window's Load pose…): parsed and checked, then applied
+/// to a small humanoid with and without its limits, and written back: what reads must write a file that
+/// reads again. Must never panic, hang or run out of memory.
+pub fn fuzz_pose_files(data: &[u8]) {
+    use hanim_viewer::pose::{Pose, file::PoseFile, file::apply_to_document};
+    let text = String::from_utf8_lossy(data);
+    let Ok(file) = PoseFile::parse(&text, std::path::Path::new("fuzz.json")) else { return };
+    let doc = fuzz_humanoid();
+    for respect_limits in [true, false] {
+        let mut poses: Vec<Pose> = doc.humanoids.iter().map(Pose::rest).collect();
+        let _ = apply_to_document(&doc, &file, &mut poses, respect_limits);
+    }
+    let again = PoseFile::parse(&file.to_json(), std::path::Path::new("again.json"));
+    assert!(again.is_ok(), "a pose file that reads writes one that does not: {again:?}");
+}
+
+/// Any bytes as a window script (`--script`): parsed into steps. Must never panic, hang or run out of
+/// memory; errors are fine.
+pub fn fuzz_scripts(data: &[u8]) {
+    let _ = hanim_viewer::app::script::parse_script(&String::from_utf8_lossy(data));
+}
+
+/// Any bytes as a bone mapping (`--map`): parsed, written back and read again (the same mapping), and
+/// used to retarget a small capture onto a small humanoid. Must never panic, hang or run out of memory.
+pub fn fuzz_mappings(data: &[u8]) {
+    use hanim_viewer::mocap::{bvh, mapping, retarget, rig};
+    let path = std::path::Path::new("fuzz.map");
+    let Ok(map) = mapping::parse_mapping(&String::from_utf8_lossy(data), path) else { return };
+    let again = mapping::parse_mapping(&map.to_text(), path);
+    assert_eq!(again.as_ref().ok(), Some(&map), "a mapping reads back differently: {again:?}");
+    let capture = "HIERARCHY\nROOT hip\n{\nOFFSET 0 10 0\nCHANNELS 6 Xposition Yposition Zposition Zrotation Xrotation Yrotation\n\
+                   JOINT lfemur\n{\nOFFSET 1 0 0\nCHANNELS 3 Zrotation Xrotation Yrotation\nEnd Site\n{\nOFFSET 0 -5 0\n}\n}\n}\n\
+                   MOTION\nFrames: 2\nFrame Time: 0.1\n0 10 0 0 0 0 0 0 0\n0 10 0 10 20 30 40 50 60\n";
+    let b = bvh::parse_bvh(capture, std::path::Path::new("fuzz.bvh")).expect("the fuzz capture parses");
+    let unit = rig::guess_bvh_metres_per_unit(&b);
+    let (r, clip) = (rig::rig_from_bvh(&b, unit), rig::clip_from_bvh(&b, unit));
+    let doc = fuzz_humanoid();
+    let h = &doc.humanoids[0];
+    if let Ok(result) = retarget::retarget(&r, &clip, h, &map) {
+        for frame in 0..result.frame_count() {
+            let _ = result.pose(h, frame);
+        }
+    }
+}
+
+/// Any bytes as a catalogue shard's `catalog.json`: parsed and checked, its page written, and merged
+/// with itself. Must never panic, hang or run out of memory, and a page written from a manifest never
+/// holds markup the manifest's strings brought in.
+pub fn fuzz_manifests(data: &[u8]) {
+    use hanim_viewer::commands::catalog::Manifest;
+    let text = String::from_utf8_lossy(data);
+    let Ok(manifest) = Manifest::from_json(&text, std::path::Path::new("catalog.json")) else { return };
+    let html = manifest.html();
+    assert!(!html.to_ascii_lowercase().contains("<script"), "a manifest's string became markup:\n{html}");
+    let _ = Manifest::merge(&[("a".into(), manifest.clone()), ("b".into(), manifest)]);
 }

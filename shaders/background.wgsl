@@ -7,6 +7,11 @@
 // as the file writes them (sRGB values) and decoded for the sRGB target, which encodes them back.
 // `Dome` is mirrored by `GpuDome` in `src/gpu/layout/background.rs` (size and offsets checked there);
 // `hanim::Background::color_towards` is the same rule on the CPU.
+//
+// The colour and angle counts reach the fragment shader as flat varyings, not from the uniform: lavapipe
+// (Mesa 22.3) compiles a fresh copy of a fragment shader whose branches and loop bounds read uniform
+// values, with those values inlined, at every draw, and keeps each copy, so an offscreen sequence grew by
+// about 0.8 MB per frame. A loop bounded by a varying is compiled once.
 
 struct Dome {
     world_from_clip: mat4x4<f32>,
@@ -25,6 +30,8 @@ struct Dome {
 struct DomeOut {
     @builtin(position) clip_position: vec4<f32>,
     @location(0) ndc: vec2<f32>,
+    // `dome.counts.xy`, the same for every pixel (see the note above).
+    @location(1) @interpolate(flat) counts: vec2<u32>,
 }
 
 // A triangle covering the viewport: vertices (−1,−1), (3,−1), (−1,3).
@@ -34,6 +41,7 @@ fn vs_main(@builtin(vertex_index) index: u32) -> DomeOut {
     var out: DomeOut;
     out.clip_position = vec4<f32>(ndc, 1.0, 1.0);
     out.ndc = ndc;
+    out.counts = dome.counts.xy;
     return out;
 }
 
@@ -57,7 +65,7 @@ fn fs_main(in: DomeOut) -> @location(0) vec4<f32> {
     let direction = normalize(far.xyz / far.w - near.xyz / near.w);
     let from_zenith = acos(clamp(direction.y, -1.0, 1.0));
     let from_nadir = 3.14159265 - from_zenith;
-    let ground_n = min(dome.counts.y, 16u);
+    let ground_n = min(in.counts.y, 16u);
     if ground_n > 1u && from_nadir <= ground_angle(ground_n - 2u) {
         var color = dome.ground_colors[ground_n - 1u].rgb;
         var below = 0.0;
@@ -72,7 +80,7 @@ fn fs_main(in: DomeOut) -> @location(0) vec4<f32> {
         }
         return vec4<f32>(srgb_to_linear(color), 1.0);
     }
-    let sky_n = clamp(dome.counts.x, 1u, 16u);
+    let sky_n = clamp(in.counts.x, 1u, 16u);
     var color = dome.sky_colors[sky_n - 1u].rgb;
     var below = 0.0;
     for (var i = 0u; i + 1u < sky_n; i++) {

@@ -11,6 +11,7 @@ pub mod commands;
 pub mod font;
 pub mod gpu;
 pub mod hanim;
+pub mod input;
 pub mod inspect;
 pub mod mesh;
 pub mod mocap;

@@ -4,8 +4,10 @@
 
 mod animated;
 mod ffmpeg;
+mod staged;
 
 pub use animated::{AnimationError, AnimationFormat, AnimationSettings, AnimationWriter, GifPalette};
+pub use staged::StagedFolder;
 
 use std::io::Write;
 use std::path::{Path, PathBuf};

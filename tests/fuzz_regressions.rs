@@ -29,6 +29,14 @@ fn every_fuzzer_finding_is_fixed() {
             fuzz_compressed_input(&data);
         } else if name.starts_with("json_document-") {
             fuzz_json_document(&data);
+        } else if name.starts_with("pose_files-") {
+            fuzz_pose_files(&data);
+        } else if name.starts_with("scripts-") {
+            fuzz_scripts(&data);
+        } else if name.starts_with("mappings-") {
+            fuzz_mappings(&data);
+        } else if name.starts_with("manifests-") {
+            fuzz_manifests(&data);
         } else {
             panic!("{name}: not named after a fuzz target");
         }
@@ -82,4 +90,28 @@ fn the_reference_and_compressed_input_harnesses_run_on_their_seeds() {
         }
     }
     assert!(inputs >= 40, "{inputs} inputs");
+}
+
+#[test]
+fn the_input_harnesses_run_on_their_seeds() {
+    // The pose file, script, mapping and manifest targets' bodies on their seeds: real files written by the
+    // program, every script step, placeholders, and manifests with `<script>` in a name or a path that
+    // climbs out (the manifest harness asserts that no string becomes markup).
+    let fuzz = Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz");
+    let mut inputs = 0;
+    for (folder, harness, at_least) in [
+        ("seeds_pose", fuzz_pose_files as fn(&[u8]), 4),
+        ("seeds_scripts", fuzz_scripts, 3),
+        ("seeds_mappings", fuzz_mappings, 3),
+        ("seeds_manifests", fuzz_manifests, 5),
+    ] {
+        let mut here = 0;
+        for entry in std::fs::read_dir(fuzz.join(folder)).unwrap() {
+            harness(&std::fs::read(entry.unwrap().path()).unwrap());
+            here += 1;
+        }
+        assert!(here >= at_least, "{folder}: {here} seeds");
+        inputs += here;
+    }
+    assert!(inputs >= 15, "{inputs} inputs");
 }

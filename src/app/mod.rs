@@ -89,8 +89,7 @@ impl ApplicationHandler for App {
 pub fn run(options: Options) -> Result<ExitCode> {
     let script = match &options.script {
         Some(path) => {
-            let text =
-                std::fs::read_to_string(path).with_context(|| format!("reading the script {}", path.display()))?;
+            let text = crate::input::read_text(path, crate::input::InputKind::Script)?;
             Some(script::parse_script(&text).with_context(|| format!("in the script {}", path.display()))?)
         }
         None => None,

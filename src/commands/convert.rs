@@ -55,9 +55,8 @@ pub fn run(args: &ConvertArgs) -> Result<ExitCode> {
         bail!("--out {} is the input file; convert writes a new file", args.out.display());
     }
     let options = crate::x3d::LoadOptions::default();
-    // The one guarded way to read a file (regular files only, bounded, never blocking on a FIFO).
-    let bytes = crate::x3d::reference::read_referenced_file(&args.file, options.max_reference_bytes)
-        .map_err(|failure| anyhow::anyhow!("{}: {failure}", args.file.display()))?;
+    // Through the program's one door (regular files only, bounded, never blocking on a FIFO).
+    let bytes = crate::x3d::read_document(&args.file)?;
     let (written, warnings) = convert_bytes_noting(&bytes, &args.file, kind, options.max_decompressed_bytes)?;
     for warning in &warnings {
         eprintln!("{warning}");

@@ -141,8 +141,7 @@ pub fn run(args: &MotionArgs) -> Result<()> {
                 bail!("{}: the motion has no frames to import", motion.display());
             }
             let mapping = mapping_for(&capture, map.as_deref())?;
-            let original =
-                std::fs::read_to_string(humanoid).with_context(|| format!("reading {}", humanoid.display()))?;
+            let original = crate::input::read_text(humanoid, crate::input::InputKind::X3dDocument)?;
             let name = name.clone().unwrap_or_else(|| stem(motion));
             let Imported { text, result, track } =
                 import_into(&original, humanoid, *humanoid_number, &capture, &mapping, &name, motion)?;

@@ -143,7 +143,7 @@ pub fn run(args: &KeysArgs) -> Result<()> {
     if args.keys.is_empty() && args.rest_pose.is_none() {
         bail!("nothing to write: give --key SECONDS=POSE (repeatable) and/or --rest-pose POSE");
     }
-    let original = std::fs::read_to_string(&args.file).with_context(|| format!("reading {}", args.file.display()))?;
+    let original = crate::input::read_text(&args.file, crate::input::InputKind::X3dDocument)?;
     let doc = crate::hanim::load_str(&original, &args.file)?;
     let index = args.humanoid_number.checked_sub(1).context("--humanoid-number counts from 1")?;
     if index >= doc.humanoids.len() {

@@ -35,7 +35,7 @@ pub fn run(args: &RepairArgs) -> Result<ExitCode> {
     if same_file(&args.file, &args.out) {
         bail!("--out {} is the input file; repair writes a copy", args.out.display());
     }
-    let bytes = std::fs::read(&args.file).with_context(|| format!("reading {}", args.file.display()))?;
+    let bytes = crate::x3d::read_document(&args.file)?;
     if bytes.starts_with(&[0x1f, 0x8b]) {
         bail!(
             "{}: gzip-compressed; repair edits uncompressed X3D XML files only (gunzip it first)",

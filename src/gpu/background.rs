@@ -23,7 +23,8 @@ impl DomeRenderer {
         let scope = CreationScope::push(device, "background pipeline");
         let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
             label: Some("background::layout"),
-            entries: &[uniform_entry(0, wgpu::ShaderStages::FRAGMENT, size_of::<GpuDome>())],
+            // The vertex stage hands the colour counts to the fragment stage (see the shader's note).
+            entries: &[uniform_entry(0, wgpu::ShaderStages::VERTEX_FRAGMENT, size_of::<GpuDome>())],
         });
         let buffer = device.create_buffer(&wgpu::BufferDescriptor {
             label: Some("background::dome"),

@@ -44,7 +44,7 @@ impl Amc {
 
 /// Reads and parses an AMC file for `asf`.
 pub fn load_amc(path: &Path, asf: &Asf) -> Result<Amc, MocapError> {
-    parse_amc(&read_text(path)?, path, asf)
+    parse_amc(&read_text(path, crate::input::InputKind::Amc)?, path, asf)
 }
 
 /// Parses AMC text for `asf`; `path` names the file in messages.
@@ -119,6 +119,12 @@ impl<'a> AmcReader<'a> {
         }
     }
 
+    /// Whether the text has shown itself to be an AMC motion (a header keyword or a frame number): only
+    /// then do messages repeat its words, so that any other file given as a motion is never printed.
+    fn looks_like_amc(&self) -> bool {
+        self.amc.fully_specified || self.angle_stated || !self.amc.frame_numbers.is_empty()
+    }
+
     /// `:FULLY-SPECIFIED`, `:DEGREES` or `:RADIANS` (`first` starts with `:`), only before the first frame.
     fn header_keyword(&mut self, first: &Token<'_>) -> Result<(), MocapError> {
         if !self.amc.frame_numbers.is_empty() {
@@ -148,10 +154,14 @@ impl<'a> AmcReader<'a> {
 
     /// A line holding only a frame number: the previous frame is complete, a new one starts with its values.
     fn frame_number(&mut self, first: &Token<'_>) -> Result<(), MocapError> {
-        let number: i64 = first
-            .text
-            .parse()
-            .map_err(|_| self.r.token(first, format!("expected a frame number, found '{}'", first.text)))?;
+        let number: i64 = first.text.parse().map_err(|_| {
+            let message = if self.looks_like_amc() {
+                format!("expected a frame number, found '{}'", first.text)
+            } else {
+                "expected a frame number".to_string()
+            };
+            self.r.token(first, message)
+        })?;
         let amc = &mut self.amc;
         if !amc.frame_numbers.is_empty() {
             finish_frame(amc, &mut self.seen, self.asf, first, &mut self.missing_reported);
@@ -182,13 +192,10 @@ impl<'a> AmcReader<'a> {
         let (r, asf) = (&self.r, self.asf);
         let first = line.tokens[0];
         if self.amc.frame_numbers.is_empty() {
-            return Err(r.token(
-                &first,
-                format!(
-                    "expected a frame number (a line holding only an integer) before bone lines, found '{}'",
-                    first.text
-                ),
-            ));
+            let expected = "expected a frame number (a line holding only an integer) before bone lines";
+            let message =
+                if self.looks_like_amc() { format!("{expected}, found '{}'", first.text) } else { expected.into() };
+            return Err(r.token(&first, message));
         }
         let (index, slot, count, what) = if first.text.eq_ignore_ascii_case("root") {
             (asf.bones.len(), 0, asf.root.order.len(), "root (:root order)".to_string())

@@ -101,7 +101,7 @@ impl Bvh {
 }
 
 pub fn load_bvh(path: &Path) -> Result<Bvh, MocapError> {
-    parse_bvh(&read_text(path)?, path)
+    parse_bvh(&read_text(path, crate::input::InputKind::Bvh)?, path)
 }
 
 /// What the parser expects next inside the hierarchy.
@@ -144,7 +144,8 @@ fn hierarchy_tokens<'t>(
 ) -> Result<(Vec<Token<'t>>, Option<Token<'t>>), MocapError> {
     let first = lines.next().ok_or_else(|| r.at(end.0, end.1, "the file is empty (expected HIERARCHY)"))?;
     if !first.tokens[0].text.eq_ignore_ascii_case("HIERARCHY") {
-        return Err(r.token(&first.tokens[0], format!("expected HIERARCHY, found '{}'", first.tokens[0].text)));
+        // Not a BVH file: what it holds is not repeated (it may be any file).
+        return Err(r.token(&first.tokens[0], "not a BVH file: expected HIERARCHY at its start".to_string()));
     }
     let mut tokens: Vec<Token<'t>> = first.tokens[1..].to_vec();
     for line in lines.by_ref() {

@@ -119,7 +119,7 @@ pub fn default_mapping<'a>(source_names: impl IntoIterator<Item = &'a str> + Clo
 }
 
 pub fn load_mapping(path: &Path) -> Result<Mapping, MocapError> {
-    parse_mapping(&read_text(path)?, path)
+    parse_mapping(&read_text(path, crate::input::InputKind::Mapping)?, path)
 }
 
 pub fn parse_mapping(text: &str, path: &Path) -> Result<Mapping, MocapError> {

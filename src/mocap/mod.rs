@@ -130,16 +130,10 @@ pub fn amc_beside(asf: &Path) -> Option<PathBuf> {
         Some(p) if !p.as_os_str().is_empty() => p,
         _ => Path::new("."),
     };
-    let mut found: Vec<PathBuf> = std::fs::read_dir(folder)
-        .ok()?
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| {
-            lower_extension(p).as_deref() == Some("amc")
-                && p.file_name().and_then(|n| n.to_str()).is_some_and(|n| n.starts_with(&prefix))
-        })
-        .collect();
-    found.sort();
-    found.into_iter().next()
+    crate::input::walk::list_folder(folder).ok()?.into_iter().find(|p| {
+        lower_extension(p).as_deref() == Some("amc")
+            && p.file_name().and_then(|n| n.to_str()).is_some_and(|n| n.starts_with(&prefix))
+    })
 }
 
 /// How the window opens capture files: the motion named on the command line for its skeleton, and the

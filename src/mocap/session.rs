@@ -32,8 +32,8 @@ pub enum SessionError {
     )]
     NoAmcBeside(PathBuf),
     /// The folder of an `.amc` cannot be listed to find its skeleton.
-    #[error("looking for the skeleton of {} in {}", path.display(), folder.display())]
-    ReadFolder { path: PathBuf, folder: PathBuf, source: std::io::Error },
+    #[error("looking for the skeleton of {} in {}: the folder {reason}", path.display(), folder.display())]
+    ReadFolder { path: PathBuf, folder: PathBuf, reason: String },
     /// An `.amc` picked with no `.asf` beside it whose stem starts its name.
     #[error("{}: no .asf skeleton beside it whose name starts the motion's (e.g. 07.asf for 07_05.amc)", .0.display())]
     NoAsfBeside(PathBuf),
@@ -122,13 +122,13 @@ pub fn capture_pair(path: &Path) -> Result<(PathBuf, Option<PathBuf>), SessionEr
                 _ => Path::new("."),
             };
             let name = path.file_name().and_then(|n| n.to_str()).unwrap_or_default();
-            let skeleton = std::fs::read_dir(folder)
-                .map_err(|source| SessionError::ReadFolder {
+            let skeleton = crate::input::walk::list_folder(folder)
+                .map_err(|failure| SessionError::ReadFolder {
                     path: path.to_path_buf(),
                     folder: folder.to_path_buf(),
-                    source,
+                    reason: crate::input::walk::reason_of(&failure),
                 })?
-                .filter_map(|e| e.ok().map(|e| e.path()))
+                .into_iter()
                 .filter(|p| p.extension().and_then(|e| e.to_str()).is_some_and(|e| e.eq_ignore_ascii_case("asf")))
                 .filter(|p| {
                     p.file_stem().and_then(|s| s.to_str()).is_some_and(|stem| name.starts_with(&format!("{stem}_")))

@@ -65,26 +65,18 @@ pub struct Syntax {
     pub hash_comments: bool,
 }
 
-/// Reads a whole file as UTF-8; a file that is not UTF-8 is an error pointing at the first bad byte.
-pub fn read_text(path: &Path) -> Result<String, MocapError> {
-    let bytes = std::fs::read(path).map_err(|e| MocapError {
-        file: path.to_path_buf(),
-        line: 0,
-        column: 0,
-        message: format!("cannot read the file: {e}"),
-    })?;
-    String::from_utf8(bytes).map_err(|e| {
-        let valid = e.utf8_error().valid_up_to();
-        let before = &e.as_bytes()[..valid];
-        let line = before.iter().filter(|&&b| b == b'\n').count() + 1;
-        let line_start = before.iter().rposition(|&b| b == b'\n').map_or(0, |p| p + 1);
-        let column = String::from_utf8_lossy(&before[line_start..]).chars().count() + 1;
-        MocapError {
-            file: path.to_path_buf(),
-            line,
-            column,
-            message: "the file is not UTF-8 text (expected a text motion-capture file)".into(),
-        }
+/// Reads a whole file of `kind` as UTF-8 through the program's one door (a regular file within the
+/// limit of its kind); a file that is not UTF-8 is an error pointing at the first bad byte.
+pub fn read_text(path: &Path, kind: crate::input::InputKind) -> Result<String, MocapError> {
+    crate::input::read_text(path, kind).map_err(|e| {
+        let (line, column) = e.position().unwrap_or((0, 0));
+        let message = match e.failure {
+            crate::input::ReadFailure::NotUtf8 { .. } => {
+                "the file is not UTF-8 text (expected a text motion-capture file)".to_string()
+            }
+            _ => e.reason(),
+        };
+        MocapError { file: path.to_path_buf(), line, column, message }
     })
 }
 

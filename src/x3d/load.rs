@@ -12,13 +12,18 @@ use super::{classic, reader};
 
 /// Loads a scene file of any supported encoding.
 pub fn load_file(path: &Path, options: &LoadOptions) -> Result<Scene, X3dError> {
-    let bytes = std::fs::read(path).map_err(|e| {
-        X3dError::new(SourcePos { file: path.to_path_buf(), at: None }, format!("cannot read file: {e}"))
-    })?;
+    let bytes = read_document(path)?;
     if let Some(p) = &options.progress {
         p.set_stage(LoadStage::Parsing);
     }
     load_bytes(&bytes, path, options)
+}
+
+/// The bytes of the X3D file at `path`, through the program's one door ([`crate::input`]): a regular
+/// file within the limit for X3D documents, or an error that says what the path is instead.
+pub fn read_document(path: &Path) -> Result<Vec<u8>, X3dError> {
+    crate::input::read(path, crate::input::InputKind::X3dDocument)
+        .map_err(|e| X3dError::new(SourcePos { file: path.to_path_buf(), at: None }, e.reason()))
 }
 
 /// Loads scene text (XML, classic or JSON, told apart by how it starts); `path` names it in messages and

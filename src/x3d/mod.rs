@@ -29,7 +29,7 @@ mod source;
 pub mod syntax;
 
 pub use error::{LineCol, SourcePos, Warning, X3dError};
-pub use load::{load_bytes, load_file, load_str};
+pub use load::{load_bytes, load_file, load_str, read_document};
 pub use options::{DEFAULT_MAX_DECOMPRESSED_MIB, DEFAULT_MAX_REFERENCE_MIB, LoadOptions, LoadProgress, LoadStage};
 pub use scene::{Child, Component, Encoding, Field, Loc, Node, NodeId, Route, Scene, SourceFile, Units};
 pub use source::{

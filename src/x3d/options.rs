@@ -1,6 +1,8 @@
 //! What a load is asked to do ([`LoadOptions`]) and how far it has come ([`LoadProgress`], which the
 //! window's status bar reads while a parser reports to it through a `ProgressReporter`).
 
+use crate::input::{InputKind, mib_from_env};
+
 /// Options for loading.
 #[derive(Debug, Clone)]
 pub struct LoadOptions {
@@ -17,8 +19,9 @@ pub struct LoadOptions {
     pub progress: Option<std::sync::Arc<LoadProgress>>,
 }
 
-/// Default of [`LoadOptions::max_reference_bytes`]: 64 MiB, far above any humanoid or texture file seen.
-pub const DEFAULT_MAX_REFERENCE_MIB: u64 = 64;
+/// Default of [`LoadOptions::max_reference_bytes`]: 64 MiB, far above any humanoid or texture file seen
+/// (the door's limit for [`InputKind::Reference`]).
+pub const DEFAULT_MAX_REFERENCE_MIB: u64 = InputKind::Reference.default_mib();
 /// Default of [`LoadOptions::max_decompressed_bytes`]: 256 MiB of text (the largest corpus file is 2.4 MB).
 pub const DEFAULT_MAX_DECOMPRESSED_MIB: u64 = 256;
 
@@ -30,18 +33,11 @@ impl Default for LoadOptions {
         Self {
             follow_inlines: true,
             max_inline_depth: 8,
-            max_reference_bytes: mib_from_env("HANIM_MAX_REFERENCE_MIB", DEFAULT_MAX_REFERENCE_MIB),
+            max_reference_bytes: InputKind::Reference.limit(),
             max_decompressed_bytes: mib_from_env("HANIM_MAX_DECOMPRESSED_MIB", DEFAULT_MAX_DECOMPRESSED_MIB),
             progress: None,
         }
     }
-}
-
-/// A size in MiB from the environment variable `name`, or `default` when it is unset or not a whole
-/// number (a typo must not lift a limit).
-fn mib_from_env(name: &str, default: u64) -> u64 {
-    let mib = std::env::var(name).ok().and_then(|v| v.trim().parse::<u64>().ok()).unwrap_or(default);
-    mib.saturating_mul(1 << 20)
 }
 
 /// A parser's side of [`LoadProgress`]: called with the byte offset reached, it reports each time

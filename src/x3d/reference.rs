@@ -12,8 +12,9 @@
 //! nothing of it is echoed when it is not.
 
 use std::fmt;
-use std::io::Read;
 use std::path::{Path, PathBuf};
+
+use crate::input::ReadFailure;
 
 /// Why a referenced file was not used. Each says what was wrong in general terms only.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -95,78 +96,26 @@ pub fn local_target(dir: &Path, url: &str) -> Result<(PathBuf, Option<String>), 
     Ok((dir.join(file), fragment))
 }
 
-/// The bytes of the regular file at `path`, at most `limit` of them; anything else is a failure that
-/// names its kind. The file is opened without blocking (a FIFO would otherwise wait for a writer) and its
-/// type and size are taken from the opened handle, so a file swapped after the first look is still
-/// checked.
+/// The bytes of the regular file at `path`, at most `limit` of them, read through the program's one door
+/// ([`crate::input::read_within`]: regular files only, opened without blocking, checked on the handle);
+/// anything else is a failure that names its kind.
 pub fn read_referenced_file(path: &Path, limit: u64) -> Result<Vec<u8>, ReferenceFailure> {
-    // A first look by path, so that a FIFO or device is never even opened.
-    let metadata = std::fs::metadata(path).map_err(io_failure)?;
-    check_metadata(&metadata, limit)?;
-    let file = open_nonblocking(path).map_err(io_failure)?;
-    let metadata = file.metadata().map_err(io_failure)?;
-    check_metadata(&metadata, limit)?;
-    let mut bytes = Vec::with_capacity(metadata.len() as usize);
-    // The size may grow after the look; never read past the limit.
-    file.take(limit + 1).read_to_end(&mut bytes).map_err(io_failure)?;
-    if bytes.len() as u64 > limit {
-        return Err(ReferenceFailure::TooLarge { size: bytes.len() as u64, limit });
-    }
-    Ok(bytes)
+    crate::input::read_within(path, limit).map_err(ReferenceFailure::from)
 }
 
-fn check_metadata(metadata: &std::fs::Metadata, limit: u64) -> Result<(), ReferenceFailure> {
-    let kind = metadata.file_type();
-    if !kind.is_file() {
-        return Err(ReferenceFailure::NotRegularFile(describe_file_type(&kind)));
-    }
-    if metadata.len() > limit {
-        return Err(ReferenceFailure::TooLarge { size: metadata.len(), limit });
-    }
-    Ok(())
-}
-
-fn describe_file_type(kind: &std::fs::FileType) -> &'static str {
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::FileTypeExt;
-        if kind.is_char_device() || kind.is_block_device() {
-            return "a device";
-        }
-        if kind.is_fifo() {
-            return "a FIFO";
-        }
-        if kind.is_socket() {
-            return "a socket";
+impl From<ReadFailure> for ReferenceFailure {
+    fn from(failure: ReadFailure) -> Self {
+        match failure {
+            ReadFailure::NotFound => Self::NotFound,
+            ReadFailure::NotRegularFile(kind) => Self::NotRegularFile(kind),
+            ReadFailure::TooLarge { size, limit } => Self::TooLarge { size, limit },
+            ReadFailure::Unreadable(kind) => Self::Unreadable(kind),
+            // Bytes are never decoded here; a text failure of a reference is the loader's.
+            ReadFailure::NotUtf8 { .. } => Self::UnsupportedEncoding,
         }
     }
-    if kind.is_dir() { "a directory" } else { "not a file" }
 }
 
-#[cfg(unix)]
-fn open_nonblocking(path: &Path) -> std::io::Result<std::fs::File> {
-    use std::os::unix::fs::OpenOptionsExt;
-    std::fs::OpenOptions::new().read(true).custom_flags(libc::O_NONBLOCK).open(path)
-}
-
-#[cfg(not(unix))]
-fn open_nonblocking(path: &Path) -> std::io::Result<std::fs::File> {
-    std::fs::File::open(path)
-}
-
-/// An I/O error by its kind only: the OS message is about the call, but the kind is all a user needs.
-fn io_failure(e: std::io::Error) -> ReferenceFailure {
-    match e.kind() {
-        std::io::ErrorKind::NotFound => ReferenceFailure::NotFound,
-        std::io::ErrorKind::PermissionDenied => ReferenceFailure::Unreadable("permission denied".into()),
-        std::io::ErrorKind::IsADirectory => ReferenceFailure::NotRegularFile("a directory"),
-        kind => ReferenceFailure::Unreadable(kind.to_string()),
-    }
-}
-
-/// Whether decoded document text is X3D: the classic header (`#VRML V2.0`, `#X3D V`), XML whose root
-/// element is `X3D` (after an optional declaration, comments, processing instructions and DOCTYPE), or
-/// X3D JSON (`{"X3D": …`). Only the start of the text is looked at.
 /// Whether `first`, the first word of a file without a header line, begins a VRML97 statement: a node
 /// type name or `DEF` (a headerless part file an Inline refers to).
 pub fn starts_like_headerless_vrml(first: &str) -> bool {
@@ -176,6 +125,9 @@ pub fn starts_like_headerless_vrml(first: &str) -> bool {
             && crate::x3d::field_types::is_known_element(&word))
 }
 
+/// Whether decoded document text is X3D: the classic header (`#VRML V2.0`, `#X3D V`), XML whose root
+/// element is `X3D` (after an optional declaration, comments, processing instructions and DOCTYPE), or
+/// X3D JSON (`{"X3D": …`). Only the start of the text is looked at.
 pub fn looks_like_x3d(text: &str) -> bool {
     let mut rest = text.strip_prefix('\u{feff}').unwrap_or(text).trim_start();
     if rest.starts_with("#VRML V2.0")

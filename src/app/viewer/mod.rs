@@ -132,7 +132,8 @@ fn window_icon() -> Option<winit::window::Icon> {
 
 fn load_ui_state() -> UiState {
     config_path()
-        .and_then(|p| std::fs::read_to_string(p).ok())
+        // Through the door like every input; a missing or unusable file is the defaults.
+        .and_then(|p| crate::input::read_text(&p, crate::input::InputKind::Settings).ok())
         .and_then(|text| serde_json::from_str(&text).ok())
         .unwrap_or_default()
 }

@@ -59,14 +59,10 @@ impl PoseLibrary {
 
 /// The pose files in `folder`, by file name; unreadable ones are left out with a warning.
 fn scan(folder: &Path) -> Vec<(PathBuf, PoseFile)> {
-    let Ok(dir) = std::fs::read_dir(folder) else { return Vec::new() };
-    let mut paths: Vec<PathBuf> = dir
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|e| e.eq_ignore_ascii_case("json")))
-        .collect();
-    paths.sort();
+    let Ok(paths) = crate::input::walk::list_folder(folder) else { return Vec::new() };
     paths
         .into_iter()
+        .filter(|p| p.extension().is_some_and(|e| e.eq_ignore_ascii_case("json")))
         .filter_map(|p| match PoseFile::read(&p) {
             Ok(file) => Some((p, file)),
             Err(e) => {

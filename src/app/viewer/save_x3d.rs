@@ -52,8 +52,7 @@ impl Viewer {
         let clip = crate::ui::keys::selected_keys(&scene.transport);
         let kind = output_kind(path).unwrap_or(OutputKind { encoding: settings.encoding, gzip: false });
         let load = crate::x3d::LoadOptions::default();
-        let bytes = crate::x3d::reference::read_referenced_file(&scene.path, load.max_reference_bytes)
-            .map_err(|failure| anyhow!("reading {}: {failure}", scene.path.display()))?;
+        let bytes = crate::x3d::read_document(&scene.path)?;
         let shown = std::path::absolute(path).unwrap_or(path.to_path_buf());
         if clip.is_none() && !settings.rest_pose {
             // Nothing to add: the file as it is, in the encoding asked for.

@@ -5,6 +5,8 @@ use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
 use super::Failure;
+use crate::input::walk::{reason_of, walk_folder};
+use crate::input::{describe_file_type, io_failure};
 
 /// File extensions searched for in folders (lower case, without the dot): every encoding the loader
 /// reads (XML, ClassicVRML, VRML97, X3D JSON and their gzip forms). A `.json` file found in a folder is
@@ -25,15 +27,12 @@ fn has_extension(path: &Path, extensions: &[&str]) -> bool {
 }
 
 /// False for a `.json` file whose content does not start like X3D JSON (`{` then `"X3D"`); true for
-/// any other file. Only the first KiB is read.
+/// any other file. Only the first KiB is read, through the door (regular files only).
 fn is_x3d_unless_json(path: &Path) -> bool {
-    use std::io::Read;
     if !has_extension(path, &["json"]) {
         return true;
     }
-    let mut head = Vec::with_capacity(1024);
-    let read = std::fs::File::open(path).and_then(|f| f.take(1024).read_to_end(&mut head));
-    read.is_ok() && crate::x3d::starts_like_x3d_json(&head)
+    crate::input::read_head(path, 1024).is_ok_and(|head| crate::x3d::starts_like_x3d_json(&head))
 }
 
 /// Characters safe in a file name on every platform; others become `_`, folders `__`.
@@ -52,7 +51,8 @@ pub(super) fn slug(relative: &Path) -> String {
 }
 
 /// The input files, in a stable order (each folder's files sorted by path), each once; a path that
-/// does not exist is a failure, not an error. Failures are numbered first on the page
+/// does not exist, and what a folder's search passed over (FIFOs, devices and sockets named like inputs,
+/// link loops; see [`walk_folder`]), are failures, not errors. Failures are numbered first on the page
 /// ([`Failure::order`]), the files after them.
 pub fn find_inputs(inputs: &[PathBuf]) -> (Vec<InputFile>, Vec<Failure>) {
     find_files(inputs, INPUT_EXTENSIONS)
@@ -78,45 +78,40 @@ pub fn find_files(inputs: &[PathBuf], extensions: &[&str]) -> (Vec<InputFile>, V
         }
         files.push(InputFile { path, id });
     };
+    let fail = |failures: &mut Vec<Failure>, file: &Path, error: String| {
+        failures.push(Failure {
+            order: super::entry_order(failures.len(), 0),
+            file: file.display().to_string(),
+            error,
+        });
+    };
     for input in inputs {
-        if input.is_dir() {
-            let mut found = Vec::new();
-            let mut stack = vec![input.clone()];
-            while let Some(dir) = stack.pop() {
-                let entries = match std::fs::read_dir(&dir) {
-                    Ok(e) => e,
-                    Err(e) => {
-                        failures.push(Failure {
-                            order: super::entry_order(failures.len(), 0),
-                            file: dir.display().to_string(),
-                            error: format!("cannot read: {e}"),
-                        });
-                        continue;
-                    }
-                };
-                for entry in entries.flatten() {
-                    let path = entry.path();
-                    if path.is_dir() {
-                        stack.push(path);
-                    } else if has_extension(&path, extensions) && is_x3d_unless_json(&path) {
-                        found.push(path);
-                    }
+        // Through links: a link to a folder is searched, a link to a file is that file.
+        match std::fs::metadata(input) {
+            Ok(metadata) if metadata.is_dir() => {
+                let walk = walk_folder(input, &|p: &Path| has_extension(p, extensions));
+                for skipped in &walk.skipped {
+                    fail(&mut failures, &skipped.path, skipped.reason.clone());
+                }
+                for path in walk.files.into_iter().filter(|p| is_x3d_unless_json(p)) {
+                    let relative = path.strip_prefix(input).map(Path::to_path_buf).unwrap_or_else(|_| path.clone());
+                    add(path, &relative, &mut files);
                 }
             }
-            found.sort();
-            for path in found {
-                let relative = path.strip_prefix(input).map(Path::to_path_buf).unwrap_or_else(|_| path.clone());
-                add(path, &relative, &mut files);
+            Ok(metadata) if metadata.is_file() => {
+                let name = input.file_name().map(PathBuf::from).unwrap_or_else(|| input.clone());
+                add(input.clone(), &name, &mut files);
             }
-        } else if input.is_file() {
-            let name = input.file_name().map(PathBuf::from).unwrap_or_else(|| input.clone());
-            add(input.clone(), &name, &mut files);
-        } else {
-            failures.push(Failure {
-                order: super::entry_order(failures.len(), 0),
-                file: input.display().to_string(),
-                error: "no such file or folder".to_string(),
-            });
+            // A FIFO, device or socket named on the command line is never opened.
+            Ok(metadata) => fail(
+                &mut failures,
+                input,
+                format!("is {}, not a regular file; not opened", describe_file_type(&metadata.file_type())),
+            ),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                fail(&mut failures, input, "no such file or folder".to_string())
+            }
+            Err(e) => fail(&mut failures, input, reason_of(&io_failure(e))),
         }
     }
     (files, failures)

@@ -10,6 +10,7 @@
 //! catalogues a fixed share of the inputs; `catalog merge` joins the shares ([`manifest`]).
 //! `--motions DIR --onto FILE` catalogues captures instead of humanoids ([`takes`]).
 
+mod html;
 mod inputs;
 pub mod manifest;
 mod page;
@@ -39,7 +40,7 @@ use crate::hanim::Document;
 use crate::hanim::HumanoidIndex;
 use crate::inspect::info::{self, HumanoidSummary};
 use crate::output::AnimationFormat;
-use crate::output::write_png_atomically;
+use crate::output::{StagedFolder, write_png_atomically};
 use crate::pose::bounds::Aabb;
 use crate::pose::{self, Pose};
 use crate::render::{DisplayOptions, DocumentDraw, ImageSize, Offscreen, scene_bounds};
@@ -454,7 +455,7 @@ fn share<T>(files: Vec<T>, failures: &mut Vec<Failure>, shard: Option<Shard>) ->
 
 /// Catalogues `inputs` into `options.out` on `ctx`, showing a progress bar on a terminal. Failed files
 /// are in the report; the error return is for what stops the whole run (the output folder cannot be
-/// written).
+/// written), and then nothing of the run is left in `options.out`.
 pub fn catalogue(
     ctx: &GpuContext,
     inputs: &[PathBuf],
@@ -462,6 +463,9 @@ pub fn catalogue(
     poses: &dyn PoseSource,
 ) -> Result<CatalogReport> {
     let started = Instant::now();
+    // Everything is written into a staging folder beside the destination, moved into place once complete.
+    let staged = StagedFolder::new(&options.out)?;
+    let options = &CatalogOptions { out: staged.path().to_path_buf(), ..options.clone() };
     create_folders(options)?;
     let (files, mut failures) = find_inputs(inputs);
     let files = share(files, &mut failures, options.shard);
@@ -484,6 +488,7 @@ pub fn catalogue(
     let mut report = CatalogReport { entries, failures, files: files.len(), seconds: 0.0 };
     report.seconds = started.elapsed().as_secs_f64();
     page::manifest(&report, options).write(&options.out)?;
+    staged.commit()?;
     Ok(report)
 }
 

@@ -5,7 +5,7 @@ use std::fmt::Write as _;
 
 use anyhow::{Result, anyhow};
 
-use super::manifest::{Manifest, PageEntry, PageFailure};
+use super::manifest::{Figure, Link, Manifest, PageEntry, PageFailure, Row, Source};
 use super::{CatalogEntry, CatalogOptions, CatalogReport, Failure, Preview};
 use crate::render::ImageSize;
 
@@ -39,22 +39,6 @@ pub fn contact_sheet_rows(rows: &[&[Vec<u8>]], width: u32, height: u32) -> Resul
     Ok((sheet_width, sheet_height, sheet.into_raw()))
 }
 
-/// HTML text with `& < > " '` escaped.
-pub(super) fn escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            _ => out.push(c),
-        }
-    }
-    out
-}
-
 /// A well-formed (XHTML-compatible) HTML page: each humanoid with its thumbnails, name, info fields,
 /// LOA and counts, then the failed files. No run-dependent text (times, dates), so that re-running on
 /// the same inputs gives the same page.
@@ -69,45 +53,30 @@ pub fn manifest(report: &CatalogReport, options: &CatalogOptions) -> Manifest {
         noun: "humanoid".to_string(),
         settings: settings_line(options),
         files: report.files,
-        entries: report
-            .entries
-            .iter()
-            .map(|e| PageEntry {
-                order: e.order,
-                id: e.id.clone(),
-                toc: toc_item(&e.id, &e.summary.name),
-                section: entry_section(e, options),
-                outputs: e.outputs(),
-            })
-            .collect(),
-        failures: report.failures.iter().map(|f| PageFailure { order: f.order, item: failure_item(f) }).collect(),
+        entries: report.entries.iter().map(|e| entry_page(e, options)).collect(),
+        failures: report.failures.iter().map(page_failure).collect(),
     }
 }
 
-/// What every image of the run was made with (HTML).
+/// What every image of the run was made with.
 fn settings_line(options: &CatalogOptions) -> String {
     let views: Vec<&str> = options.views.iter().map(|v| v.name()).collect();
     let mut line = format!(
         "Views: {}; {}x{} pixels each, {}.",
-        escape(&views.join(", ")),
+        views.join(", "),
         options.size.width,
         options.size.height,
-        escape(&options.pose)
+        options.pose
     );
     if let Some(p) = &options.previews {
-        let _ = write!(line, " {}", escape(&p.describe()));
+        let _ = write!(line, " {}", p.describe());
     }
     line
 }
 
-/// The table-of-contents line of an entry.
-pub(super) fn toc_item(id: &str, name: &str) -> String {
-    format!("<li><a href=\"#{}\">{}</a> ({})</li>", escape(id), escape(name), escape(id))
-}
-
 /// A failed input's line.
-pub(super) fn failure_item(f: &Failure) -> String {
-    format!("<li><code>{}</code>: {}</li>", escape(&f.file), escape(&f.error))
+pub(super) fn page_failure(f: &Failure) -> PageFailure {
+    PageFailure { order: f.order, file: f.file.clone(), error: f.error.clone() }
 }
 
 /// Thumbnail size on the page for images of `size`.
@@ -116,100 +85,85 @@ pub(super) fn thumbnail(size: ImageSize) -> (u32, u32) {
     (thumb, (thumb as f32 * size.height as f32 / size.width as f32).round() as u32)
 }
 
-/// The moving previews of an entry, each with its caption (HTML).
-pub(super) fn previews_html(previews: &[Preview], alt: &str, size: ImageSize) -> String {
-    let mut out = String::new();
-    if previews.is_empty() {
-        return out;
-    }
-    let (thumb, thumb_height) = thumbnail(size);
-    let _ = writeln!(out, "<div class=\"previews\">");
-    for p in previews {
-        let src = escape(&p.image);
-        let _ = writeln!(
-            out,
-            "<figure><a href=\"{src}\"><img src=\"{src}\" width=\"{thumb}\" height=\"{thumb_height}\" alt=\"{} {}\"/></a>\
-             <figcaption>{}</figcaption></figure>",
-            escape(alt),
-            escape(&p.label),
-            escape(&p.caption())
-        );
-    }
-    let _ = writeln!(out, "</div>");
-    for p in previews {
-        if let Some(note) = &p.note {
-            let _ = writeln!(out, "<p class=\"note\">{}: {}.</p>", escape(&p.label), escape(note));
-        }
-    }
-    out
+/// The moving previews of an entry as figures, and the notes they carry (a preview cut short).
+pub(super) fn preview_figures(previews: &[Preview], alt: &str, size: ImageSize) -> (Vec<Figure>, Vec<String>) {
+    let (width, height) = thumbnail(size);
+    let figures = previews
+        .iter()
+        .map(|p| Figure {
+            src: p.image.clone(),
+            width,
+            height,
+            alt: format!("{alt} {}", p.label),
+            caption: p.caption(),
+        })
+        .collect();
+    let notes = previews.iter().filter_map(|p| p.note.as_ref().map(|note| format!("{}: {note}.", p.label))).collect();
+    (figures, notes)
 }
 
-/// One humanoid's section: thumbnails, previews, notes and its table.
-fn entry_section(e: &CatalogEntry, options: &CatalogOptions) -> String {
-    let (thumb, thumb_height) = thumbnail(options.size);
-    let mut out = String::new();
+/// One humanoid's part of the page: thumbnails, previews, notes and its table.
+fn entry_page(e: &CatalogEntry, options: &CatalogOptions) -> PageEntry {
+    let (width, height) = thumbnail(options.size);
     let s = &e.summary;
-    let _ = writeln!(out, "<section id=\"{}\">", escape(&e.id));
     let name = if s.name.is_empty() { "(unnamed humanoid)" } else { &s.name };
-    let _ = writeln!(out, "<h2>{}</h2>", escape(name));
-    let _ = writeln!(out, "<p>File: <code>{}</code></p>", escape(&e.file));
+    let mut notes = Vec::new();
     if e.empty {
-        let _ =
-            writeln!(out, "<p class=\"note\">This humanoid has no joints and no geometry: its images are empty.</p>");
+        notes.push("This humanoid has no joints and no geometry: its images are empty.".to_string());
     }
     if let Some(note) = &e.pose_note {
-        let _ = writeln!(out, "<p class=\"note\">Shown at rest: {}.</p>", escape(note));
+        notes.push(format!("Shown at rest: {note}."));
     }
     if e.skeleton_shown {
-        let _ = writeln!(
-            out,
-            "<p class=\"note\">Skeleton drawn: the figure's own geometry is mostly lines and points.</p>"
-        );
+        notes.push("Skeleton drawn: the figure's own geometry is mostly lines and points.".to_string());
     }
-    let _ = writeln!(out, "<div>");
-    for image in &e.images {
-        let src = escape(&image.image);
-        let _ = writeln!(
-            out,
-            "<figure><a href=\"{src}\"><img src=\"{src}\" width=\"{thumb}\" height=\"{thumb_height}\" alt=\"{} {}\"/></a>\
-             <figcaption>{}</figcaption></figure>",
-            escape(name),
-            image.view.name(),
-            image.view.label()
-        );
-    }
-    let _ = writeln!(out, "</div>");
-    out.push_str(&previews_html(&e.previews, name, options.size));
-    for (view, why) in &e.missing {
-        let _ = writeln!(out, "<p class=\"note\">No {} view: {}.</p>", view.name(), escape(why));
-    }
-    let _ = writeln!(out, "<p><a href=\"{}\">Contact sheet</a></p>", escape(&e.sheet));
-    let _ = writeln!(out, "<table>");
-    let mut row = |key: &str, value: &str| {
-        let _ = writeln!(out, "<tr><th>{}</th><td>{}</td></tr>", escape(key), escape(value));
-    };
-    let loa = if s.loa < 0 { "not stated (-1)".to_string() } else { s.loa.to_string() };
-    row("LOA", &loa);
-    row("version", &s.version);
+    let images = e
+        .images
+        .iter()
+        .map(|image| Figure {
+            src: image.image.clone(),
+            width,
+            height,
+            alt: format!("{name} {}", image.view.name()),
+            caption: image.view.label().to_string(),
+        })
+        .collect();
+    let (previews, mut later_notes) = preview_figures(&e.previews, name, options.size);
+    later_notes.extend(e.missing.iter().map(|(view, why)| format!("No {} view: {why}.", view.name())));
+    let mut table = Vec::new();
+    let mut row = |key: &str, value: String| table.push(Row { key: key.to_string(), value });
+    row("LOA", if s.loa < 0 { "not stated (-1)".to_string() } else { s.loa.to_string() });
+    row("version", s.version.clone());
     if !s.description.is_empty() {
-        row("description", &s.description);
+        row("description", s.description.clone());
     }
     for entry in &s.info {
-        row(&entry.key, &entry.value);
+        row(&entry.key, entry.value.clone());
     }
     let c = &s.counts;
-    row("joints", &c.joints.to_string());
-    row("segments", &c.segments.to_string());
-    row("sites", &format!("{} ({} viewpoint sites)", c.sites, c.viewpoint_sites));
-    row("displacers", &format!("{} on joints, {} on segments", c.displacers_on_joints, c.displacers_on_segments));
-    row("skin", &format!("{} points, {} weighted joints", c.skin_points, c.skinned_joints));
-    row("motions", &c.motions.to_string());
+    row("joints", c.joints.to_string());
+    row("segments", c.segments.to_string());
+    row("sites", format!("{} ({} viewpoint sites)", c.sites, c.viewpoint_sites));
+    row("displacers", format!("{} on joints, {} on segments", c.displacers_on_joints, c.displacers_on_segments));
+    row("skin", format!("{} points, {} weighted joints", c.skin_points, c.skinned_joints));
+    row("motions", c.motions.to_string());
     if let Some(b) = &s.rest_bbox {
-        row("size at rest (m)", &format!("{:.3} x {:.3} x {:.3}", b.size[0], b.size[1], b.size[2]));
+        row("size at rest (m)", format!("{:.3} x {:.3} x {:.3}", b.size[0], b.size[1], b.size[2]));
     }
-    row("warnings", &s.warning_count.to_string());
-    let _ = writeln!(out, "</table>\n</section>");
-    out
+    row("warnings", s.warning_count.to_string());
+    PageEntry {
+        order: e.order,
+        id: e.id.clone(),
+        name: name.to_string(),
+        sources: vec![Source { label: "File".into(), path: e.file.clone() }],
+        notes,
+        images,
+        previews,
+        later_notes,
+        link: Link { label: "Contact sheet".into(), href: e.sheet.clone() },
+        table,
+        outputs: e.outputs(),
+    }
 }
 
 #[cfg(test)]
@@ -244,10 +198,5 @@ mod tests {
         for cell in 0..3 {
             assert_eq!(pixel(SHEET_GAP + cell * (2 + SHEET_GAP), second_row), [0, 255, 0, 255]);
         }
-    }
-
-    #[test]
-    fn html_text_is_escaped() {
-        assert_eq!(escape("<a href='x'>&\"</a>"), "&lt;a href=&#39;x&#39;&gt;&amp;&quot;&lt;/a&gt;");
     }
 }

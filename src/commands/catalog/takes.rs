@@ -3,14 +3,13 @@
 //! moving preview and one filmstrip per take, with the take's length, frame rate, joints and the
 //! retargeting's notes on the page.
 
-use std::fmt::Write as _;
 use std::path::Path;
 use std::process::ExitCode;
 
 use anyhow::{Context, Result, bail};
 
-use super::manifest::{Manifest, PageEntry, PageFailure};
-use super::page::{escape, failure_item, previews_html, toc_item};
+use super::manifest::{Link, Manifest, PageEntry, Row, Source};
+use super::page::{page_failure, preview_figures};
 use super::previews::{Preview, clip_preview};
 use super::{CatalogOptions, InputFile, entry_order, find_files, progress, share, skipped};
 use crate::animation::Animations;
@@ -18,7 +17,7 @@ use crate::gpu::GpuContext;
 use crate::hanim::{Document, HumanoidIndex};
 use crate::mocap::mapping::{Mapping, load_mapping};
 use crate::mocap::session::{CaptureRequest, CaptureSession, MappingOrigin, capture_pair};
-use crate::output::write_png_atomically;
+use crate::output::{StagedFolder, write_png_atomically};
 use crate::pose::Pose;
 use crate::render::{DocumentDraw, LentRenderer, Offscreen, SceneRequest};
 
@@ -43,7 +42,8 @@ struct Take {
     sheet: String,
 }
 
-/// Catalogues the takes under `dir` onto the first humanoid of `onto` into `options.out`.
+/// Catalogues the takes under `dir` onto the first humanoid of `onto` into `options.out` (all of it, or
+/// nothing when the run stops with an error).
 pub fn run(
     ctx: &GpuContext,
     dir: &Path,
@@ -61,6 +61,10 @@ pub fn run(
     if !dir.is_dir() {
         bail!("{}: not a folder of motion captures", dir.display());
     }
+    // Everything is written into a staging folder beside the destination, moved into place once complete.
+    let destination = options.out.clone();
+    let staged = StagedFolder::new(&destination)?;
+    let options = &CatalogOptions { out: staged.path().to_path_buf(), ..options.clone() };
     for sub in ["previews", "sheets"] {
         let path = options.out.join(sub);
         std::fs::create_dir_all(&path).with_context(|| format!("creating {}", path.display()))?;
@@ -87,13 +91,11 @@ pub fn run(
     let name = if humanoid.name.is_empty() { "(unnamed humanoid)" } else { &humanoid.name };
     let map_text = map.map_or("the built-in bone mapping".to_string(), |m| format!("the mapping {}", m.display()));
     let settings = format!(
-        "Retargeted onto <code>{}</code> ({}) with {}; {}x{} pixels. {}",
-        escape(name),
-        escape(&onto.display().to_string()),
-        escape(&map_text),
+        "Retargeted onto {name} ({}) with {map_text}; {}x{} pixels. {}",
+        onto.display(),
         options.size.width,
         options.size.height,
-        escape(&previews.describe_clips())
+        previews.describe_clips()
     );
     let manifest = Manifest {
         title: "Motion capture catalogue".to_string(),
@@ -101,16 +103,17 @@ pub fn run(
         settings,
         files: files.len(),
         entries: takes.iter().map(|t| page_entry(t, options)).collect(),
-        failures: failures.iter().map(|f| PageFailure { order: f.order, item: failure_item(f) }).collect(),
+        failures: failures.iter().map(page_failure).collect(),
     };
     manifest.write(&options.out)?;
+    staged.commit()?;
     eprintln!(
         "catalogued {} take(s) from {} file(s) onto '{name}': {} previews, {} filmstrips, {} in {:.1} s; {} failed",
         takes.len(),
         files.len(),
         takes.len(),
         takes.len(),
-        options.out.join("index.html").display(),
+        destination.join("index.html").display(),
         started.elapsed().as_secs_f64(),
         failures.len()
     );
@@ -194,22 +197,14 @@ fn take_request(options: &CatalogOptions) -> SceneRequest {
 
 /// The take's part of the page.
 fn page_entry(t: &Take, options: &CatalogOptions) -> PageEntry {
-    let mut section = String::new();
-    let _ = writeln!(section, "<section id=\"{}\">", escape(&t.id));
-    let _ = writeln!(section, "<h2>{}</h2>", escape(&t.name));
-    let _ = writeln!(section, "<p>Motion: <code>{}</code></p>", escape(&t.motion));
+    let mut sources = vec![Source { label: "Motion".into(), path: t.motion.clone() }];
     if t.skeleton != t.motion {
-        let _ = writeln!(section, "<p>Skeleton: <code>{}</code></p>", escape(&t.skeleton));
+        sources.push(Source { label: "Skeleton".into(), path: t.skeleton.clone() });
     }
-    section.push_str(&previews_html(std::slice::from_ref(&t.preview), &t.name, options.size));
-    for note in &t.notes {
-        let _ = writeln!(section, "<p class=\"note\">Retargeting: {}.</p>", escape(note));
-    }
-    let _ = writeln!(section, "<p><a href=\"{}\">Filmstrip</a></p>", escape(&t.sheet));
-    let _ = writeln!(section, "<table>");
-    let mut row = |key: &str, value: String| {
-        let _ = writeln!(section, "<tr><th>{}</th><td>{}</td></tr>", escape(key), escape(&value));
-    };
+    let (previews, mut later_notes) = preview_figures(std::slice::from_ref(&t.preview), &t.name, options.size);
+    later_notes.extend(t.notes.iter().map(|note| format!("Retargeting: {note}.")));
+    let mut table = Vec::new();
+    let mut row = |key: &str, value: String| table.push(Row { key: key.to_string(), value });
     // From the first frame to the last, as the clip plays.
     row("length", format!("{:.2} s", t.frames.saturating_sub(1) as f64 / t.fps));
     row("frames", t.frames.to_string());
@@ -217,12 +212,17 @@ fn page_entry(t: &Take, options: &CatalogOptions) -> PageEntry {
     row("capture joints", t.source_joints.to_string());
     row("retargeting", format!("{} capture joints drive {} humanoid joints", t.driving, t.driven));
     row("warnings", t.warnings.to_string());
-    let _ = writeln!(section, "</table>\n</section>");
     PageEntry {
         order: t.order,
         id: t.id.clone(),
-        toc: toc_item(&t.id, &t.name),
-        section,
+        name: t.name.clone(),
+        sources,
+        notes: Vec::new(),
+        images: Vec::new(),
+        previews,
+        later_notes,
+        link: Link { label: "Filmstrip".into(), href: t.sheet.clone() },
+        table,
         outputs: vec![t.preview.image.clone(), t.sheet.clone()],
     }
 }

@@ -25,7 +25,7 @@ const SYNTAX: Syntax = Syntax { extra_separators: &['(', ')', ','], hash_comment
 
 /// Reads and parses an ASF file.
 pub fn load_asf(path: &Path) -> Result<Asf, MocapError> {
-    parse_asf(&read_text(path)?, path)
+    parse_asf(&read_text(path, crate::input::InputKind::Asf)?, path)
 }
 
 /// Parses ASF text; `path` names the file in messages.
@@ -87,12 +87,10 @@ impl<'t> AsfParser<'t> {
         }
         let (r, asf) = (&self.r, &mut self.asf);
         match self.section {
+            // Before any keyword the file has not shown itself to be an ASF: nothing of it is repeated.
             Section::None => Err(r.token(
                 &first,
-                format!(
-                    "expected a keyword such as :version, :name, :units, :root, :bonedata or :hierarchy, found '{}'",
-                    first.text
-                ),
+                "expected a keyword such as :version, :name, :units, :root, :bonedata or :hierarchy".to_string(),
             )),
             Section::Unknown => Ok(()),
             Section::Documentation => {

@@ -135,7 +135,7 @@ impl<'de> Deserialize<'de> for FormatTag {
         if text == FORMAT {
             Ok(FormatTag)
         } else {
-            Err(serde::de::Error::custom(format!("format is '{text}', expected \"{FORMAT}\"")))
+            Err(serde::de::Error::custom(format!("format is not \"{FORMAT}\"")))
         }
     }
 }
@@ -242,6 +242,9 @@ pub fn axis_angle_of(q: Quat) -> [f32; 4] {
 pub enum PoseFileError {
     #[error("{}: {source}", path.display())]
     Io { path: PathBuf, source: std::io::Error },
+    /// The file could not be read: what it is instead, or its size over the limit.
+    #[error(transparent)]
+    Input(#[from] crate::input::InputError),
     /// Not JSON, or not a pose file's shape: where and what was expected.
     #[error("{}:{line}:{column}: {message}", path.display())]
     Syntax { path: PathBuf, line: usize, column: usize, message: String },
@@ -249,9 +252,6 @@ pub enum PoseFileError {
     #[error("{}: {message}", path.display())]
     Invalid { path: PathBuf, message: String },
 }
-
-/// The largest pose file read (a 146-joint pose with every report field is about 60 KiB).
-const MAX_POSE_FILE_BYTES: u64 = 16 * 1024 * 1024;
 
 impl PoseFile {
     /// The poses of every humanoid of `doc`, as `poses` (one per humanoid) hold them.
@@ -274,23 +274,16 @@ impl PoseFile {
         }
     }
 
-    /// Reads and checks a pose file.
+    /// Reads and checks a pose file (through the program's one door: a regular file within the limit
+    /// for pose files, UTF-8).
     pub fn read(path: &Path) -> Result<PoseFile, PoseFileError> {
-        let io = |source| PoseFileError::Io { path: path.to_path_buf(), source };
-        let size = std::fs::metadata(path).map_err(io)?.len();
-        if size > MAX_POSE_FILE_BYTES {
-            return Err(PoseFileError::Invalid {
-                path: path.to_path_buf(),
-                message: format!("{size} bytes is too large for a pose file (at most {MAX_POSE_FILE_BYTES})"),
-            });
-        }
-        let text = std::fs::read_to_string(path).map_err(io)?;
+        let text = crate::input::read_text(path, crate::input::InputKind::PoseFile)?;
         PoseFile::parse(&text, path)
     }
 
     /// Parses and checks pose file text; `path` names it in errors.
     pub fn parse(text: &str, path: &Path) -> Result<PoseFile, PoseFileError> {
-        let file: PoseFile = serde_json::from_str(text).map_err(|e| syntax_error(path, &e))?;
+        let file: PoseFile = serde_json::from_str(text).map_err(|e| syntax_error(path, text, &e))?;
         file.check().map_err(|message| PoseFileError::Invalid { path: path.to_path_buf(), message })?;
         Ok(file)
     }
@@ -375,16 +368,25 @@ pub fn root_joint(h: &Humanoid) -> Option<usize> {
 }
 
 /// `FILE:LINE:COLUMN: message` from serde_json's error (its message without the position it appends).
-fn syntax_error(path: &Path, e: &serde_json::Error) -> PoseFileError {
-    let text = e.to_string();
-    let message = match text.rfind(" at line ") {
-        Some(at) => text[..at].to_string(),
-        None => text,
+/// Whether `text` is a JSON object whose `format` is a pose file's.
+fn declares_pose_format(text: &str) -> bool {
+    serde_json::from_str::<serde_json::Value>(text)
+        .is_ok_and(|v| v.get("format").and_then(serde_json::Value::as_str) == Some(FORMAT))
+}
+
+fn syntax_error(path: &Path, text: &str, e: &serde_json::Error) -> PoseFileError {
+    let described = e.to_string();
+    let message = match described.rfind(" at line ") {
+        Some(at) => described[..at].to_string(),
+        None => described,
     };
     let message = match e.classify() {
         serde_json::error::Category::Eof => format!("{message} (the file ends early)"),
         serde_json::error::Category::Syntax => format!("{message} (not JSON)"),
-        _ => message,
+        // serde's messages about the shape quote the values they met: said only of a file that declares
+        // itself a pose file, so that no other JSON file has its contents printed.
+        _ if declares_pose_format(text) => message,
+        _ => format!("not a pose file (expected an object with \"format\": \"{FORMAT}\")"),
     };
     PoseFileError::Syntax { path: path.to_path_buf(), line: e.line(), column: e.column(), message }
 }
@@ -414,7 +416,15 @@ mod tests {
         let e = parse("{\"format\":\"hanim-viewer-pose\",\n\"version\":2,\"humanoids\":[]}").unwrap_err();
         assert!(e.starts_with("p.json:2:11: pose file version 2"), "{e}");
         let e = parse(r#"{"format":"x3d","version":1,"humanoids":[]}"#).unwrap_err();
-        assert!(e.contains("p.json:1:15: format is 'x3d', expected \"hanim-viewer-pose\""), "{e}");
+        assert!(
+            e.contains("p.json:1:15: not a pose file (expected an object with \"format\": \"hanim-viewer-pose\")"),
+            "{e}"
+        );
+        // Another JSON file's contents are never quoted.
+        let e = parse(r#"{"token":"SECRET-1","humanoids":"SECRET-2"}"#).unwrap_err();
+        assert!(e.contains("not a pose file") && !e.contains("SECRET"), "{e}");
+        let e = parse(r#"{"format":"hanim-viewer-pose","version":"SECRET"}"#).unwrap_err();
+        assert!(e.contains("invalid type: string \"SECRET\""), "a pose file's own mistakes are shown: {e}");
         let e = parse("{\"format\":\"hanim-viewer-pose\",\"version\":1,\"humanoids\":[{\"name\":\"a\",\n\"joints\":[{\"name\":\"l_knee\",\"quaternion\":[0,0,0,2]}]}]}")
             .unwrap_err();
         assert!(e.starts_with("p.json:2:") && e.contains("quaternion has length 2"), "{e}");
