@@ -398,7 +398,7 @@ fn a_clip_frame_is_catalogued_posed_and_in_frame_and_files_without_it_at_rest() 
         assert_eq!(images(report, name, file), images(&rest, "rest", file), "{file} is drawn at rest");
         let html = std::fs::read_to_string(dir.path().join(name).join("index.html")).unwrap();
         assert!(html.contains("Shown at rest: no motion or clip named"), "{name}");
-        assert!(html.contains(&format!("frame {} of clip &#39;{clip}&#39;", if name == "kick" { 40 } else { 200 })));
+        assert!(html.contains(&format!("frame {} of clip &apos;{clip}&apos;", if name == "kick" { 40 } else { 200 })));
     }
     // Frame 40 of an interpolator clip is 40/30 s, as `render --motion --every 1` numbers it.
     let doc = hanim_viewer::hanim::load(&files[1]).unwrap();
@@ -432,7 +432,7 @@ fn the_command_catalogues_a_clip_frame() {
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert_eq!(output.status.code(), Some(0), "a file without the clip is no failure: {stderr}");
     assert!(stderr.contains("at rest: DiamondManLOA1"), "{stderr}");
-    assert!(html_mentions(&out, "frame 40 of clip &#39;KickTimer&#39;"));
+    assert!(html_mentions(&out, "frame 40 of clip &apos;KickTimer&apos;"));
     assert!(out.join("images/JoeKick-front.png").is_file());
 }
 

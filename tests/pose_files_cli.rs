@@ -90,7 +90,7 @@ fn a_pose_file_renders_as_the_same_rotations_given_with_pose() {
     let out = at("catalog");
     ok(&["catalog", file, "--views", "front", "--size", "64x64", "--out", &out, "--pose-file", &at("arms.json")]);
     let html = std::fs::read_to_string(dir.path().join("catalog/index.html")).unwrap();
-    assert!(html.contains("pose &#39;arms&#39;"), "the page names the pose");
+    assert!(html.contains("pose &apos;arms&apos;"), "the page names the pose");
 }
 
 #[test]
