@@ -11,7 +11,8 @@ use super::{Peer, SurveyFile, Verdict};
 /// BoxMan's walk is an ExternProtoDeclare of `LOA1_WalkAnimation.x3d`, Nancy's walk, which is not
 /// redistributable (`tests/corpus/MANIFEST.md`): the vendored BoxMan stands in its rest pose, where the
 /// survey's walked (against view3dscene 1.0000 / 54.1, 10224 px). Its figures here are the rest pose's, the
-/// ones `docs/wild.md` gives for BoxMan before the walk was played ("0.8708 / 78.5, the rest pose").
+/// ones `docs/wild.md` gives for BoxMan before the walk was played ("0.8708 / 78.5, the rest pose"), and
+/// its silhouette as the vendored copy draws it.
 const WALK_NOT_VENDORED: &str = "the walk it names (Nancy's LOA1_WalkAnimation.x3d) is not vendored: the rest pose against \
      view3dscene's walking figure";
 
