@@ -17,11 +17,13 @@
 //! the pictures are written to `target/render-tests/wild/` to look at. HAnimPoseExample's picture is its Text panel (its figure is
 //! the Inline's), JinBlink's head is untextured (its JinImageAtlas.jpg is not published beside it).
 //! HAnimPoseExample's FontStyles keep their `style` (BOLD) in the loaded scene and at every step of the
-//! round trip: the XML and JSON readers once dropped it as HTML decoration. Every file of the folder has
-//! its row in `tests/corpus/MANIFEST.md`, with its size.
+//! round trip: the XML and JSON readers once dropped it as HTML decoration. Every file of the folder and its
+//! subfolders (the rest of the survey's files, rendered by `tests/wild_survey.rs`) has its row in
+//! `tests/corpus/MANIFEST.md`, with its size; a gzip-compressed copy decompresses to the source's size.
 
 mod common;
 
+use std::io::Read;
 use std::path::{Path, PathBuf};
 
 use common::scene_compare::assert_same_scene;
@@ -305,21 +307,42 @@ fn hanim_pose_example_font_styles_keep_their_bold_style() {
     }
 }
 
+/// Every file under `dir` (recursively), named `prefix/relative/path`.
+fn files_under(dir: &Path, prefix: &str) -> Vec<String> {
+    let mut files = Vec::new();
+    for entry in std::fs::read_dir(dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display())) {
+        let entry = entry.expect("entry");
+        let name = format!("{prefix}/{}", entry.file_name().to_string_lossy());
+        if entry.file_type().expect("file type").is_dir() {
+            files.extend(files_under(&entry.path(), &name));
+        } else {
+            files.push(name);
+        }
+    }
+    files
+}
+
+/// The source blob's size a MANIFEST.md row gives for a file stored gzip-compressed ("stored
+/// gzip-compressed (…; the source blob is N bytes)"), `None` for a byte-exact copy.
+fn gzip_source_size(notice: &str) -> Option<usize> {
+    let rest = notice.strip_prefix("stored gzip-compressed")?;
+    let after = &rest[rest.find("the source blob is ")? + "the source blob is ".len()..];
+    after.split(' ').next()?.parse().ok()
+}
+
 #[test]
 fn every_wild_file_has_its_manifest_row_with_its_size() {
-    // `tests/corpus/MANIFEST.md`: one row per vendored file, its size in bytes (the copies are byte-exact;
-    // `.gitattributes` keeps git from converting their line endings).
+    // `tests/corpus/MANIFEST.md`: one row per vendored file, its size in bytes (the copies are byte-exact,
+    // or the gzip compression of the source blob; `.gitattributes` keeps git from converting line endings).
     let manifest = std::fs::read_to_string(common::corpus("MANIFEST.md")).expect("MANIFEST.md");
     let rows: Vec<Vec<&str>> = manifest
         .lines()
         .filter(|l| l.starts_with("| wild/"))
         .map(|l| l.trim_matches('|').split(" | ").map(str::trim).collect())
         .collect();
-    let dir = common::corpus("wild");
-    let mut files: Vec<String> = std::fs::read_dir(&dir)
-        .expect("wild folder")
-        .map(|e| format!("wild/{}", e.expect("entry").file_name().to_string_lossy()))
-        .collect();
+    let mut files = files_under(&common::corpus("wild"), "wild");
+    // The peers' pictures are the survey's, not files of a source repository (`tests/wild_survey.rs`).
+    files.retain(|f| !f.starts_with("wild/peers/"));
     files.sort();
     let mut listed: Vec<String> = rows.iter().map(|r| r[0].to_string()).collect();
     listed.sort();
@@ -327,6 +350,13 @@ fn every_wild_file_has_its_manifest_row_with_its_size() {
     for row in &rows {
         let bytes = std::fs::metadata(common::corpus(row[0])).expect("file").len();
         assert_eq!(bytes.to_string(), row[4], "{}: size", row[0]);
+        if let Some(source_bytes) = gzip_source_size(row[7]) {
+            // A compressed copy gives back the source blob's bytes, as many as the row says.
+            let stored = std::fs::read(common::corpus(row[0])).expect("file");
+            let mut text = Vec::new();
+            flate2::read::GzDecoder::new(stored.as_slice()).read_to_end(&mut text).expect("gzip data");
+            assert_eq!(text.len(), source_bytes, "{}: decompressed size", row[0]);
+        }
     }
     for wild in
         [&JIN_BLINK, &FOOT_LEFT, &POSE_EXAMPLE, &BOXMAN, &KICK_SITES_FOUND, &JOE_DEMO5, &HUMANOID0, &BVH_ILLUSTRATED]

@@ -2,6 +2,7 @@
 #![allow(dead_code)] // each test binary uses its own subset
 
 pub mod by_hand;
+pub mod image_compare;
 pub mod peak;
 pub mod scene_compare;
 pub mod schema;
