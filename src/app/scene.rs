@@ -221,15 +221,18 @@ impl LoadedScene {
     /// Writes this frame's pose and placement of every humanoid into its draws (the skin pass then
     /// deforms them when the frame is encoded).
     pub fn write_poses(&mut self, queue: &wgpu::Queue) {
-        for (i, h) in self.doc.indexed_humanoids() {
+        let mut poses = Vec::with_capacity(self.doc.humanoids.len());
+        let mut placements = Vec::with_capacity(self.doc.humanoids.len());
+        for (i, _) in self.doc.indexed_humanoids() {
             // The fields, not `pose_of`: the draws are borrowed mutably beside them.
-            let pose = match self.parked[i].as_ref() {
+            poses.push(match self.parked[i].as_ref() {
                 Some(editor) => &editor.pose,
                 None => &self.editor.pose,
-            };
-            let placement = if i == self.humanoid { self.world_from_humanoid } else { self.placements[i] };
-            self.draws.update_humanoid_placed(queue, i, h, pose, placement);
+            });
+            placements.push(if i == self.humanoid { self.world_from_humanoid } else { self.placements[i] });
         }
+        // Twins (a crowd of Inlines of one file) are written together: one write per group and buffer.
+        self.draws.update_humanoids(queue, &self.doc, &poses, &placements);
         if let Some(shapes) = self.pending_shapes.take() {
             self.draws.place_scene_shapes(queue, &shapes);
             self.shape_placements = shapes;

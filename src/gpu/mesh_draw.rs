@@ -74,6 +74,8 @@ pub struct MeshDraw {
     pub(super) instancing: Instancing,
     /// The placement of each instance as last written, for sorting transparent parts on the CPU.
     pub(super) world_from_humanoid: Vec<Mat4>,
+    /// The instances drawn: all of them but while one humanoid among twins is drawn alone.
+    pub(super) shown: Range<u32>,
     /// [`GpuPlacement::overlay`] as last written.
     pub(super) rigid_overlay: [f32; 4],
     /// A rigid draw whose Coordinate, Normal, Color or TextureCoordinate events change: what rebuilds
@@ -90,14 +92,35 @@ impl MeshDraw {
     /// Sets `H` of instances `0..placements.len()` (one write for all of them); instances past the end
     /// keep theirs, placements past the instance count are ignored.
     pub fn set_instance_placements(&mut self, queue: &wgpu::Queue, placements: &[Mat4]) {
-        let placements = &placements[..placements.len().min(self.instancing.count as usize)];
+        self.set_instance_placements_from(queue, 0, placements);
+    }
+
+    /// As [`Self::set_instance_placements`], for instances `first..first + placements.len()` (one
+    /// copy's block among twins drawn together).
+    pub fn set_instance_placements_from(&mut self, queue: &wgpu::Queue, first: u32, placements: &[Mat4]) {
+        let room = self.instancing.count.saturating_sub(first) as usize;
+        let placements = &placements[..placements.len().min(room)];
         if placements.is_empty() {
             return;
         }
         let (overlay, instancing) = (self.rigid_overlay, self.instancing);
-        let bytes: Vec<GpuPlacement> = crowd_map(placements, |k, &m| placement_of(m, overlay, k as u32, instancing));
-        queue.write_buffer(&self.placement, 0, bytemuck::cast_slice(&bytes));
-        self.world_from_humanoid[..placements.len()].copy_from_slice(placements);
+        let bytes: Vec<GpuPlacement> =
+            crowd_map(placements, |k, &m| placement_of(m, overlay, first + k as u32, instancing));
+        let offset = u64::from(first) * std::mem::size_of::<GpuPlacement>() as u64;
+        queue.write_buffer(&self.placement, offset, bytemuck::cast_slice(&bytes));
+        let first = first as usize;
+        self.world_from_humanoid[first..first + placements.len()].copy_from_slice(placements);
+    }
+
+    /// Draws only instances `shown` from the next frame on (all of them by default): one humanoid of a
+    /// group of twins drawn alone.
+    pub fn show_instances(&mut self, shown: Range<u32>) {
+        self.shown = shown.start.min(self.instancing.count)..shown.end.min(self.instancing.count);
+    }
+
+    /// The instances drawn (see [`Self::show_instances`]).
+    pub fn shown_instances(&self) -> Range<u32> {
+        self.shown.clone()
     }
 
     /// Gives every point of this draw the same skin overlay values (a segment, 100 % its joint's), or

@@ -458,6 +458,7 @@ impl HumanoidRenderer {
             parts,
             instancing,
             world_from_humanoid: vec![Mat4::IDENTITY; instancing.count as usize],
+            shown: 0..instancing.count,
             rigid_overlay: NO_RIGID_OVERLAY,
             geometry: None,
         };
@@ -484,19 +485,25 @@ impl HumanoidRenderer {
         let mut blended = Vec::new();
         for (m, mesh) in meshes.iter().enumerate() {
             for (p, part) in mesh.parts.iter().enumerate().filter(|(_, p)| p.variant.blended && !p.indices.is_empty()) {
+                let shown = mesh.shown_instances();
                 for (k, world_from_humanoid) in mesh.instance_placements().iter().enumerate() {
+                    if !shown.contains(&(k as u32)) {
+                        continue;
+                    }
                     let distance = world_from_humanoid.transform_point3(part.centre).distance_squared(eye);
                     blended.push((distance, m, p, k as u32));
                 }
             }
-            if !mesh.parts.iter().any(|p| !p.variant.blended && !p.indices.is_empty()) {
+            if mesh.shown_instances().is_empty()
+                || !mesh.parts.iter().any(|p| !p.variant.blended && !p.indices.is_empty())
+            {
                 continue;
             }
             bind_mesh(pass, mesh);
             for part in mesh.parts.iter().filter(|p| !p.variant.blended && !p.indices.is_empty()) {
                 pass.set_pipeline(self.pipeline(part.variant));
                 pass.set_bind_group(2, &part.bind_group, &[]);
-                pass.draw_indexed(part.indices.clone(), 0, 0..mesh.instance_count());
+                pass.draw_indexed(part.indices.clone(), 0, mesh.shown_instances());
             }
         }
         blended.sort_by(|a, b| b.0.total_cmp(&a.0));

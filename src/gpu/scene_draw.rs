@@ -47,8 +47,11 @@ impl SceneDrawError {
     }
 }
 
-/// One humanoid's draws.
+/// The draws of one humanoid, or of a group of twins (humanoids the scene repeats, see
+/// [`crate::hanim::twins`]), all skinned by one dispatch per kernel and drawn by instanced draws.
 pub struct HumanoidDraws {
+    /// Copies these draws hold: one block of [`SceneDraw::instances`] copies per twin, in the group's order.
+    copies: u32,
     /// The skin/morph pass (`None` for a humanoid with nothing to draw, e.g. without joints).
     pub skin: Option<GpuSkin>,
     /// Segment coords events set, by segment, as written into the skin pass.
@@ -81,10 +84,22 @@ struct SceneShapeDraw {
     shown: bool,
 }
 
+/// Where a humanoid of the document is drawn: its group's draws, and the first of its copies there.
+#[derive(Debug, Clone, Copy)]
+struct Slot {
+    batch: usize,
+    first_copy: u32,
+}
+
 /// The draws of a whole document.
 pub struct SceneDraw {
+    /// One per group of twin humanoids (a humanoid without twins is a group of one), ordered by their
+    /// first member.
+    batches: Vec<HumanoidDraws>,
     /// One per humanoid of the document, in order.
-    pub humanoids: Vec<HumanoidDraws>,
+    slots: Vec<Slot>,
+    /// The first humanoid of each batch: the one its draws were built from.
+    leaders: Vec<HumanoidIndex>,
     scene_shapes: Vec<SceneShapeDraw>,
     pub textures: TextureCache,
     /// World bounds of the scene's other Shapes (empty without any).
@@ -140,9 +155,34 @@ impl SceneDraw {
         poses: &[Pose],
         instances: u32,
     ) -> Result<Self, SceneDrawError> {
+        Self::build(ctx, renderer, doc, poses, instances, crate::hanim::twins::twin_groups(doc))
+    }
+
+    /// As [`Self::new`], with every humanoid in draws of its own even where the scene repeats it: what
+    /// batching twins is measured and checked against.
+    pub fn unbatched(
+        ctx: &GpuContext,
+        renderer: &HumanoidRenderer,
+        doc: &Document,
+        poses: &[Pose],
+    ) -> Result<Self, SceneDrawError> {
+        let alone = doc.indexed_humanoids().map(|(i, _)| vec![i]).collect();
+        Self::build(ctx, renderer, doc, poses, 1, alone)
+    }
+
+    fn build(
+        ctx: &GpuContext,
+        renderer: &HumanoidRenderer,
+        doc: &Document,
+        poses: &[Pose],
+        instances: u32,
+        groups: Vec<Vec<HumanoidIndex>>,
+    ) -> Result<Self, SceneDrawError> {
         let instances = instances.max(1);
         let mut out = SceneDraw {
-            humanoids: Vec::new(),
+            batches: Vec::new(),
+            slots: vec![Slot { batch: 0, first_copy: 0 }; doc.humanoids.len()],
+            leaders: Vec::new(),
             scene_shapes: Vec::new(),
             textures: TextureCache::new(&ctx.device, &ctx.queue),
             scene_bounds: Aabb::default(),
@@ -153,13 +193,22 @@ impl SceneDraw {
             geometry_overridden: false,
             instances,
         };
-        for (h, pose) in doc.humanoids.iter().zip(poses) {
-            let draws = out.build_humanoid(ctx, renderer, doc, h)?;
-            out.humanoids.push(draws);
-            let index = HumanoidIndex(out.humanoids.len() - 1);
-            let copies = vec![pose; instances as usize];
-            let placements = vec![pose.world_from_humanoid(h); instances as usize];
-            out.update_humanoid_instances(&ctx.queue, index, h, &copies, &placements);
+        for group in groups {
+            let leader = group[0];
+            let copies = instances.saturating_mul(group.len() as u32);
+            let draws = out.build_humanoid(ctx, renderer, doc, &doc.humanoids[leader.0], copies)?;
+            let batch = out.batches.len();
+            for (member, index) in group.iter().enumerate() {
+                out.slots[index.0] = Slot { batch, first_copy: member as u32 * instances };
+            }
+            out.batches.push(draws);
+            out.leaders.push(leader);
+            for index in group {
+                let (h, Some(pose)) = (&doc.humanoids[index.0], poses.get(index.0)) else { continue };
+                let copies = vec![pose; instances as usize];
+                let placements = vec![pose.world_from_humanoid(h); instances as usize];
+                out.update_humanoid_instances(&ctx.queue, index, h, &copies, &placements);
+            }
         }
         let mut notes = Vec::new();
         // The shown Shapes, then those in Switch choices not shown at load (hidden until an event shows
@@ -243,6 +292,7 @@ impl SceneDraw {
         renderer: &HumanoidRenderer,
         doc: &Document,
         h: &Humanoid,
+        copies: u32,
     ) -> Result<HumanoidDraws, SceneDrawError> {
         let whose = format!("humanoid '{}'", h.name);
         let mesh =
@@ -277,6 +327,7 @@ impl SceneDraw {
         let skin_drawn = h.skin.is_some() && mesh.parts.iter().any(|p| !p.indices.is_empty());
         if !skin_drawn && built.is_empty() {
             return Ok(HumanoidDraws {
+                copies,
                 skin: None,
                 skin_draw: None,
                 rigid: Vec::new(),
@@ -285,7 +336,7 @@ impl SceneDraw {
         }
         let (source_point, normals) = if skin_drawn { mesh.concatenated_corners() } else { (Vec::new(), Vec::new()) };
         let corners = SkinCorners { source_point: &source_point, normals: &normals };
-        let skin = GpuSkin::instanced(ctx, renderer.skin_pipelines(), h, corners, self.instances)
+        let skin = GpuSkin::instanced(ctx, renderer.skin_pipelines(), h, corners, copies)
             .map_err(SceneDrawError::gpu(whose.as_str()))?;
         self.load_textures(ctx, &mesh.parts);
         for b in &built {
@@ -304,7 +355,7 @@ impl SceneDraw {
         let mut rigid = Vec::new();
         for b in &built {
             let segment_instancing =
-                Instancing { count: self.instances, point_stride: skin.segment_point_count, corner_stride: 0 };
+                Instancing { count: copies, point_stride: skin.segment_point_count, corner_stride: 0 };
             let draw = match b.morph_segment {
                 _ if b.driven => {
                     // A Shape events rebuild: its points from the morphed segment's, or its own.
@@ -316,7 +367,7 @@ impl SceneDraw {
                                 segment_instancing,
                             )
                         }
-                        None => (EventPoints::Own, Instancing::shared(self.instances)),
+                        None => (EventPoints::Own, Instancing::shared(copies)),
                     };
                     let (device, scene, textures) = (&ctx.device, &doc.scene, &self.textures);
                     renderer
@@ -333,7 +384,7 @@ impl SceneDraw {
                 ),
                 None => {
                     let buffer = renderer.create_points(&ctx.device, &b.points);
-                    let shared = Instancing::shared(self.instances);
+                    let shared = Instancing::shared(copies);
                     renderer.create_rigid_mesh(&ctx.device, &b.mesh, &buffer, 0, &b.points, &self.textures, shared)
                 }
             }
@@ -347,7 +398,7 @@ impl SceneDraw {
             skin.corner_count,
             rigid.len()
         );
-        Ok(HumanoidDraws { skin: Some(skin), skin_draw, rigid, segment_coords: HashMap::new() })
+        Ok(HumanoidDraws { copies, skin: Some(skin), skin_draw, rigid, segment_coords: HashMap::new() })
     }
 
     /// Writes humanoid `index`'s frame data for `pose`: the skin pass's joint matrices and displacer
@@ -371,7 +422,9 @@ impl SceneDraw {
 
     /// Writes the frame data of every copy of humanoid `index` (a document built [`Self::instanced`]):
     /// copy k at `poses[k]`, placed by `world_from_humanoid[k]`. One write per skin buffer and per draw,
-    /// however many copies there are; copies past the end of the slices keep theirs.
+    /// however many copies there are; copies past the end of the slices keep theirs. A humanoid with
+    /// twins writes its own block of its group's copies (see [`Self::update_humanoids`] for one write
+    /// per group).
     pub fn update_humanoid_instances(
         &mut self,
         queue: &wgpu::Queue,
@@ -380,39 +433,121 @@ impl SceneDraw {
         poses: &[&Pose],
         world_from_humanoid: &[Mat4],
     ) {
-        let Some(draws) = self.humanoids.get_mut(index.0) else { return };
-        let Some(skin) = &draws.skin else { return };
+        let Some(&Slot { batch, first_copy }) = self.slots.get(index.0) else { return };
         let copies = poses.len().min(world_from_humanoid.len()).min(self.instances as usize);
-        // Each copy's joint globals and skin matrices are independent of the others': a crowd computes
-        // them on every core (a single humanoid stays on this thread).
-        // G_j once per copy and frame, for the skin matrices and the rigid parts alike.
-        let globals: Vec<Vec<Mat4>> = crowd_map(&poses[..copies], |_, pose| pose::humanoid_from_joint(h, pose));
-        if skin.point_count > 0 || skin.segment_point_count > 0 {
-            let frames: Vec<FrameData> = crowd_map(&globals, |k, g| FrameData::from_globals(h, poses[k], g));
-            skin.write_frames(queue, &frames);
+        write_copies(queue, &mut self.batches[batch], h, first_copy, &poses[..copies], &world_from_humanoid[..copies]);
+    }
+
+    /// Writes this frame's pose and placement of every humanoid of `doc` (`poses[i]`, placed by
+    /// `world_from_humanoid[i]`), one write per skin buffer and per draw for each group of twins: the
+    /// path of the window and of renders, where each humanoid is one copy.
+    pub fn update_humanoids(
+        &mut self,
+        queue: &wgpu::Queue,
+        doc: &Document,
+        poses: &[&Pose],
+        world_from_humanoid: &[Mat4],
+    ) {
+        if self.instances != 1 {
+            for (i, h) in doc.indexed_humanoids() {
+                if let (Some(pose), Some(&placement)) = (poses.get(i.0), world_from_humanoid.get(i.0)) {
+                    self.update_humanoid_instances(queue, i, h, &[*pose], &[placement]);
+                }
+            }
+            return;
         }
-        if let Some(draw) = &mut draws.skin_draw {
-            draw.set_instance_placements(queue, &world_from_humanoid[..copies]);
+        let mut members: Vec<Vec<usize>> = vec![Vec::new(); self.batches.len()];
+        for (i, slot) in self.slots.iter().enumerate() {
+            members[slot.batch].push(i);
         }
-        for RigidDraw { joint, offset, draw } in &mut draws.rigid {
-            let placed = crowd_map(&globals, |k, g| {
-                world_from_humanoid[k] * joint.and_then(|j| g.get(j)).copied().unwrap_or(Mat4::IDENTITY) * *offset
-            });
-            draw.set_instance_placements(queue, &placed);
+        for ((draws, leader), members) in self.batches.iter_mut().zip(&self.leaders).zip(members) {
+            let Some(h) = doc.humanoids.get(leader.0) else { continue };
+            let (Some(held), Some(placed)): (Option<Vec<&Pose>>, Option<Vec<Mat4>>) = (
+                members.iter().map(|&i| poses.get(i).copied()).collect(),
+                members.iter().map(|&i| world_from_humanoid.get(i).copied()).collect(),
+            ) else {
+                continue;
+            };
+            write_copies(queue, draws, h, 0, &held, &placed);
         }
     }
 
+    /// Shows only the copies of humanoid `only` (`None`: every humanoid) in the next frames' draws.
+    pub fn show_only(&mut self, only: Option<usize>) {
+        let instances = self.instances;
+        for (b, draws) in self.batches.iter_mut().enumerate() {
+            let shown = match only.and_then(|i| self.slots.get(i)) {
+                None if only.is_none() => 0..draws.copies,
+                Some(slot) if slot.batch == b => slot.first_copy..slot.first_copy + instances,
+                _ => 0..0,
+            };
+            for draw in draws.skin_draw.iter_mut().chain(draws.rigid.iter_mut().map(|r| &mut r.draw)) {
+                draw.show_instances(shown.clone());
+            }
+        }
+    }
+
+    /// Whether humanoid `index` draws any geometry (callers show the skeleton of one that does not).
+    pub fn has_geometry(&self, index: usize) -> bool {
+        self.slots.get(index).is_some_and(|slot| self.batches[slot.batch].has_geometry())
+    }
+
+    /// The skin passes, one per group of twins.
+    pub fn skins(&self) -> impl Iterator<Item = &GpuSkin> {
+        self.batches.iter().filter_map(|b| b.skin.as_ref())
+    }
+
+    /// Groups of twins drawn together (as many as the document has humanoids when none repeats).
+    pub fn batch_count(&self) -> usize {
+        self.batches.len()
+    }
+}
+
+/// Writes the frame data of copies `first..first + poses.len()` of `draws` (the group of `h`).
+fn write_copies(
+    queue: &wgpu::Queue,
+    draws: &mut HumanoidDraws,
+    h: &Humanoid,
+    first: u32,
+    poses: &[&Pose],
+    world_from_humanoid: &[Mat4],
+) {
+    let Some(skin) = &draws.skin else { return };
+    let copies = poses.len().min(world_from_humanoid.len());
+    // Each copy's joint globals and skin matrices are independent of the others': a crowd computes
+    // them on every core (a single humanoid stays on this thread).
+    // G_j once per copy and frame, for the skin matrices and the rigid parts alike.
+    let globals: Vec<Vec<Mat4>> = crowd_map(&poses[..copies], |_, pose| pose::humanoid_from_joint(h, pose));
+    if skin.point_count > 0 || skin.segment_point_count > 0 {
+        let frames: Vec<FrameData> = crowd_map(&globals, |k, g| FrameData::from_globals(h, poses[k], g));
+        skin.write_frames_from(queue, first, &frames);
+    }
+    if let Some(draw) = &mut draws.skin_draw {
+        draw.set_instance_placements_from(queue, first, &world_from_humanoid[..copies]);
+    }
+    for RigidDraw { joint, offset, draw } in &mut draws.rigid {
+        let placed = crowd_map(&globals, |k, g| {
+            world_from_humanoid[k] * joint.and_then(|j| g.get(j)).copied().unwrap_or(Mat4::IDENTITY) * *offset
+        });
+        draw.set_instance_placements_from(queue, first, &placed);
+    }
+}
+
+impl SceneDraw {
     /// How many copies of `doc` one [`Self::instanced`] can hold (at least 1, at most `wanted`): the
     /// largest per-copy buffer of its humanoids (skinned points, corners, segment coords or joint
     /// matrices) times the copies must fit the device's storage binding size.
     pub fn instances_that_fit(ctx: &GpuContext, doc: &Document, wanted: u32) -> Result<u32, SceneDrawError> {
         let limit = ctx.max_storage_binding().min(ctx.device.limits().max_buffer_size);
         let mut largest = 1u64;
-        for h in &doc.humanoids {
+        // Twins share their buffers: a group of n needs n times a copy's bytes per copy of the document.
+        for group in crate::hanim::twins::twin_groups(doc) {
+            let h = &doc.humanoids[group[0].0];
             let whose = format!("humanoid '{}'", h.name);
             let mesh =
                 skin_mesh_from_humanoid(&doc.scene, h).map_err(SceneDrawError::geometry(format!("{whose}: skin")))?;
-            largest = largest.max(GpuSkin::bytes_per_instance(h, mesh.corner_count()));
+            let bytes = GpuSkin::bytes_per_instance(h, mesh.corner_count()).saturating_mul(group.len() as u64);
+            largest = largest.max(bytes);
         }
         Ok(u32::try_from(limit / largest).unwrap_or(u32::MAX).clamp(1, wanted.max(1)))
     }
@@ -466,7 +601,7 @@ impl SceneDraw {
         }
         self.appearance_overridden = !changed.is_empty();
         let mut written = 0;
-        for h in &mut self.humanoids {
+        for h in &mut self.batches {
             for draw in h.skin_draw.iter_mut().chain(h.rigid.iter_mut().map(|r| &mut r.draw)) {
                 written += draw.apply_appearance(queue, scene, overrides, &changed);
             }
@@ -497,7 +632,9 @@ impl SceneDraw {
         }
         self.geometry_overridden = !values.is_empty();
         let mut written = GeometryUploads::default();
-        for (draws, h) in self.humanoids.iter_mut().zip(&doc.humanoids) {
+        // Only a group of one has routed vertex nodes (see `hanim::twins`): its leader is its humanoid.
+        for (draws, leader) in self.batches.iter_mut().zip(&self.leaders) {
+            let Some(h) = doc.humanoids.get(leader.0) else { continue };
             if let Some(skin) = &draws.skin {
                 written.points +=
                     super::geometry_events::write_segment_coords(queue, skin, h, &values, &mut draws.segment_coords);
@@ -512,7 +649,7 @@ impl SceneDraw {
     /// Every buffer write events have caused in these draws so far.
     pub fn geometry_uploads(&self) -> GeometryUploads {
         let mut all = GeometryUploads::default();
-        for h in &self.humanoids {
+        for h in &self.batches {
             for r in &h.rigid {
                 all += r.draw.geometry_uploads();
             }
@@ -524,17 +661,19 @@ impl SceneDraw {
     }
 
     fn event_draws_mut(&mut self) -> impl Iterator<Item = &mut MeshDraw> {
-        let rigid = self.humanoids.iter_mut().flat_map(|h| h.rigid.iter_mut().map(|r| &mut r.draw));
+        let rigid = self.batches.iter_mut().flat_map(|h| h.rigid.iter_mut().map(|r| &mut r.draw));
         rigid.chain(self.scene_shapes.iter_mut().map(|s| &mut s.draw)).filter(|d| d.has_event_geometry())
     }
 
     /// Shows the skin overlay `mode` for the joint `selected[h]` of each humanoid `h` (missing or `None`:
     /// no joint) from the next frame on: the skin pass computes its points' values (influence count,
     /// weight sum, the joint's weight), and each rigid shape carries its joint's values (100 %). `Off`
-    /// stops the computing.
+    /// stops the computing. Twins drawn together show the joint selected in any of them (the overlay's
+    /// values are computed once for the group).
     pub fn set_overlay(&mut self, queue: &wgpu::Queue, mode: OverlayMode, selected: &[Option<usize>]) {
-        for (index, draws) in self.humanoids.iter_mut().enumerate() {
-            let selected = selected.get(index).copied().flatten();
+        for (batch, draws) in self.batches.iter_mut().enumerate() {
+            let members = self.slots.iter().enumerate().filter(|(_, slot)| slot.batch == batch);
+            let selected = members.filter_map(|(i, _)| selected.get(i).copied().flatten()).next();
             let shown = mode != OverlayMode::Off;
             if let Some(skin) = &mut draws.skin {
                 skin.set_overlay(queue, shown.then_some(selected.map(|j| j as u32)));
@@ -551,7 +690,7 @@ impl SceneDraw {
 
     /// Records every humanoid's skin/morph compute pass.
     pub fn encode(&self, encoder: &mut wgpu::CommandEncoder) {
-        for skin in self.humanoids.iter().filter_map(|h| h.skin.as_ref()) {
+        for skin in self.skins() {
             skin.encode(encoder);
         }
     }
@@ -563,16 +702,17 @@ impl SceneDraw {
         all
     }
 
-    /// The draws of humanoid `index` alone.
+    /// The draws of humanoid `index` alone: those of its group of twins, which draw its copies alone
+    /// once [`Self::show_only`] chose it.
     pub fn draws_of_humanoid(&self, index: usize) -> Vec<&MeshDraw> {
-        let Some(h) = self.humanoids.get(index) else { return Vec::new() };
+        let Some(h) = self.slots.get(index).map(|slot| &self.batches[slot.batch]) else { return Vec::new() };
         h.skin_draw.iter().chain(h.rigid.iter().map(|r| &r.draw)).collect()
     }
 
     /// The humanoids' draws alone, without the scene's other Shapes.
     pub fn humanoid_draws(&self) -> Vec<&MeshDraw> {
         let mut all: Vec<&MeshDraw> = Vec::new();
-        for h in &self.humanoids {
+        for h in &self.batches {
             all.extend(h.skin_draw.iter());
             all.extend(h.rigid.iter().map(|r| &r.draw));
         }

@@ -330,7 +330,7 @@ impl GpuSkin {
             pipelines,
             bind_groups,
         };
-        skin.write_frame_list(&ctx.queue, std::iter::repeat_n(&rest, copies));
+        skin.write_frame_list(&ctx.queue, 0, std::iter::repeat_n(&rest, copies));
         Ok(skin)
     }
 
@@ -338,19 +338,34 @@ impl GpuSkin {
     /// instance k (the only per-frame uploads: one write per buffer however many instances there are).
     /// Frames past the instance count are ignored; instances past the end of `frames` keep theirs.
     pub fn write_frames(&self, queue: &wgpu::Queue, frames: &[FrameData]) {
-        self.write_frame_list(queue, frames.iter());
+        self.write_frames_from(queue, 0, frames);
     }
 
-    fn write_frame_list<'a>(&self, queue: &wgpu::Queue, frames: impl Iterator<Item = &'a FrameData> + Clone) {
-        let frames = frames.take(self.instances as usize);
+    /// As [`Self::write_frames`], for instances `first..first + frames.len()` (one copy among twins
+    /// skinned together); frames past the last instance are ignored.
+    pub fn write_frames_from(&self, queue: &wgpu::Queue, first: u32, frames: &[FrameData]) {
+        self.write_frame_list(queue, first, frames.iter());
+    }
+
+    fn write_frame_list<'a>(
+        &self,
+        queue: &wgpu::Queue,
+        first: u32,
+        frames: impl Iterator<Item = &'a FrameData> + Clone,
+    ) {
+        let frames = frames.take(self.instances.saturating_sub(first) as usize);
+        let first = first as u64;
         // Each instance's frame is copied straight into wgpu's staging memory: no concatenated copy (for
         // a crowd, megabytes of fresh memory every frame).
         if self.joint_count > 0 {
-            write_parts(queue, &self.skin_matrices, frames.clone().map(|f| f.skin_matrices.as_slice()));
-            write_parts(queue, &self.normal_matrices, frames.clone().map(|f| f.normal_matrices.as_slice()));
+            let joints = self.joint_count as u64;
+            let (skin_at, normal_at) = (first * joints * 64, first * joints * size_of::<GpuNormalMatrix>() as u64);
+            write_parts(queue, &self.skin_matrices, skin_at, frames.clone().map(|f| f.skin_matrices.as_slice()));
+            write_parts(queue, &self.normal_matrices, normal_at, frames.clone().map(|f| f.normal_matrices.as_slice()));
         }
         if self.displacer_count > 0 {
-            write_parts(queue, &self.displacers, frames.map(|f| f.displacers.as_slice()));
+            let at = first * (self.displacer_count * size_of::<GpuDisplacerFrame>()) as u64;
+            write_parts(queue, &self.displacers, at, frames.map(|f| f.displacers.as_slice()));
         }
     }
 
@@ -483,11 +498,12 @@ impl GpuSkin {
 fn write_parts<'a, T: bytemuck::Pod>(
     queue: &wgpu::Queue,
     buffer: &wgpu::Buffer,
+    offset: u64,
     parts: impl Iterator<Item = &'a [T]> + Clone,
 ) {
     let total: usize = parts.clone().map(std::mem::size_of_val).sum();
     let Some(size) = wgpu::BufferSize::new(total as u64) else { return };
-    let Some(mut view) = queue.write_buffer_with(buffer, 0, size) else { return };
+    let Some(mut view) = queue.write_buffer_with(buffer, offset, size) else { return };
     let mut at = 0;
     for part in parts {
         let bytes: &[u8] = bytemuck::cast_slice(part);

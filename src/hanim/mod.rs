@@ -6,6 +6,7 @@ pub mod build;
 pub mod influences;
 pub mod model;
 pub mod motion_rules;
+pub mod twins;
 
 pub use background::Background;
 pub use build::{HanimError, build_document, count_channels, load, load_str, load_with_progress};

@@ -271,15 +271,12 @@ impl Offscreen {
         let camera = &Camera { near: camera.near.min(near_limit), ..*camera };
         let mut lines = OverlayLines::default();
         let cross = views::usable_box(bounds).size().max_element() * 0.012;
+        let held: Vec<&Pose> = poses.iter().collect();
+        let placed: Vec<_> = doc.humanoids.iter().zip(poses).map(|(h, pose)| pose.world_from_humanoid(h)).collect();
+        draw.scene.update_humanoids(&ctx.queue, doc, &held, &placed);
+        draw.scene.show_only(display.only_humanoid);
         for (index, (h, pose)) in doc.humanoids.iter().zip(poses).enumerate() {
-            draw.scene.update_humanoid_placed(
-                &ctx.queue,
-                crate::hanim::HumanoidIndex(index),
-                h,
-                pose,
-                pose.world_from_humanoid(h),
-            );
-            let drawn = draw.scene.humanoids.get(index).is_some_and(|d| d.has_geometry());
+            let drawn = draw.scene.has_geometry(index);
             let shown = display.only_humanoid.is_none_or(|only| only == index);
             if shown && (display.show_skeleton || (display.skeleton_aid && !drawn)) {
                 overlay::push_skeleton(&mut lines.skeleton, h, pose, cross);

@@ -21,15 +21,9 @@ use crate::input::ReadFailure;
 pub enum ReferenceFailure {
     /// A remote URL (`http:`, `https:`, any other scheme): never fetched.
     Remote,
-    NotFound,
-    /// A directory, device, FIFO or socket.
-    NotRegularFile(&'static str),
-    TooLarge {
-        size: u64,
-        limit: u64,
-    },
-    /// Opening or reading failed (permissions, I/O error): the error's kind.
-    Unreadable(String),
+    /// The program's one door refused the file or could not read it (not found, not a regular file, over
+    /// the per-reference limit, unreadable): the door's own reason, shared with every other input.
+    Read(ReadFailure),
     /// The file was read but is not an X3D document (or its gzip data is corrupt or too large).
     NotX3d,
     /// An X3D document that stopped with an error at this line:column.
@@ -52,12 +46,16 @@ impl fmt::Display for ReferenceFailure {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Self::Remote => write!(f, "remote URLs are never fetched"),
-            Self::NotFound => write!(f, "not found"),
-            Self::NotRegularFile(kind) => write!(f, "not a regular file ({kind})"),
-            Self::TooLarge { size, limit } => {
+            Self::Read(ReadFailure::NotFound) => write!(f, "not found"),
+            Self::Read(ReadFailure::NotRegularFile(kind)) => write!(f, "not a regular file ({kind})"),
+            Self::Read(ReadFailure::TooLarge { size, limit }) => {
                 write!(f, "too large ({size} bytes; the limit per referenced file is {limit} bytes)")
             }
-            Self::Unreadable(kind) => write!(f, "cannot be read ({kind})"),
+            Self::Read(ReadFailure::Unreadable(kind)) => write!(f, "cannot be read ({kind})"),
+            // Bytes are never decoded by the door for a reference; a text failure is the loader's.
+            Self::Read(ReadFailure::NotUtf8 { .. }) | Self::UnsupportedEncoding => {
+                write!(f, "in a text encoding that is not supported")
+            }
             Self::NotX3d => write!(f, "not an X3D file"),
             Self::BrokenX3d(Some(at)) => write!(f, "an X3D file with an error at line {}:{}", at.line, at.column),
             Self::BrokenX3d(None) => write!(f, "an X3D file that cannot be read"),
@@ -67,7 +65,6 @@ impl fmt::Display for ReferenceFailure {
             Self::DecompressesTooLarge(limit) => {
                 write!(f, "too large (its gzip data expands beyond {} MiB)", limit >> 20)
             }
-            Self::UnsupportedEncoding => write!(f, "in a text encoding that is not supported"),
             Self::NoSuchProto(name) => write!(f, "declares no PROTO '{name}'"),
         }
     }
@@ -91,7 +88,7 @@ pub fn local_target(dir: &Path, url: &str) -> Result<(PathBuf, Option<String>), 
         None => (local, None),
     };
     if file.is_empty() {
-        return Err(ReferenceFailure::NotFound);
+        return Err(ReferenceFailure::Read(ReadFailure::NotFound));
     }
     Ok((dir.join(file), fragment))
 }
@@ -100,20 +97,7 @@ pub fn local_target(dir: &Path, url: &str) -> Result<(PathBuf, Option<String>), 
 /// ([`crate::input::read_within`]: regular files only, opened without blocking, checked on the handle);
 /// anything else is a failure that names its kind.
 pub fn read_referenced_file(path: &Path, limit: u64) -> Result<Vec<u8>, ReferenceFailure> {
-    crate::input::read_within(path, limit).map_err(ReferenceFailure::from)
-}
-
-impl From<ReadFailure> for ReferenceFailure {
-    fn from(failure: ReadFailure) -> Self {
-        match failure {
-            ReadFailure::NotFound => Self::NotFound,
-            ReadFailure::NotRegularFile(kind) => Self::NotRegularFile(kind),
-            ReadFailure::TooLarge { size, limit } => Self::TooLarge { size, limit },
-            ReadFailure::Unreadable(kind) => Self::Unreadable(kind),
-            // Bytes are never decoded here; a text failure of a reference is the loader's.
-            ReadFailure::NotUtf8 { .. } => Self::UnsupportedEncoding,
-        }
-    }
+    crate::input::read_within(path, limit).map_err(ReferenceFailure::Read)
 }
 
 /// Whether `first`, the first word of a file without a header line, begins a VRML97 statement: a node
@@ -194,16 +178,25 @@ mod tests {
     #[test]
     fn only_regular_files_within_the_limit_are_read() {
         let dir = tempfile::tempdir().expect("temp dir");
-        assert_eq!(read_referenced_file(dir.path(), 1000), Err(ReferenceFailure::NotRegularFile("a directory")));
-        assert_eq!(read_referenced_file(&dir.path().join("none"), 1000), Err(ReferenceFailure::NotFound));
+        assert_eq!(
+            read_referenced_file(dir.path(), 1000),
+            Err(ReferenceFailure::Read(ReadFailure::NotRegularFile("a directory")))
+        );
+        assert_eq!(
+            read_referenced_file(&dir.path().join("none"), 1000),
+            Err(ReferenceFailure::Read(ReadFailure::NotFound))
+        );
         let file = dir.path().join("f.x3d");
         std::fs::write(&file, b"0123456789").expect("write");
         assert_eq!(read_referenced_file(&file, 10).as_deref(), Ok(&b"0123456789"[..]));
-        assert_eq!(read_referenced_file(&file, 9), Err(ReferenceFailure::TooLarge { size: 10, limit: 9 }));
+        assert_eq!(
+            read_referenced_file(&file, 9),
+            Err(ReferenceFailure::Read(ReadFailure::TooLarge { size: 10, limit: 9 }))
+        );
         #[cfg(target_os = "linux")]
         assert_eq!(
             read_referenced_file(Path::new("/dev/zero"), 1000),
-            Err(ReferenceFailure::NotRegularFile("a device"))
+            Err(ReferenceFailure::Read(ReadFailure::NotRegularFile("a device")))
         );
     }
 }

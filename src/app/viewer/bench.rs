@@ -122,7 +122,7 @@ impl Viewer {
             let elapsed = bench.measured_start.map_or(0.0, |s| s.elapsed().as_secs_f64());
             let fps = f64::from(plan.frames) / elapsed.max(1e-9);
             let scene = self.scene.as_ref();
-            let skins = scene.into_iter().flat_map(|s| s.draws.humanoids.iter().filter_map(|h| h.skin.as_ref()));
+            let skins = scene.into_iter().flat_map(|s| s.draws.skins());
             let (skin_points, dispatches) =
                 skins.fold((0u64, 0u32), |(p, d), s| (p + u64::from(s.point_count), d + s.dispatch_count()));
             let draw_calls = scene.map_or(0, |s| s.draws.draws().iter().map(|d| d.draw_calls()).sum::<u32>());

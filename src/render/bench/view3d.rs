@@ -84,7 +84,12 @@ impl Copies {
         let shapes: Vec<Option<Mat4>> = doc.other_shapes.iter().map(|&(_, world)| Some(world)).collect();
         for first in (0..count).step_by(per_draw) {
             let n = per_draw.min(count - first);
-            let mut scene = SceneDraw::instanced(ctx, renderer.mesh_pipelines(), doc, rest, n as u32)?;
+            let mut scene = if batched {
+                SceneDraw::instanced(ctx, renderer.mesh_pipelines(), doc, rest, n as u32)?
+            } else {
+                // Each copy, and each humanoid the file repeats, in draws of its own.
+                SceneDraw::unbatched(ctx, renderer.mesh_pipelines(), doc, rest)?
+            };
             scene.place_scene_shape_instances(&ctx.queue, &shapes, &out.offsets[first..first + n]);
             out.scenes.push(scene);
         }
@@ -200,7 +205,7 @@ pub fn bench_view(
 
     let frames = options.frames.max(1);
     let fps = f64::from(frames) / elapsed.max(1e-9);
-    let skins = copies_built.scenes.iter().flat_map(|s| s.humanoids.iter().filter_map(|h| h.skin.as_ref()));
+    let skins = copies_built.scenes.iter().flat_map(|s| s.skins());
     let (skin_points, dispatches, deform_bytes) = skins.fold((0u64, 0u32, 0u64), |(p, d, b), s| {
         (p + u64::from(s.point_count) * u64::from(s.instances), d + s.dispatch_count(), b + s.bytes_per_frame())
     });
@@ -216,7 +221,7 @@ pub fn bench_view(
         height,
         msaa: options.formats.sample_count,
         copies,
-        batches: copies_built.scenes.len(),
+        batches: copies_built.scenes.iter().map(SceneDraw::batch_count).sum(),
         motion: clip.map(|c| animations.clips[c].name().to_string()),
         frames,
         triangles: copies_built.scenes.iter().map(|s| u64::from(s.triangles) * u64::from(s.instances())).sum(),

@@ -1,0 +1,207 @@
+//! Crowds as files make them: humanoids a scene repeats (Inlines of one file, USEs of one humanoid,
+//! copies written out with the same text) are twins, skinned by one pass and drawn by instanced draws.
+//!
+//! - Twins are found by content, and a humanoid whose geometry or appearance events change keeps draws
+//!   of its own.
+//! - Every twin's skinned points, read back from the shared buffers, agree with the CPU reference at its
+//!   own pose (1e-5 of the bounding-box diagonal, as `tests/gpu_skin.rs` asks of one humanoid).
+//! - Twins drawn together give the same picture, pixel for pixel, as the same humanoids drawn one by one
+//!   (`SceneDraw::unbatched`), all together and each alone (the catalogue's view of one humanoid).
+//!
+//! `HANIM_KEEP_SHOTS=DIR` writes the batched pictures there, to look at them.
+
+mod common;
+
+use glam::{Mat4, Quat};
+use hanim_viewer::gpu::GpuContext;
+use hanim_viewer::gpu::agreement::random_pose;
+use hanim_viewer::gpu::lighting::Lighting;
+use hanim_viewer::gpu::overlay::OverlayLines;
+use hanim_viewer::gpu::render_pass::MeshDraw;
+use hanim_viewer::gpu::scene_draw::SceneDraw;
+use hanim_viewer::gpu::scene_renderer::{FrameInputs, SceneRenderer};
+use hanim_viewer::gpu::target::RenderTarget;
+use hanim_viewer::hanim::twins::twin_groups;
+use hanim_viewer::hanim::{self, Background, Document, HumanoidIndex};
+use hanim_viewer::pose::Pose;
+use hanim_viewer::pose::skin_inspection::OverlayMode;
+use hanim_viewer::views;
+use rand::SeedableRng;
+use rand::rngs::StdRng;
+
+const WIDTH: u32 = 480;
+const HEIGHT: u32 = 240;
+
+fn load(name: &str) -> Document {
+    let path = common::test_data(&format!("crowd/{name}"));
+    hanim::load(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+fn groups(doc: &Document) -> Vec<Vec<usize>> {
+    twin_groups(doc).into_iter().map(|g| g.into_iter().map(|i| i.0).collect()).collect()
+}
+
+#[test]
+fn humanoids_a_scene_repeats_are_found_as_twins() {
+    assert_eq!(groups(&load("joekick_inlines.x3d")), vec![vec![0, 1, 2]], "three Inlines of one file");
+    assert_eq!(groups(&load("jin_inlines.x3d")), vec![vec![0, 1]], "two Inlines of a segmented figure");
+    // The second humanoid's Material is written by a ROUTE; the fourth USEs the third.
+    assert_eq!(groups(&load("routed_twin.x3d")), vec![vec![0, 2, 3], vec![1]]);
+    // Different humanoids are never twins; the copies of one file among them are.
+    assert_eq!(groups(&load("mixed_inlines.x3d")), vec![vec![0, 2], vec![1]]);
+    let two = hanim::load(&common::test_data("two_humanoids.x3d")).unwrap();
+    assert_eq!(groups(&two), vec![vec![0, 1]], "the built-in figure Inlined twice");
+}
+
+/// A gentle random pose for each humanoid (the first at rest), so that twins differ.
+fn poses(doc: &Document) -> Vec<Pose> {
+    let mut rng = StdRng::seed_from_u64(0x7_15);
+    doc.indexed_humanoids()
+        .map(|(i, h)| {
+            let mut pose = random_pose(h, &mut rng);
+            if i.0 == 0 {
+                return Pose::rest(h);
+            }
+            for q in &mut pose.rotation_offsets {
+                *q = Quat::IDENTITY.slerp(*q, 0.3);
+            }
+            pose.translation_offsets.iter_mut().for_each(|t| *t = glam::Vec3::ZERO);
+            pose
+        })
+        .collect()
+}
+
+fn write_poses(ctx: &GpuContext, scene: &mut SceneDraw, doc: &Document, poses: &[Pose], together: bool) {
+    let placed: Vec<Mat4> = doc.humanoids.iter().zip(poses).map(|(h, p)| p.world_from_humanoid(h)).collect();
+    if together {
+        let held: Vec<&Pose> = poses.iter().collect();
+        scene.update_humanoids(&ctx.queue, doc, &held, &placed);
+    } else {
+        for ((index, h), pose) in doc.indexed_humanoids().zip(poses) {
+            scene.update_humanoid_placed(&ctx.queue, index, h, pose, placed[index.0]);
+        }
+    }
+}
+
+fn render(
+    ctx: &GpuContext,
+    renderer: &mut SceneRenderer,
+    doc: &Document,
+    scene: &SceneDraw,
+    poses: &[Pose],
+) -> Vec<u8> {
+    let target = RenderTarget::new(ctx, WIDTH, HEIGHT, renderer.formats()).unwrap();
+    let aspect = WIDTH as f32 / HEIGHT as f32;
+    let bounds = hanim_viewer::render::scene_bounds(doc, poses).unwrap();
+    let camera = views::framed_camera(&bounds, Quat::from_rotation_y(0.3), views::DEFAULT_FIELD_OF_VIEW, aspect);
+    let background = Background::uniform([0.1, 0.1, 0.1]);
+    let draws: Vec<&MeshDraw> = scene.draws();
+    let lines = OverlayLines::default();
+    let inputs = FrameInputs {
+        camera: &camera,
+        aspect,
+        settings: Some(&doc.settings),
+        lighting: Lighting::Standard,
+        background: &background,
+        draws: &draws,
+        lines: &lines,
+        overlay: OverlayMode::Off,
+        timer: None,
+    };
+    let mut encoder = ctx.device.create_command_encoder(&Default::default());
+    SceneRenderer::encode_skin(&mut encoder, Some(scene), None);
+    renderer.encode_scene_pass(ctx, &mut encoder, target.views(), &inputs);
+    ctx.queue.submit([encoder.finish()]);
+    target.read_rgba8(ctx).unwrap()
+}
+
+fn keep(name: &str, rgba: &[u8]) {
+    if let Ok(dir) = std::env::var("HANIM_KEEP_SHOTS") {
+        let path = std::path::Path::new(&dir).join(name);
+        image::save_buffer(path, rgba, WIDTH, HEIGHT, image::ExtendedColorType::Rgba8).unwrap();
+    }
+}
+
+fn differing_pixels(a: &[u8], b: &[u8]) -> usize {
+    a.chunks(4).zip(b.chunks(4)).filter(|(x, y)| x != y).count()
+}
+
+fn covered_pixels(rgba: &[u8]) -> usize {
+    rgba.chunks(4).filter(|p| p[..3] != rgba[..3]).count()
+}
+
+#[test]
+fn twins_drawn_together_look_exactly_like_humanoids_drawn_one_by_one() {
+    let Some(ctx) = common::gpu_or_skip() else { return };
+    let formats = hanim_viewer::app::viewport::ViewportTarget::formats_for(&ctx.adapter_info);
+    let mut renderer = SceneRenderer::new(&ctx, formats).unwrap();
+    for (name, batches) in
+        [("joekick_inlines.x3d", 1), ("jin_inlines.x3d", 1), ("routed_twin.x3d", 2), ("mixed_inlines.x3d", 2)]
+    {
+        let doc = load(name);
+        let poses = poses(&doc);
+        let mut together = SceneDraw::new(&ctx, renderer.mesh_pipelines(), &doc, &poses).unwrap();
+        let mut apart = SceneDraw::unbatched(&ctx, renderer.mesh_pipelines(), &doc, &poses).unwrap();
+        assert_eq!(together.batch_count(), batches, "{name}");
+        assert_eq!(apart.batch_count(), doc.humanoids.len(), "{name}");
+        write_poses(&ctx, &mut together, &doc, &poses, true);
+        write_poses(&ctx, &mut apart, &doc, &poses, false);
+        let calls = |s: &SceneDraw| s.draws().iter().map(|d| d.draw_calls()).sum::<u32>();
+        eprintln!("{name}: draw calls {} together, {} one by one", calls(&together), calls(&apart));
+        assert!(calls(&together) < calls(&apart), "{name}");
+
+        let shot = render(&ctx, &mut renderer, &doc, &together, &poses);
+        keep(&format!("twins-{name}.png"), &shot);
+        assert!(covered_pixels(&shot) > 2_000, "{name}: the crowd draws too little");
+        assert_eq!(differing_pixels(&shot, &render(&ctx, &mut renderer, &doc, &apart, &poses)), 0, "{name}");
+
+        // Each humanoid alone (as the catalogue draws one): its own copy only, the same as drawn apart.
+        for only in 0..doc.humanoids.len() {
+            together.show_only(Some(only));
+            apart.show_only(Some(only));
+            let alone = render(&ctx, &mut renderer, &doc, &together, &poses);
+            let pixels = covered_pixels(&alone);
+            assert!(pixels > 100 && pixels < covered_pixels(&shot), "{name}: humanoid {only} alone covers {pixels}");
+            assert_eq!(
+                differing_pixels(&alone, &render(&ctx, &mut renderer, &doc, &apart, &poses)),
+                0,
+                "{name} {only}"
+            );
+        }
+        together.show_only(None);
+        assert_eq!(differing_pixels(&shot, &render(&ctx, &mut renderer, &doc, &together, &poses)), 0, "{name}");
+    }
+}
+
+#[test]
+fn every_twin_in_the_shared_skin_agrees_with_the_cpu_reference_at_its_own_pose() {
+    let Some(ctx) = common::gpu_or_skip() else { return };
+    let formats = hanim_viewer::app::viewport::ViewportTarget::formats_for(&ctx.adapter_info);
+    let renderer = SceneRenderer::new(&ctx, formats).unwrap();
+    let doc = load("joekick_inlines.x3d");
+    let poses = poses(&doc);
+    let mut scene = SceneDraw::new(&ctx, renderer.mesh_pipelines(), &doc, &poses).unwrap();
+    write_poses(&ctx, &mut scene, &doc, &poses, true);
+    let mut encoder = ctx.device.create_command_encoder(&Default::default());
+    scene.encode(&mut encoder);
+    ctx.queue.submit([encoder.finish()]);
+    let skins: Vec<_> = scene.skins().collect();
+    assert_eq!(skins.len(), 1);
+    assert_eq!(skins[0].instances, 3);
+    for (index, h) in doc.indexed_humanoids() {
+        let expected = hanim_viewer::pose::deform_skin(h, &poses[index.0]).unwrap().points;
+        let got = skins[0].read_instance_points(&ctx, index.0 as u32).unwrap();
+        let rest = &h.skin.as_ref().unwrap().points;
+        let mut rest_box = hanim_viewer::pose::bounds::Aabb::default();
+        rest.iter().for_each(|p| rest_box.add(*p));
+        let diagonal = rest_box.size().length();
+        let error = got.iter().zip(&expected).map(|(a, b)| (*a - *b).length()).fold(0.0f32, f32::max);
+        eprintln!("twin {}: largest point error {error:e} (diagonal {diagonal})", index.0);
+        assert_eq!(got.len(), expected.len());
+        assert!(error <= 1e-5 * diagonal, "twin {}: {error}", index.0);
+        // The twins really are posed apart: all but the first (at rest) moved away from the rest pose.
+        let at_rest = hanim_viewer::pose::deform_skin(h, &Pose::rest(h)).unwrap().points;
+        let moved = got.iter().zip(&at_rest).filter(|(a, b)| (**a - **b).length() > 0.01).count();
+        assert_eq!(moved == 0, index == HumanoidIndex(0), "twin {}: {moved} points moved", index.0);
+    }
+}
