@@ -57,7 +57,17 @@ pub struct HumanoidDraws {
     /// Segment coords events set, by segment, as written into the skin pass.
     segment_coords: HashMap<usize, Vec<glam::Vec3>>,
     skin_draw: Option<MeshDraw>,
+    /// The rigid shapes merged into a one-influence skin (see [`crate::mesh::rigid_merge`]).
+    merged: Option<MergedDraw>,
     rigid: Vec<RigidDraw>,
+}
+
+/// Rigid shapes drawn as one skin: its pass (posed with the humanoid's joint matrices) and its draw.
+struct MergedDraw {
+    skin: GpuSkin,
+    draw: MeshDraw,
+    /// The shapes it holds.
+    shapes: usize,
 }
 
 /// A rigid shape's draw, placed each frame with `H · G_joint · offset`.
@@ -72,7 +82,18 @@ struct RigidDraw {
 impl HumanoidDraws {
     /// False when the humanoid has no geometry at all (callers then show its skeleton).
     pub fn has_geometry(&self) -> bool {
-        self.skin_draw.is_some() || !self.rigid.is_empty()
+        self.skin_draw.is_some() || self.merged.is_some() || !self.rigid.is_empty()
+    }
+
+    /// Every draw of the humanoid (or group of twins).
+    fn all_draws(&self) -> impl Iterator<Item = &MeshDraw> {
+        let merged = self.merged.iter().map(|m| &m.draw);
+        self.skin_draw.iter().chain(merged).chain(self.rigid.iter().map(|r| &r.draw))
+    }
+
+    fn all_draws_mut(&mut self) -> impl Iterator<Item = &mut MeshDraw> {
+        let merged = self.merged.iter_mut().map(|m| &mut m.draw);
+        self.skin_draw.iter_mut().chain(merged).chain(self.rigid.iter_mut().map(|r| &mut r.draw))
     }
 }
 
@@ -82,6 +103,22 @@ struct SceneShapeDraw {
     index: usize,
     draw: MeshDraw,
     shown: bool,
+}
+
+/// How a document's humanoids are put into draws.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Batching {
+    /// Twins (humanoids the scene repeats) share one skin pass and instanced draws.
+    pub twins: bool,
+    /// A humanoid's rigid shapes that share an appearance are merged into a one-influence skin.
+    pub merge_rigid: bool,
+}
+
+impl Batching {
+    /// What every view draws with.
+    pub const ALL: Batching = Batching { twins: true, merge_rigid: true };
+    /// Each humanoid and each rigid shape in draws of its own: what batching is measured against.
+    pub const NONE: Batching = Batching { twins: false, merge_rigid: false };
 }
 
 /// Where a humanoid of the document is drawn: its group's draws, and the first of its copies there.
@@ -118,6 +155,9 @@ pub struct SceneDraw {
     /// Copies of the whole document drawn together (1 but for crowds: `bench --copies`); every skin,
     /// rigid shape and scene Shape holds this many instances.
     instances: u32,
+    batching: Batching,
+    /// Every node a ROUTE writes (a rigid shape holding one keeps a draw of its own).
+    route_targets: HashSet<NodeId>,
 }
 
 /// A rigid shape's mesh with the points it indexes, in the Shape's own frame, and the offset that places
@@ -155,7 +195,18 @@ impl SceneDraw {
         poses: &[Pose],
         instances: u32,
     ) -> Result<Self, SceneDrawError> {
-        Self::build(ctx, renderer, doc, poses, instances, crate::hanim::twins::twin_groups(doc))
+        Self::build(ctx, renderer, doc, poses, instances, Batching::ALL)
+    }
+
+    /// As [`Self::new`], batched as `batching` says (tests compare the ways).
+    pub fn with_batching(
+        ctx: &GpuContext,
+        renderer: &HumanoidRenderer,
+        doc: &Document,
+        poses: &[Pose],
+        batching: Batching,
+    ) -> Result<Self, SceneDrawError> {
+        Self::build(ctx, renderer, doc, poses, 1, batching)
     }
 
     /// As [`Self::new`], with every humanoid in draws of its own even where the scene repeats it: what
@@ -166,8 +217,7 @@ impl SceneDraw {
         doc: &Document,
         poses: &[Pose],
     ) -> Result<Self, SceneDrawError> {
-        let alone = doc.indexed_humanoids().map(|(i, _)| vec![i]).collect();
-        Self::build(ctx, renderer, doc, poses, 1, alone)
+        Self::build(ctx, renderer, doc, poses, 1, Batching::NONE)
     }
 
     fn build(
@@ -176,9 +226,14 @@ impl SceneDraw {
         doc: &Document,
         poses: &[Pose],
         instances: u32,
-        groups: Vec<Vec<HumanoidIndex>>,
+        batching: Batching,
     ) -> Result<Self, SceneDrawError> {
         let instances = instances.max(1);
+        let groups = if batching.twins {
+            crate::hanim::twins::twin_groups(doc)
+        } else {
+            doc.indexed_humanoids().map(|(i, _)| vec![i]).collect()
+        };
         let mut out = SceneDraw {
             batches: Vec::new(),
             slots: vec![Slot { batch: 0, first_copy: 0 }; doc.humanoids.len()],
@@ -192,6 +247,8 @@ impl SceneDraw {
             routed_vertex_nodes: routed_vertex_nodes(&doc.scene),
             geometry_overridden: false,
             instances,
+            batching,
+            route_targets: doc.scene.routes.iter().map(|r| r.to_node).collect(),
         };
         for group in groups {
             let leader = group[0];
@@ -330,6 +387,7 @@ impl SceneDraw {
                 copies,
                 skin: None,
                 skin_draw: None,
+                merged: None,
                 rigid: Vec::new(),
                 segment_coords: HashMap::new(),
             });
@@ -342,6 +400,7 @@ impl SceneDraw {
         for b in &built {
             self.load_textures(ctx, std::slice::from_ref(&b.mesh));
         }
+        let (merged, built) = self.merge_rigid(ctx, renderer, doc, h, built, copies, &whose)?;
         let skin_draw = if skin_drawn {
             let rest = h.skin.as_ref().map(|s| s.points.as_slice()).unwrap_or_default();
             let draw = renderer
@@ -393,12 +452,83 @@ impl SceneDraw {
             rigid.push(RigidDraw { joint: b.joint, offset: b.offset, draw });
         }
         log::info!(
-            "{whose}: {} skin points, {} corners, {} rigid shapes",
+            "{whose}: {} skin points, {} corners, {} rigid shapes merged into one skin, {} drawn apart",
             skin.point_count,
             skin.corner_count,
+            merged.as_ref().map_or(0, |m| m.shapes),
             rigid.len()
         );
-        Ok(HumanoidDraws { copies, skin: Some(skin), skin_draw, rigid, segment_coords: HashMap::new() })
+        Ok(HumanoidDraws { copies, skin: Some(skin), skin_draw, merged, rigid, segment_coords: HashMap::new() })
+    }
+
+    /// Splits `built` into the rigid shapes merged into one skin (opaque triangles on a joint, static,
+    /// with nothing routed into them: see [`crate::mesh::rigid_merge`]) and those drawn apart.
+    #[allow(clippy::too_many_arguments)]
+    fn merge_rigid(
+        &mut self,
+        ctx: &GpuContext,
+        renderer: &HumanoidRenderer,
+        doc: &Document,
+        h: &Humanoid,
+        built: Vec<Built>,
+        copies: u32,
+        whose: &str,
+    ) -> Result<(Option<MergedDraw>, Vec<Built>), SceneDrawError> {
+        use crate::mesh::rigid_merge::{RigidPiece, can_merge, merge_rigid};
+        if !self.batching.merge_rigid {
+            return Ok((None, built));
+        }
+        fn piece(b: &Built) -> Option<RigidPiece<'_>> {
+            b.joint.map(|joint| RigidPiece { joint, offset: b.offset, mesh: &b.mesh, points: &b.points })
+        }
+        let mergeable = |b: &Built| {
+            !b.driven
+                && b.morph_segment.is_none()
+                && !self.may_blend(&b.mesh)
+                && !self.holds_route_target(doc, b.mesh.shape)
+                && piece(b).is_some_and(|p| can_merge(h, &p))
+        };
+        let (merging, apart): (Vec<Built>, Vec<Built>) = built.into_iter().partition(|b| mergeable(b));
+        if merging.len() < 2 {
+            return Ok((None, merging.into_iter().chain(apart).collect()));
+        }
+        let pieces: Vec<RigidPiece> = merging.iter().filter_map(piece).collect();
+        let merged = merge_rigid(h, &pieces);
+        let rigid_h = &merged.humanoid;
+        let (source_point, normals) = merged.mesh.concatenated_corners();
+        let corners = SkinCorners { source_point: &source_point, normals: &normals };
+        let skin = GpuSkin::instanced(ctx, renderer.skin_pipelines(), rigid_h, corners, copies)
+            .map_err(SceneDrawError::gpu(whose))?;
+        let rest = rigid_h.skin.as_ref().map(|s| s.points.as_slice()).unwrap_or_default();
+        let draw = renderer
+            .create_mesh(&ctx.device, &merged.mesh, &skin, rest, &self.textures)
+            .map_err(SceneDrawError::gpu(whose))?;
+        self.triangles += draw.triangle_count();
+        Ok((Some(MergedDraw { skin, draw, shapes: merging.len() }), apart))
+    }
+
+    /// Whether `mesh` may be drawn blended (sorted back to front, so never merged): a transparent
+    /// material, colours with alpha or a texture with alpha.
+    fn may_blend(&self, mesh: &RenderMesh) -> bool {
+        mesh.material.transparency > 0.0
+            || mesh.colors.iter().any(|c| c[3] < 1.0)
+            || mesh.texture.as_ref().is_some_and(|t| self.textures.get(t).is_none_or(|g| g.has_alpha))
+    }
+
+    /// Whether a ROUTE writes any node of the Shape `shape` (its appearance, material, geometry).
+    fn holds_route_target(&self, doc: &Document, shape: NodeId) -> bool {
+        let mut seen = HashSet::new();
+        let mut stack = vec![shape];
+        while let Some(id) = stack.pop() {
+            if !seen.insert(id) {
+                continue;
+            }
+            if self.route_targets.contains(&id) {
+                return true;
+            }
+            stack.extend(doc.scene.node(id).children.iter().map(|c| c.node));
+        }
+        false
     }
 
     /// Writes humanoid `index`'s frame data for `pose`: the skin pass's joint matrices and displacer
@@ -481,7 +611,7 @@ impl SceneDraw {
                 Some(slot) if slot.batch == b => slot.first_copy..slot.first_copy + instances,
                 _ => 0..0,
             };
-            for draw in draws.skin_draw.iter_mut().chain(draws.rigid.iter_mut().map(|r| &mut r.draw)) {
+            for draw in draws.all_draws_mut() {
                 draw.show_instances(shown.clone());
             }
         }
@@ -493,8 +623,9 @@ impl SceneDraw {
     }
 
     /// The skin passes, one per group of twins.
+    /// The skin passes: per group of twins its skin's, then its merged rigid shapes' (if any).
     pub fn skins(&self) -> impl Iterator<Item = &GpuSkin> {
-        self.batches.iter().filter_map(|b| b.skin.as_ref())
+        self.batches.iter().flat_map(|b| b.skin.iter().chain(b.merged.iter().map(|m| &m.skin)))
     }
 
     /// Groups of twins drawn together (as many as the document has humanoids when none repeats).
@@ -518,9 +649,17 @@ fn write_copies(
     // them on every core (a single humanoid stays on this thread).
     // G_j once per copy and frame, for the skin matrices and the rigid parts alike.
     let globals: Vec<Vec<Mat4>> = crowd_map(&poses[..copies], |_, pose| pose::humanoid_from_joint(h, pose));
-    if skin.point_count > 0 || skin.segment_point_count > 0 {
+    let merged = draws.merged.as_ref().map(|m| &m.skin);
+    if skin.point_count > 0 || skin.segment_point_count > 0 || merged.is_some() {
         let frames: Vec<FrameData> = crowd_map(&globals, |k, g| FrameData::from_globals(h, poses[k], g));
         skin.write_frames_from(queue, first, &frames);
+        // The merged rigid shapes' pass has the same joints (and no displacers).
+        if let Some(merged) = merged {
+            merged.write_frames_from(queue, first, &frames);
+        }
+    }
+    if let Some(merged) = &mut draws.merged {
+        merged.draw.set_instance_placements_from(queue, first, &world_from_humanoid[..copies]);
     }
     if let Some(draw) = &mut draws.skin_draw {
         draw.set_instance_placements_from(queue, first, &world_from_humanoid[..copies]);
@@ -602,7 +741,7 @@ impl SceneDraw {
         self.appearance_overridden = !changed.is_empty();
         let mut written = 0;
         for h in &mut self.batches {
-            for draw in h.skin_draw.iter_mut().chain(h.rigid.iter_mut().map(|r| &mut r.draw)) {
+            for draw in h.all_draws_mut() {
                 written += draw.apply_appearance(queue, scene, overrides, &changed);
             }
         }
@@ -678,6 +817,10 @@ impl SceneDraw {
             if let Some(skin) = &mut draws.skin {
                 skin.set_overlay(queue, shown.then_some(selected.map(|j| j as u32)));
             }
+            // Merged rigid points weigh 1 to their joint: the pass computes what each shape carried.
+            if let Some(merged) = &mut draws.merged {
+                merged.skin.set_overlay(queue, shown.then_some(selected.map(|j| j as u32)));
+            }
             for RigidDraw { joint, draw, .. } in &mut draws.rigid {
                 draw.set_rigid_overlay(queue, shown.then(|| PointInfluence::rigid(*joint, selected)));
             }
@@ -706,15 +849,14 @@ impl SceneDraw {
     /// once [`Self::show_only`] chose it.
     pub fn draws_of_humanoid(&self, index: usize) -> Vec<&MeshDraw> {
         let Some(h) = self.slots.get(index).map(|slot| &self.batches[slot.batch]) else { return Vec::new() };
-        h.skin_draw.iter().chain(h.rigid.iter().map(|r| &r.draw)).collect()
+        h.all_draws().collect()
     }
 
     /// The humanoids' draws alone, without the scene's other Shapes.
     pub fn humanoid_draws(&self) -> Vec<&MeshDraw> {
         let mut all: Vec<&MeshDraw> = Vec::new();
         for h in &self.batches {
-            all.extend(h.skin_draw.iter());
-            all.extend(h.rigid.iter().map(|r| &r.draw));
+            all.extend(h.all_draws());
         }
         all
     }

@@ -19,6 +19,7 @@ mod lines;
 pub mod material_maps;
 mod normals;
 mod primitives;
+pub mod rigid_merge;
 mod segments;
 mod shape;
 mod text;
