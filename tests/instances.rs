@@ -13,18 +13,12 @@ mod common;
 
 use glam::{Mat4, Quat, Vec3};
 use hanim_viewer::gpu::agreement::{self, random_pose};
-use hanim_viewer::gpu::lighting::Lighting;
-use hanim_viewer::gpu::overlay::OverlayLines;
-use hanim_viewer::gpu::render_pass::MeshDraw;
 use hanim_viewer::gpu::scene_draw::SceneDraw;
-use hanim_viewer::gpu::scene_renderer::{FrameInputs, SceneRenderer};
-use hanim_viewer::gpu::target::RenderTarget;
+use hanim_viewer::gpu::scene_renderer::SceneRenderer;
 use hanim_viewer::gpu::{GpuContext, GpuSkin, SkinCorners};
-use hanim_viewer::hanim::{self, Background, Document};
+use hanim_viewer::hanim::{self, Document};
 use hanim_viewer::pose::Pose;
 use hanim_viewer::pose::bounds::Aabb;
-use hanim_viewer::pose::skin_inspection::OverlayMode;
-use hanim_viewer::views;
 use rand::SeedableRng;
 use rand::rngs::StdRng;
 
@@ -122,7 +116,7 @@ fn crowd(doc: &Document, count: usize) -> Crowd {
     out
 }
 
-/// Renders `draws` after the skin passes of `scenes`, seen from in front of the crowd.
+/// Renders `scenes`, seen from in front of the crowd.
 fn render(
     ctx: &GpuContext,
     renderer: &mut SceneRenderer,
@@ -130,31 +124,7 @@ fn render(
     scenes: &[SceneDraw],
     crowd: &Crowd,
 ) -> Vec<u8> {
-    let (width, height) = (WIDTH, HEIGHT);
-    let target = RenderTarget::new(ctx, width, height, renderer.formats()).unwrap();
-    let aspect = width as f32 / height as f32;
-    let camera = views::framed_camera(&crowd.bounds, Quat::from_rotation_y(0.3), views::DEFAULT_FIELD_OF_VIEW, aspect);
-    let background = Background::uniform([0.1, 0.1, 0.1]);
-    let draws: Vec<&MeshDraw> = scenes.iter().flat_map(SceneDraw::draws).collect();
-    let lines = OverlayLines::default();
-    let inputs = FrameInputs {
-        camera: &camera,
-        aspect,
-        settings: Some(&doc.settings),
-        lighting: Lighting::Standard,
-        background: &background,
-        draws: &draws,
-        lines: &lines,
-        overlay: OverlayMode::Off,
-        timer: None,
-    };
-    let mut encoder = ctx.device.create_command_encoder(&Default::default());
-    for scene in scenes {
-        SceneRenderer::encode_skin(&mut encoder, Some(scene), None);
-    }
-    renderer.encode_scene_pass(ctx, &mut encoder, target.views(), &inputs);
-    ctx.queue.submit([encoder.finish()]);
-    target.read_rgba8(ctx).unwrap()
+    common::offscreen::render_scenes(ctx, renderer, doc, scenes, &crowd.bounds, (WIDTH, HEIGHT))
 }
 
 fn instanced_and_separate_pictures(ctx: &GpuContext, doc: &Document, count: usize) -> (Vec<u8>, Vec<u8>) {

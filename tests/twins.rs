@@ -16,17 +16,11 @@ mod common;
 use glam::{Mat4, Quat};
 use hanim_viewer::gpu::GpuContext;
 use hanim_viewer::gpu::agreement::random_pose;
-use hanim_viewer::gpu::lighting::Lighting;
-use hanim_viewer::gpu::overlay::OverlayLines;
-use hanim_viewer::gpu::render_pass::MeshDraw;
 use hanim_viewer::gpu::scene_draw::SceneDraw;
-use hanim_viewer::gpu::scene_renderer::{FrameInputs, SceneRenderer};
-use hanim_viewer::gpu::target::RenderTarget;
+use hanim_viewer::gpu::scene_renderer::SceneRenderer;
 use hanim_viewer::hanim::twins::twin_groups;
-use hanim_viewer::hanim::{self, Background, Document, HumanoidIndex};
+use hanim_viewer::hanim::{self, Document, HumanoidIndex};
 use hanim_viewer::pose::Pose;
-use hanim_viewer::pose::skin_inspection::OverlayMode;
-use hanim_viewer::views;
 use rand::SeedableRng;
 use rand::rngs::StdRng;
 
@@ -91,29 +85,8 @@ fn render(
     scene: &SceneDraw,
     poses: &[Pose],
 ) -> Vec<u8> {
-    let target = RenderTarget::new(ctx, WIDTH, HEIGHT, renderer.formats()).unwrap();
-    let aspect = WIDTH as f32 / HEIGHT as f32;
     let bounds = hanim_viewer::render::scene_bounds(doc, poses).unwrap();
-    let camera = views::framed_camera(&bounds, Quat::from_rotation_y(0.3), views::DEFAULT_FIELD_OF_VIEW, aspect);
-    let background = Background::uniform([0.1, 0.1, 0.1]);
-    let draws: Vec<&MeshDraw> = scene.draws();
-    let lines = OverlayLines::default();
-    let inputs = FrameInputs {
-        camera: &camera,
-        aspect,
-        settings: Some(&doc.settings),
-        lighting: Lighting::Standard,
-        background: &background,
-        draws: &draws,
-        lines: &lines,
-        overlay: OverlayMode::Off,
-        timer: None,
-    };
-    let mut encoder = ctx.device.create_command_encoder(&Default::default());
-    SceneRenderer::encode_skin(&mut encoder, Some(scene), None);
-    renderer.encode_scene_pass(ctx, &mut encoder, target.views(), &inputs);
-    ctx.queue.submit([encoder.finish()]);
-    target.read_rgba8(ctx).unwrap()
+    common::offscreen::render_scenes(ctx, renderer, doc, std::slice::from_ref(scene), &bounds, (WIDTH, HEIGHT))
 }
 
 fn keep(name: &str, rgba: &[u8]) {

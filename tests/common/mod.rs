@@ -3,6 +3,7 @@
 
 pub mod by_hand;
 pub mod image_compare;
+pub mod offscreen;
 pub mod peak;
 pub mod scene_compare;
 pub mod schema;
