@@ -285,8 +285,13 @@ pub fn fuzz_mappings(data: &[u8]) {
     use hanim_viewer::mocap::{bvh, mapping, retarget, rig};
     let path = std::path::Path::new("fuzz.map");
     let Ok(map) = mapping::parse_mapping(&String::from_utf8_lossy(data), path) else { return };
+    // Written out, a mapping reads back to the same entries; their line numbers are those of the text
+    // read (a placeholder line writes out as two lines), so they are not compared.
     let again = mapping::parse_mapping(&map.to_text(), path);
-    assert_eq!(again.as_ref().ok(), Some(&map), "a mapping reads back differently: {again:?}");
+    let entries = |m: &mapping::Mapping| -> Vec<(String, Vec<String>)> {
+        m.entries.iter().map(|e| (e.source.clone(), e.targets.clone())).collect()
+    };
+    assert_eq!(again.as_ref().ok().map(entries), Some(entries(&map)), "a mapping reads back differently: {again:?}");
     let capture = "HIERARCHY\nROOT hip\n{\nOFFSET 0 10 0\nCHANNELS 6 Xposition Yposition Zposition Zrotation Xrotation Yrotation\n\
                    JOINT lfemur\n{\nOFFSET 1 0 0\nCHANNELS 3 Zrotation Xrotation Yrotation\nEnd Site\n{\nOFFSET 0 -5 0\n}\n}\n}\n\
                    MOTION\nFrames: 2\nFrame Time: 0.1\n0 10 0 0 0 0 0 0 0\n0 10 0 10 20 30 40 50 60\n";
