@@ -130,6 +130,7 @@ fn twins_drawn_together_look_exactly_like_humanoids_drawn_one_by_one() {
         let mut apart = SceneDraw::unbatched(&ctx, renderer.mesh_pipelines(), &doc, &poses).unwrap();
         assert_eq!(together.batch_count(), batches, "{name}");
         assert_eq!(apart.batch_count(), doc.humanoids.len(), "{name}");
+        assert_eq!(together.triangles, apart.triangles, "{name}: every twin's triangles are counted");
         write_poses(&ctx, &mut together, &doc, &poses, true);
         write_poses(&ctx, &mut apart, &doc, &poses, false);
         let calls = |s: &SceneDraw| s.draws().iter().map(|d| d.draw_calls()).sum::<u32>();

@@ -143,6 +143,7 @@ pub struct SceneDraw {
     pub scene_bounds: Aabb,
     /// Skipped or approximated things, one line each (also logged as warnings).
     pub notes: Vec<String>,
+    /// Triangles one copy of the document draws (every twin counted).
     pub triangles: u32,
     /// Whether the material uniforms hold values events set (so that they are put back when the events
     /// stop setting them).
@@ -406,7 +407,7 @@ impl SceneDraw {
             let draw = renderer
                 .create_mesh(&ctx.device, &mesh, &skin, rest, &self.textures)
                 .map_err(SceneDrawError::gpu(whose.as_str()))?;
-            self.triangles += draw.triangle_count();
+            self.triangles += draw.triangle_count() * (copies / self.instances);
             Some(draw)
         } else {
             None
@@ -448,7 +449,7 @@ impl SceneDraw {
                 }
             }
             .map_err(SceneDrawError::gpu(whose.as_str()))?;
-            self.triangles += draw.triangle_count();
+            self.triangles += draw.triangle_count() * (copies / self.instances);
             rigid.push(RigidDraw { joint: b.joint, offset: b.offset, draw });
         }
         log::info!(
@@ -503,7 +504,7 @@ impl SceneDraw {
         let draw = renderer
             .create_mesh(&ctx.device, &merged.mesh, &skin, rest, &self.textures)
             .map_err(SceneDrawError::gpu(whose))?;
-        self.triangles += draw.triangle_count();
+        self.triangles += draw.triangle_count() * (copies / self.instances);
         Ok((Some(MergedDraw { skin, draw, shapes: merging.len() }), apart))
     }
 
