@@ -32,8 +32,8 @@ pub struct BenchArgs {
     /// Draw N copies of the file side by side, each at its own clip time (headless only).
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=10_000))]
     pub copies: u32,
-    /// Give each copy its own draws and skin passes instead of batching the copies into instanced
-    /// draws (to compare the two in one binary).
+    /// Give each copy, each humanoid the file repeats and each rigid shape its own draws and skin
+    /// passes instead of batching them into instanced draws and merged skins (to compare in one binary).
     #[arg(long)]
     pub unbatched: bool,
     /// Measure the whole window (UI included, presented), not the 3D view alone; needs a display.
