@@ -11,6 +11,8 @@
 
 mod common;
 
+test_main!(every_instance_of_a_shared_skin_agrees_with_the_cpu_reference_at_its_own_pose, instances_are_really_apart_in_the_shared_buffers, copies_drawn_instanced_look_exactly_like_copies_drawn_one_by_one, instances_dispatched_as_a_grid_of_workgroup_rows_agree_with_the_cpu_reference, a_crowd_larger_than_a_storage_binding_is_split_into_batches);
+
 use glam::{Mat4, Quat, Vec3};
 use hanim_viewer::gpu::agreement::{self, random_pose};
 use hanim_viewer::gpu::lighting::Lighting;
@@ -32,9 +34,8 @@ const TOLERANCE: f32 = 1e-5;
 const WIDTH: u32 = 480;
 const HEIGHT: u32 = 240;
 
-#[test]
 fn every_instance_of_a_shared_skin_agrees_with_the_cpu_reference_at_its_own_pose() {
-    let Some(ctx) = common::gpu_or_skip() else { return };
+    let ctx = common::gpu();
     let files = [
         common::corpus("x3d/JoeSkinTexcoordDisplacerKick.x3d"),
         common::corpus("x3d/BvhSeamless3dExport1.x3d"),
@@ -57,11 +58,10 @@ fn every_instance_of_a_shared_skin_agrees_with_the_cpu_reference_at_its_own_pose
     }
 }
 
-#[test]
 fn instances_are_really_apart_in_the_shared_buffers() {
     // Guards against a kernel that writes every instance at the first one's place: a bent copy beside a
     // copy at rest must read back bent, and the one at rest must not.
-    let Some(ctx) = common::gpu_or_skip() else { return };
+    let ctx = common::gpu();
     let doc = hanim::load(&common::corpus("x3d/JoeKick.x3d")).unwrap();
     let h = &doc.humanoids[0];
     let pipelines = std::sync::Arc::new(hanim_viewer::gpu::SkinPipelines::new(&ctx.device).unwrap());
@@ -193,9 +193,8 @@ fn instanced_and_separate_pictures(ctx: &GpuContext, doc: &Document, count: usiz
     (instanced, separate)
 }
 
-#[test]
 fn copies_drawn_instanced_look_exactly_like_copies_drawn_one_by_one() {
-    let Some(ctx) = common::gpu_or_skip() else { return };
+    let ctx = common::gpu();
     // Skin and rigid shapes (twenty copies: their matrices and placements are computed on every core);
     // transparent parts (drawn instance by instance, sorted); a texture and displacers; segments only.
     for (name, count) in [
@@ -220,12 +219,11 @@ fn copies_drawn_instanced_look_exactly_like_copies_drawn_one_by_one() {
     }
 }
 
-#[test]
 fn instances_dispatched_as_a_grid_of_workgroup_rows_agree_with_the_cpu_reference() {
     // Seven BvhSeamless copies: 44,975 points = 703 workgroups of 64; at most 32 per dimension forces
     // 32 x 22, so instance boundaries fall inside rows of the grid.
     let limits = wgpu::Limits { max_compute_workgroups_per_dimension: 32, ..wgpu::Limits::default() };
-    let Some(ctx) = common::small_device(limits) else { return };
+    let ctx = common::small_device(limits);
     let doc = hanim::load(&common::corpus("x3d/BvhSeamless3dExport1.x3d")).unwrap();
     let h = &doc.humanoids[0];
     let mut rng = StdRng::seed_from_u64(3);
@@ -236,14 +234,13 @@ fn instances_dispatched_as_a_grid_of_workgroup_rows_agree_with_the_cpu_reference
     assert!(a.max_point_error <= TOLERANCE && a.max_normal_error <= TOLERANCE, "{a:?}");
 }
 
-#[test]
 fn a_crowd_larger_than_a_storage_binding_is_split_into_batches() {
     use hanim_viewer::render::ImageSize;
     use hanim_viewer::render::bench::{ViewBenchOptions, bench_view};
     // 256 KiB per binding: one JoeKick copy's largest buffer is its corners, so a batch holds a few.
     let limit = 256u64 << 10;
     let limits = wgpu::Limits { max_storage_buffer_binding_size: limit, ..wgpu::Limits::default() };
-    let Some(ctx) = common::small_device(limits) else { return };
+    let ctx = common::small_device(limits);
     let doc = hanim::load(&common::corpus("x3d/JoeKick.x3d")).unwrap();
     let per_batch = SceneDraw::instances_that_fit(&ctx, &doc, 1000).unwrap();
     let corners = hanim_viewer::mesh::skin_mesh_from_humanoid(&doc.scene, &doc.humanoids[0]).unwrap().corner_count();
