@@ -74,7 +74,7 @@ fn four_shards_run_with_parallel_and_merged_equal_one_run() {
     let status = Command::new(BIN).arg("catalog").arg(&folder).args(QUICK).arg("--out").arg(&whole).output().unwrap();
     assert_eq!(status.status.code(), Some(1), "broken.x3d fails: {}", String::from_utf8_lossy(&status.stderr));
 
-    // The four shares side by side, as the README shows.
+    // The four shares side by side, as docs/guide/catalogues.md shows.
     let shards = dir.path().join("shards");
     let mut command = Command::new("parallel");
     command.args(["--halt", "never", "--jobs", "4"]).arg(BIN).arg("catalog").arg(&folder).args(QUICK);
