@@ -5,7 +5,14 @@
 
 mod common;
 
-test_main!(a_clip_becomes_a_looping_gif_whose_frames_move, apng_and_webp_hold_the_same_frames_with_their_timing_and_loop_count, a_turntable_circles_the_figure_and_a_capture_animates, videos_are_piped_to_ffmpeg_and_without_it_the_message_says_what_to_do, bad_requests_are_refused_before_rendering_and_leave_nothing, real_ffmpeg_writes_mp4_and_webm_with_every_frame);
+test_main!(
+    a_clip_becomes_a_looping_gif_whose_frames_move,
+    apng_and_webp_hold_the_same_frames_with_their_timing_and_loop_count,
+    a_turntable_circles_the_figure_and_a_capture_animates,
+    videos_are_piped_to_ffmpeg_and_without_it_the_message_says_what_to_do,
+    bad_requests_are_refused_before_rendering_and_leave_nothing,
+    real_ffmpeg_writes_mp4_and_webm_with_every_frame
+);
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};

@@ -2,11 +2,17 @@
 //! on JoeKick with its clip playing; and the window's 3D view drawn straight into the surface gives the
 //! same picture as the view drawn through its own texture.
 //!
-//! GPU tests skip loudly without an adapter (fail under `CI=true`); window tests need `xvfb-run`.
+//! GPU tests are reported ignored without an adapter (fail under `CI=true`); window tests need `xvfb-run`.
 
 mod common;
 
-test_main!(the_3d_view_benchmark_plays_the_clip_and_times_every_stage, batched_copies_multiply_points_and_triangles_but_not_dispatches_or_draws, an_unknown_motion_is_an_error_listing_the_clips, the_window_benchmark_presents_frames_with_the_ui_and_reports_them, the_view_drawn_into_the_surface_looks_as_through_its_own_texture);
+test_main!(
+    the_3d_view_benchmark_plays_the_clip_and_times_every_stage,
+    batched_copies_multiply_points_and_triangles_but_not_dispatches_or_draws,
+    an_unknown_motion_is_an_error_listing_the_clips,
+    the_window_benchmark_presents_frames_with_the_ui_and_reports_them,
+    the_view_drawn_into_the_surface_looks_as_through_its_own_texture
+);
 
 use std::ffi::OsStr;
 

@@ -4,7 +4,16 @@
 
 mod common;
 
-test_main!(capture_files_find_their_partner, the_clip_in_the_transport_is_the_retargeted_walk, a_mapping_edit_retargets_and_only_moves_what_it_names, rows_round_trip_every_built_in_table_and_a_saved_mapping_reloads, typing_in_a_row_and_pressing_enter_retargets, the_joint_menu_adds_a_target_and_the_buttons_reach_the_app, every_corpus_humanoid_takes_a_walk_and_a_bvh, typing_a_frame_rate_asks_the_app_to_retime_the_capture);
+test_main!(
+    capture_files_find_their_partner,
+    the_clip_in_the_transport_is_the_retargeted_walk,
+    a_mapping_edit_retargets_and_only_moves_what_it_names,
+    rows_round_trip_every_built_in_table_and_a_saved_mapping_reloads,
+    typing_in_a_row_and_pressing_enter_retargets,
+    the_joint_menu_adds_a_target_and_the_buttons_reach_the_app,
+    every_corpus_humanoid_takes_a_walk_and_a_bvh,
+    typing_a_frame_rate_asks_the_app_to_retime_the_capture
+);
 
 use std::path::Path;
 

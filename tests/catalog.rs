@@ -5,7 +5,15 @@
 
 mod common;
 
-test_main!(the_whole_corpus_is_catalogued_and_a_corrupt_file_is_skipped, the_command_exits_non_zero_on_a_bad_file_and_reruns_overwrite_only_its_own_outputs, a_clip_frame_is_catalogued_posed_and_in_frame_and_files_without_it_at_rest, the_command_catalogues_a_clip_frame, the_vrml_corpus_folder_is_catalogued, each_humanoid_of_a_file_is_catalogued_alone, the_scene_as_the_file_plays_is_catalogued);
+test_main!(
+    the_whole_corpus_is_catalogued_and_a_corrupt_file_is_skipped,
+    the_command_exits_non_zero_on_a_bad_file_and_reruns_overwrite_only_its_own_outputs,
+    a_clip_frame_is_catalogued_posed_and_in_frame_and_files_without_it_at_rest,
+    the_command_catalogues_a_clip_frame,
+    the_vrml_corpus_folder_is_catalogued,
+    each_humanoid_of_a_file_is_catalogued_alone,
+    the_scene_as_the_file_plays_is_catalogued
+);
 
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};

@@ -6,7 +6,10 @@
 
 mod common;
 
-test_main!(four_shards_run_with_parallel_and_merged_equal_one_run, a_folder_of_captures_becomes_a_moving_catalogue_on_one_humanoid);
+test_main!(
+    four_shards_run_with_parallel_and_merged_equal_one_run,
+    a_folder_of_captures_becomes_a_moving_catalogue_on_one_humanoid
+);
 
 use std::path::{Path, PathBuf};
 use std::process::Command;

@@ -6,7 +6,24 @@
 
 mod common;
 
-test_main!(head_statements_with_every_component_spacing, component_name_colon_level_takes_any_spacing_and_comments, route_among_the_nodes_of_a_list_is_read_and_reported, statements_among_the_nodes_of_a_list_and_null_statements, vrml97_productions_load_without_a_word_of_the_grammar_missing, x3d_productions_load_without_a_word_of_the_grammar_missing, every_lexical_form_of_the_grammar, every_number_form_reads_as_its_value, interface_keywords_of_the_other_standard_are_read_and_reported_once, import_and_export_inside_a_node_body_are_read_and_reported, lower_case_words, x3d_head_statements_in_a_vrml97_file_are_read_and_reported, the_corpus_classic_files_need_nothing_beyond_the_grammar, malformed_statements_give_a_clear_error_at_file_line_column, statements_beyond_the_grammar_keep_errors_inside_them_at_their_position, an_empty_list_is_a_value_or_a_node_list_as_the_field_is_declared);
+test_main!(
+    head_statements_with_every_component_spacing,
+    component_name_colon_level_takes_any_spacing_and_comments,
+    route_among_the_nodes_of_a_list_is_read_and_reported,
+    statements_among_the_nodes_of_a_list_and_null_statements,
+    vrml97_productions_load_without_a_word_of_the_grammar_missing,
+    x3d_productions_load_without_a_word_of_the_grammar_missing,
+    every_lexical_form_of_the_grammar,
+    every_number_form_reads_as_its_value,
+    interface_keywords_of_the_other_standard_are_read_and_reported_once,
+    import_and_export_inside_a_node_body_are_read_and_reported,
+    lower_case_words,
+    x3d_head_statements_in_a_vrml97_file_are_read_and_reported,
+    the_corpus_classic_files_need_nothing_beyond_the_grammar,
+    malformed_statements_give_a_clear_error_at_file_line_column,
+    statements_beyond_the_grammar_keep_errors_inside_them_at_their_position,
+    an_empty_list_is_a_value_or_a_node_list_as_the_field_is_declared
+);
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};

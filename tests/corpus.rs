@@ -4,7 +4,18 @@
 
 mod common;
 
-test_main!(every_corpus_file_loads_and_matches_the_manifest, korean_motion_has_the_manifest_frames_and_channels, hanimmotion_container_field_defaults, zero_pose_reproduces_binding_points_for_every_skinned_file, rest_pose_of_a_rotated_skeleton_moves_the_skin, info_and_check_run_on_every_corpus_file, check_exit_codes_and_findings_on_known_files, info_reports_a_plausible_rest_bbox, a_file_that_fails_to_load_exits_non_zero_with_position, check_reports_gpu_agreement_for_skinned_files);
+test_main!(
+    every_corpus_file_loads_and_matches_the_manifest,
+    korean_motion_has_the_manifest_frames_and_channels,
+    hanimmotion_container_field_defaults,
+    zero_pose_reproduces_binding_points_for_every_skinned_file,
+    rest_pose_of_a_rotated_skeleton_moves_the_skin,
+    info_and_check_run_on_every_corpus_file,
+    check_exit_codes_and_findings_on_known_files,
+    info_reports_a_plausible_rest_bbox,
+    a_file_that_fails_to_load_exits_non_zero_with_position,
+    check_reports_gpu_agreement_for_skinned_files
+);
 
 use std::collections::HashMap;
 use std::path::PathBuf;
@@ -13,8 +24,8 @@ use std::process::Command;
 use hanim_viewer::hanim::{self, DisplacerOwner};
 use hanim_viewer::pose::{self, Pose};
 
-/// The corpus X3D files: all 18 (the shared corpus), or those in the repository after a `SKIP` line for
-/// each absent one (see `common::corpus_folder`; under `CI=true` an absent file fails).
+/// The corpus X3D files: all 18 (the shared corpus), or those in the repository, the test then
+/// reported as having run without the others (see `common::corpus_folder`; under `CI=true` an absent file fails).
 fn x3d_files() -> Vec<PathBuf> {
     let mut files: Vec<PathBuf> = std::fs::read_dir(common::corpus_folder("x3d"))
         .expect("the corpus x3d folder")

@@ -145,7 +145,8 @@ fn console_commands_in_the_docs_run_as_shown() {
             if let Some(file) = &example.stdout_to {
                 std::fs::write(dir.path().join(file), &output.stdout).unwrap();
             }
-            let text = format!("{}{}", String::from_utf8_lossy(&output.stdout), String::from_utf8_lossy(&output.stderr));
+            let text =
+                format!("{}{}", String::from_utf8_lossy(&output.stdout), String::from_utf8_lossy(&output.stderr));
             let shown = format!("{}: hanim-viewer {}", example.place, example.args.join(" "));
             assert_eq!(output.status.code(), Some(example.status), "{shown}: exit status\n{text}");
             for line in &example.expected {
@@ -163,7 +164,8 @@ fn console_commands_in_the_docs_run_as_shown() {
 fn definition() -> BTreeMap<Vec<String>, Vec<String>> {
     use clap::CommandFactory;
     fn walk(command: &clap::Command, path: Vec<String>, out: &mut BTreeMap<Vec<String>, Vec<String>>) {
-        let mut options: Vec<String> = command.get_arguments().filter_map(|a| a.get_long()).map(str::to_string).collect();
+        let mut options: Vec<String> =
+            command.get_arguments().filter_map(|a| a.get_long()).map(str::to_string).collect();
         options.extend(["help", "version"].map(String::from));
         out.insert(path.clone(), options);
         for sub in command.get_subcommands() {
@@ -224,8 +226,7 @@ fn every_command_and_option_the_docs_name_exists() {
         for word in words[1..].iter().take_while(|w| !w.starts_with('#')) {
             // `--name`, `--name=value`, and `[--name …]` as synopses write them.
             let Some(option) = word.trim_start_matches(['[', '(']).strip_prefix("--") else { continue };
-            let option: String =
-                option.chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '-').collect();
+            let option: String = option.chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '-').collect();
             if option.is_empty() {
                 continue;
             }
@@ -281,7 +282,11 @@ fn links_in_the_docs_lead_somewhere() {
                 assert!(file_path.exists(), "{name}:{}: {target}: {} does not exist", n + 1, file_path.display());
                 if !fragment.is_empty() && file_path.extension().is_some_and(|e| e == "md") {
                     let headings = anchors(&std::fs::read_to_string(&file_path).unwrap());
-                    assert!(headings.iter().any(|h| h == fragment), "{name}:{}: no heading #{fragment} in {file}", n + 1);
+                    assert!(
+                        headings.iter().any(|h| h == fragment),
+                        "{name}:{}: no heading #{fragment} in {file}",
+                        n + 1
+                    );
                 }
                 checked += 1;
             }

@@ -5,7 +5,11 @@
 
 mod common;
 
-test_main!(every_corpus_file_is_the_same_scene_in_every_encoding, every_corpus_file_builds_the_same_humanoids_after_the_round_trip, every_corpus_file_renders_the_same_picture_after_the_round_trip);
+test_main!(
+    every_corpus_file_is_the_same_scene_in_every_encoding,
+    every_corpus_file_builds_the_same_humanoids_after_the_round_trip,
+    every_corpus_file_renders_the_same_picture_after_the_round_trip
+);
 
 use std::path::{Path, PathBuf};
 

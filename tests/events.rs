@@ -6,7 +6,18 @@
 
 mod common;
 
-test_main!(joes_ball_follows_its_position_interpolator, event_joint_values_agree_with_the_interpolator_clips, the_last_route_of_the_cascade_writes_the_joint, events_pass_through_prototype_interfaces, the_ball_moves_in_the_rendered_scene, a_proximity_sensor_hud_stays_at_one_screen_place_in_two_views, diamond_mans_key_label_turns_toward_the_viewer, a_touch_on_nancys_walk_label_starts_her_walk, a_hud_centimetres_in_front_of_the_viewer_is_not_clipped, a_one_shot_timer_that_started_at_the_load_leaves_its_joint_at_rest);
+test_main!(
+    joes_ball_follows_its_position_interpolator,
+    event_joint_values_agree_with_the_interpolator_clips,
+    the_last_route_of_the_cascade_writes_the_joint,
+    events_pass_through_prototype_interfaces,
+    the_ball_moves_in_the_rendered_scene,
+    a_proximity_sensor_hud_stays_at_one_screen_place_in_two_views,
+    diamond_mans_key_label_turns_toward_the_viewer,
+    a_touch_on_nancys_walk_label_starts_her_walk,
+    a_hud_centimetres_in_front_of_the_viewer_is_not_clipped,
+    a_one_shot_timer_that_started_at_the_load_leaves_its_joint_at_rest
+);
 
 use glam::{Quat, Vec3};
 use hanim_viewer::animation::events::{EventModel, FilePlayback, place_scene};

@@ -6,7 +6,10 @@
 
 mod common;
 
-test_main!(colours_transparency_texture_placement_choices_and_the_viewpoint_are_drawn, material_uniforms_are_written_only_when_their_values_change);
+test_main!(
+    colours_transparency_texture_placement_choices_and_the_viewpoint_are_drawn,
+    material_uniforms_are_written_only_when_their_values_change
+);
 
 use glam::Vec3;
 use hanim_viewer::animation::SampleOptions;

@@ -7,7 +7,15 @@
 
 mod common;
 
-test_main!(the_events_set_the_values_the_keys_give, meshes_built_from_the_events_equal_the_static_files, an_empty_coordinate_draws_what_its_points_reach_and_is_no_defect, rendered_events_equal_the_static_files_rendered, only_the_buffers_whose_contents_change_are_written, the_classic_encoding_twin_builds_the_same_meshes, a_morphing_segments_coord_driven_by_events_is_drawn);
+test_main!(
+    the_events_set_the_values_the_keys_give,
+    meshes_built_from_the_events_equal_the_static_files,
+    an_empty_coordinate_draws_what_its_points_reach_and_is_no_defect,
+    rendered_events_equal_the_static_files_rendered,
+    only_the_buffers_whose_contents_change_are_written,
+    the_classic_encoding_twin_builds_the_same_meshes,
+    a_morphing_segments_coord_driven_by_events_is_drawn
+);
 
 use std::path::{Path, PathBuf};
 

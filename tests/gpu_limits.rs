@@ -5,7 +5,13 @@
 
 mod common;
 
-test_main!(dispatch_grid_covers_every_invocation_within_the_limit, a_skin_wider_than_one_dispatch_row_agrees_with_the_cpu_reference, a_skin_larger_than_a_storage_binding_is_a_clear_error, the_capacity_follows_the_device_limits, errors_while_creating_gpu_objects_come_back_as_errors_naming_what_was_created);
+test_main!(
+    dispatch_grid_covers_every_invocation_within_the_limit,
+    a_skin_wider_than_one_dispatch_row_agrees_with_the_cpu_reference,
+    a_skin_larger_than_a_storage_binding_is_a_clear_error,
+    the_capacity_follows_the_device_limits,
+    errors_while_creating_gpu_objects_come_back_as_errors_naming_what_was_created
+);
 
 use hanim_viewer::gpu::{GpuError, GpuSkin, SkinCorners, agreement, dispatch_grid};
 use hanim_viewer::hanim;

@@ -4,7 +4,12 @@
 
 mod common;
 
-test_main!(skinned_corpus_humanoids_agree_with_the_cpu_reference, hand_written_fixtures_agree_with_the_cpu_reference, the_gpu_really_moves_points, segment_displacers_really_move_segment_coords);
+test_main!(
+    skinned_corpus_humanoids_agree_with_the_cpu_reference,
+    hand_written_fixtures_agree_with_the_cpu_reference,
+    the_gpu_really_moves_points,
+    segment_displacers_really_move_segment_coords
+);
 
 use hanim_viewer::gpu::agreement;
 use hanim_viewer::hanim;

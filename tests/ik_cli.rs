@@ -4,7 +4,12 @@
 
 mod common;
 
-test_main!(pose_reach_moves_the_wrist_and_only_its_arm, bad_reaches_are_clear_errors, render_reach_changes_only_the_moved_arm, pose_reach_with_an_orientation_turns_the_hand);
+test_main!(
+    pose_reach_moves_the_wrist_and_only_its_arm,
+    bad_reaches_are_clear_errors,
+    render_reach_changes_only_the_moved_arm,
+    pose_reach_with_an_orientation_turns_the_hand
+);
 
 use std::path::Path;
 use std::process::Command;

@@ -8,7 +8,15 @@
 
 mod common;
 
-test_main!(a_fifo_is_refused_for_every_kind_of_input_without_blocking, a_link_to_dev_zero_is_refused_as_a_device_in_bounded_memory, a_file_over_its_kinds_limit_names_the_limit_and_the_variable_to_raise_it, a_folder_holding_a_fifo_and_a_link_loop_is_catalogued_around_them, a_tampered_shard_manifest_is_escaped_or_refused_and_leaves_nothing_behind, a_shard_listing_a_file_outside_its_folder_is_refused_and_nothing_is_written, a_long_render_with_a_background_dome_stays_flat_in_memory);
+test_main!(
+    a_fifo_is_refused_for_every_kind_of_input_without_blocking,
+    a_link_to_dev_zero_is_refused_as_a_device_in_bounded_memory,
+    a_file_over_its_kinds_limit_names_the_limit_and_the_variable_to_raise_it,
+    a_folder_holding_a_fifo_and_a_link_loop_is_catalogued_around_them,
+    a_tampered_shard_manifest_is_escaped_or_refused_and_leaves_nothing_behind,
+    a_shard_listing_a_file_outside_its_folder_is_refused_and_nothing_is_written,
+    a_long_render_with_a_background_dome_stays_flat_in_memory
+);
 
 use std::path::{Path, PathBuf};
 use std::process::Command;

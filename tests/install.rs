@@ -4,7 +4,16 @@
 
 mod common;
 
-test_main!(version_names_the_git_commit, completions_are_generated_for_every_shell_and_list_every_subcommand, bash_accepts_the_completion_script, the_man_page_describes_the_program_and_its_commands, man_writes_one_page_per_command, install_desktop_writes_the_entry_icon_and_types_under_xdg_data_home_and_uninstall_removes_them, user_install_defaults_to_home_local_share, exec_paths_are_quoted_as_the_desktop_entry_specification_says);
+test_main!(
+    version_names_the_git_commit,
+    completions_are_generated_for_every_shell_and_list_every_subcommand,
+    bash_accepts_the_completion_script,
+    the_man_page_describes_the_program_and_its_commands,
+    man_writes_one_page_per_command,
+    install_desktop_writes_the_entry_icon_and_types_under_xdg_data_home_and_uninstall_removes_them,
+    user_install_defaults_to_home_local_share,
+    exec_paths_are_quoted_as_the_desktop_entry_specification_says
+);
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};

@@ -11,7 +11,13 @@
 
 mod common;
 
-test_main!(every_instance_of_a_shared_skin_agrees_with_the_cpu_reference_at_its_own_pose, instances_are_really_apart_in_the_shared_buffers, copies_drawn_instanced_look_exactly_like_copies_drawn_one_by_one, instances_dispatched_as_a_grid_of_workgroup_rows_agree_with_the_cpu_reference, a_crowd_larger_than_a_storage_binding_is_split_into_batches);
+test_main!(
+    every_instance_of_a_shared_skin_agrees_with_the_cpu_reference_at_its_own_pose,
+    instances_are_really_apart_in_the_shared_buffers,
+    copies_drawn_instanced_look_exactly_like_copies_drawn_one_by_one,
+    instances_dispatched_as_a_grid_of_workgroup_rows_agree_with_the_cpu_reference,
+    a_crowd_larger_than_a_storage_binding_is_split_into_batches
+);
 
 use glam::{Mat4, Quat, Vec3};
 use hanim_viewer::gpu::agreement::{self, random_pose};

@@ -9,11 +9,16 @@
 //! - a Background and a NavigationInfo inside the humanoid are bound when they come first in the
 //!   document (7.2.2), before one at the scene root.
 //!
-//! Without an adapter the tests skip loudly, except under `CI=true`, where they fail.
+//! Without an adapter the tests are reported ignored, except under `CI=true`, where they fail.
 
 mod common;
 
-test_main!(a_sphere_with_ambient_intensity_one_is_shaded_by_the_headlight_alone, an_x3d4_texture_multiplies_the_diffuse_colour_and_an_x3d3_texture_replaces_it, the_background_dome_shows_the_sky_gradient_and_the_ground, bindable_nodes_inside_the_humanoid_are_bound_in_document_order);
+test_main!(
+    a_sphere_with_ambient_intensity_one_is_shaded_by_the_headlight_alone,
+    an_x3d4_texture_multiplies_the_diffuse_colour_and_an_x3d3_texture_replaces_it,
+    the_background_dome_shows_the_sky_gradient_and_the_ground,
+    bindable_nodes_inside_the_humanoid_are_bound_in_document_order
+);
 
 use std::path::Path;
 

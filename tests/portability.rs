@@ -6,7 +6,17 @@
 
 mod common;
 
-test_main!(each_file_gives_exactly_its_code_and_the_base_file_none, check_for_a_player_keeps_what_breaks_it, repair_fixes_each_code_it_claims_without_moving_the_skin, repair_touches_only_what_it_fixes, repair_refuses_classic_files_and_unknown_codes_writing_nothing, a_clip_breaking_the_knee_limit_is_reported_at_exactly_those_frames_worst_first, a_corpus_skin_with_a_doubled_joints_list_is_found_and_repaired_to_the_original_bytes, translation_joints_with_segments_and_sites_become_centres_without_moving_anything, repaired_copies_validate_against_the_x3d_4_0_schema);
+test_main!(
+    each_file_gives_exactly_its_code_and_the_base_file_none,
+    check_for_a_player_keeps_what_breaks_it,
+    repair_fixes_each_code_it_claims_without_moving_the_skin,
+    repair_touches_only_what_it_fixes,
+    repair_refuses_classic_files_and_unknown_codes_writing_nothing,
+    a_clip_breaking_the_knee_limit_is_reported_at_exactly_those_frames_worst_first,
+    a_corpus_skin_with_a_doubled_joints_list_is_found_and_repaired_to_the_original_bytes,
+    translation_joints_with_segments_and_sites_become_centres_without_moving_anything,
+    repaired_copies_validate_against_the_x3d_4_0_schema
+);
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};

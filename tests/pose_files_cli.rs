@@ -4,7 +4,11 @@
 
 mod common;
 
-test_main!(pose_json_is_a_pose_file_that_renders_as_the_reach_did, a_pose_file_renders_as_the_same_rotations_given_with_pose, bad_pose_files_are_clear_errors_and_write_nothing);
+test_main!(
+    pose_json_is_a_pose_file_that_renders_as_the_reach_did,
+    a_pose_file_renders_as_the_same_rotations_given_with_pose,
+    bad_pose_files_are_clear_errors_and_write_nothing
+);
 
 use std::path::Path;
 use std::process::{Command, Output};

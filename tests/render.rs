@@ -1,11 +1,24 @@
 //! Headless rendering on a real adapter (lavapipe in CI): corpus humanoids drawn from the GPU skin land
 //! inside their projected bounding box on a clean background, a joint rotation changes only the side of
 //! the image it should, and the `render` command writes its PNG atomically. Small images: lavapipe is
-//! slow. Without an adapter the GPU tests skip loudly, except under `CI=true`, where they fail.
+//! slow. Without an adapter the GPU tests are reported ignored, except under `CI=true`, where they fail.
 
 mod common;
 
-test_main!(skinned_humanoids_are_drawn_inside_their_bounding_box, rotating_the_left_shoulder_changes_only_the_image_right_side, a_humanoid_without_skin_draws_its_segments_inside_its_box, the_render_command_writes_the_png_atomically, an_unknown_joint_is_an_error_naming_close_joints, primitives_lines_and_sorted_transparency_render, a_textured_corpus_file_shows_its_texture_and_a_missing_one_warns, scene_shapes_are_drawn_and_the_headlight_setting_is_respected, computed_views_frame_the_body_not_far_away_sites, scene_lights_light_what_they_reach, a_humanoid_without_geometry_shows_its_skeleton_unless_only_the_file_is_asked_for, an_lod_shows_the_level_for_the_cameras_distance);
+test_main!(
+    skinned_humanoids_are_drawn_inside_their_bounding_box,
+    rotating_the_left_shoulder_changes_only_the_image_right_side,
+    a_humanoid_without_skin_draws_its_segments_inside_its_box,
+    the_render_command_writes_the_png_atomically,
+    an_unknown_joint_is_an_error_naming_close_joints,
+    primitives_lines_and_sorted_transparency_render,
+    a_textured_corpus_file_shows_its_texture_and_a_missing_one_warns,
+    scene_shapes_are_drawn_and_the_headlight_setting_is_respected,
+    computed_views_frame_the_body_not_far_away_sites,
+    scene_lights_light_what_they_reach,
+    a_humanoid_without_geometry_shows_its_skeleton_unless_only_the_file_is_asked_for,
+    an_lod_shows_the_level_for_the_cameras_distance
+);
 
 use std::path::Path;
 

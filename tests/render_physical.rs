@@ -7,7 +7,16 @@
 
 mod common;
 
-test_main!(physical_material_follows_the_gltf_brdf_under_the_headlight, the_metallic_roughness_map_scales_the_factors_by_its_blue_and_green, the_normal_map_turns_the_normal_on_physical_and_phong_materials, the_emissive_map_tints_the_emissive_colour, the_occlusion_map_darkens_ambient_light_only, a_texture_mapping_picks_the_texture_coordinates_it_names, vertex_colours_multiply_the_linear_base_colour, the_materials_scene_draws_its_normal_map);
+test_main!(
+    physical_material_follows_the_gltf_brdf_under_the_headlight,
+    the_metallic_roughness_map_scales_the_factors_by_its_blue_and_green,
+    the_normal_map_turns_the_normal_on_physical_and_phong_materials,
+    the_emissive_map_tints_the_emissive_colour,
+    the_occlusion_map_darkens_ambient_light_only,
+    a_texture_mapping_picks_the_texture_coordinates_it_names,
+    vertex_colours_multiply_the_linear_base_colour,
+    the_materials_scene_draws_its_normal_map
+);
 
 use std::f32::consts::PI;
 use std::path::Path;

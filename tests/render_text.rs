@@ -4,7 +4,11 @@
 
 mod common;
 
-test_main!(a_text_h_is_drawn_where_the_file_puts_it, diamond_man_labels_are_drawn_beside_their_spheres, text_under_a_site_counts_in_the_bounds);
+test_main!(
+    a_text_h_is_drawn_where_the_file_puts_it,
+    diamond_man_labels_are_drawn_beside_their_spheres,
+    text_under_a_site_counts_in_the_bounds
+);
 
 use std::path::Path;
 

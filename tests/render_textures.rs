@@ -8,7 +8,11 @@
 
 mod common;
 
-test_main!(a_fine_checkerboard_seen_small_averages_unless_texture_properties_ask_for_nearest, nearest_magnification_keeps_texel_edges_and_the_default_blends_them, the_x3d4_material_textures_are_drawn_and_preferred_to_the_appearance_texture);
+test_main!(
+    a_fine_checkerboard_seen_small_averages_unless_texture_properties_ask_for_nearest,
+    nearest_magnification_keeps_texel_edges_and_the_default_blends_them,
+    the_x3d4_material_textures_are_drawn_and_preferred_to_the_appearance_texture
+);
 
 use std::path::Path;
 

@@ -3,11 +3,18 @@
 //! of each joint whose segment has geometry lands on (or next to) drawn pixels; rotating one joint of a
 //! segmented figure changes pixels only near that joint's subtree; a segment's morphed coord is drawn and
 //! boxed where the Transforms inside the segment put each Shape using it. Small images: lavapipe is slow.
-//! Without an adapter the GPU tests skip loudly, except under `CI=true`, where they fail.
+//! Without an adapter the GPU tests are reported ignored, except under `CI=true`, where they fail.
 
 mod common;
 
-test_main!(every_corpus_humanoid_renders_and_segment_joints_lie_on_their_geometry, posing_one_joint_of_a_segmented_figure_changes_only_its_subtree, segment_shapes_are_found_through_grouping_nodes, a_segment_displacer_moves_the_drawn_segment_like_the_cpu_reference, the_box_of_a_morphing_segment_holds_its_points_where_its_shapes_place_them, each_shape_sharing_a_segment_coord_draws_the_morphed_points_under_its_own_transform);
+test_main!(
+    every_corpus_humanoid_renders_and_segment_joints_lie_on_their_geometry,
+    posing_one_joint_of_a_segmented_figure_changes_only_its_subtree,
+    segment_shapes_are_found_through_grouping_nodes,
+    a_segment_displacer_moves_the_drawn_segment_like_the_cpu_reference,
+    the_box_of_a_morphing_segment_holds_its_points_where_its_shapes_place_them,
+    each_shape_sharing_a_segment_coord_draws_the_morphed_points_under_its_own_transform
+);
 
 use std::path::Path;
 

@@ -7,7 +7,15 @@
 
 mod common;
 
-test_main!(gpu_overlay_values_equal_the_cpu_influences, joekick_heatmap_is_hot_only_where_the_joint_weighs, joekick_influence_colours_match_the_cpu_counts_at_visible_vertices, every_count_and_weight_sum_shows_its_colour, segmented_figure_is_coloured_segment_by_segment, bad_overlays_are_clear_errors_and_write_nothing, axes_and_sites_are_drawn_where_the_cpu_places_joints_and_sites);
+test_main!(
+    gpu_overlay_values_equal_the_cpu_influences,
+    joekick_heatmap_is_hot_only_where_the_joint_weighs,
+    joekick_influence_colours_match_the_cpu_counts_at_visible_vertices,
+    every_count_and_weight_sum_shows_its_colour,
+    segmented_figure_is_coloured_segment_by_segment,
+    bad_overlays_are_clear_errors_and_write_nothing,
+    axes_and_sites_are_drawn_where_the_cpu_places_joints_and_sites
+);
 
 use glam::{Mat4, Vec3};
 use hanim_viewer::gpu::{GpuSkin, SkinCorners};

@@ -12,7 +12,11 @@
 
 mod common;
 
-test_main!(check_names_each_departure_and_not_the_bound_skin, the_cpu_reference_keeps_departing_skins_at_their_bind_points, on_the_gpu_each_departing_skin_draws_the_static_strip);
+test_main!(
+    check_names_each_departure_and_not_the_bound_skin,
+    the_cpu_reference_keeps_departing_skins_at_their_bind_points,
+    on_the_gpu_each_departing_skin_draws_the_static_strip
+);
 
 use std::collections::BTreeSet;
 use std::path::PathBuf;

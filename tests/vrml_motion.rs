@@ -6,7 +6,11 @@
 
 mod common;
 
-test_main!(nancy_in_vrml97_lists_the_clips_of_nancy_in_xml, nancy_in_vrml97_plays_her_keys_slerped_by_hand_and_as_in_xml, vrml_interpolator_clips_render_frames_that_differ_and_deform_like_the_cpu_reference);
+test_main!(
+    nancy_in_vrml97_lists_the_clips_of_nancy_in_xml,
+    nancy_in_vrml97_plays_her_keys_slerped_by_hand_and_as_in_xml,
+    vrml_interpolator_clips_render_frames_that_differ_and_deform_like_the_cpu_reference
+);
 
 use common::by_hand::{assert_same_rotation, direct_interpolator, key_pair, load, slerp_by_hand};
 use glam::Quat;

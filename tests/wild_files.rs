@@ -23,7 +23,18 @@
 
 mod common;
 
-test_main!(jin_blink_json_a_face_of_segments_and_displacers, hanim_model_foot_left_json_a_foot_alone, hanim_pose_example_x3dj_a_humanoid_stub_under_a_text_panel, boxman_json_skin_in_several_shapes_and_an_externprotodeclare, joe_hanim_kick1a_sites_found_x3dv_bom_and_x3d_3_header, joe_demo5_joe_skin5_x3dv_x_ite_writing_with_a_spaced_component, humanoid0_json_a_use_of_no_def_in_joints_and_an_unbound_transparent_skin, bvh_conversion1_illustrated_x3d_a_use_of_no_def_among_its_site_markers, hanim_pose_example_font_styles_keep_their_bold_style, every_wild_file_has_its_manifest_row_with_its_size);
+test_main!(
+    jin_blink_json_a_face_of_segments_and_displacers,
+    hanim_model_foot_left_json_a_foot_alone,
+    hanim_pose_example_x3dj_a_humanoid_stub_under_a_text_panel,
+    boxman_json_skin_in_several_shapes_and_an_externprotodeclare,
+    joe_hanim_kick1a_sites_found_x3dv_bom_and_x3d_3_header,
+    joe_demo5_joe_skin5_x3dv_x_ite_writing_with_a_spaced_component,
+    humanoid0_json_a_use_of_no_def_in_joints_and_an_unbound_transparent_skin,
+    bvh_conversion1_illustrated_x3d_a_use_of_no_def_among_its_site_markers,
+    hanim_pose_example_font_styles_keep_their_bold_style,
+    every_wild_file_has_its_manifest_row_with_its_size
+);
 
 use std::io::Read;
 use std::path::{Path, PathBuf};

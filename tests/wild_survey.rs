@@ -21,7 +21,11 @@
 
 mod common;
 
-test_main!(every_vendored_survey_file_draws_as_the_survey_measured_it_against_its_peer, every_peer_picture_belongs_to_a_vendored_survey_file, each_survey_file_is_listed_once);
+test_main!(
+    every_vendored_survey_file_draws_as_the_survey_measured_it_against_its_peer,
+    every_peer_picture_belongs_to_a_vendored_survey_file,
+    each_survey_file_is_listed_once
+);
 #[path = "wild_survey/files.rs"]
 mod files;
 

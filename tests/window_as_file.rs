@@ -6,11 +6,15 @@
 //! fixture, and NancyNativeTags' menu).
 //!
 //! Needs `xvfb-run` (package `xvfb`) and a Vulkan adapter (lavapipe). Under `CI=true` a missing display
-//! or adapter fails the test; elsewhere it skips with a loud message.
+//! or adapter fails the test; elsewhere it is reported ignored.
 
 mod common;
 
-test_main!(joes_ball_moves_when_the_window_plays_as_the_file_says, a_click_on_a_touch_sensor_starts_its_clip, clicking_nancys_walk_label_in_the_window_starts_her_walk);
+test_main!(
+    joes_ball_moves_when_the_window_plays_as_the_file_says,
+    a_click_on_a_touch_sensor_starts_its_clip,
+    clicking_nancys_walk_label_in_the_window_starts_her_walk
+);
 
 use common::window::{read_rgba, run_script};
 

@@ -5,11 +5,16 @@
 //! picture comes back the same.
 //!
 //! Needs `xvfb-run` (package `xvfb`) and a Vulkan adapter (lavapipe). Under `CI=true` a missing display
-//! or adapter fails the test; elsewhere it skips with a loud message.
+//! or adapter fails the test; elsewhere it is reported ignored.
 
 mod common;
 
-test_main!(scripted_session_poses_an_arm_and_switches_views, the_window_recovers_from_a_lost_gpu_device, the_second_humanoid_of_a_file_is_posed_after_choosing_it, an_idle_window_draws_no_frames_until_something_changes);
+test_main!(
+    scripted_session_poses_an_arm_and_switches_views,
+    the_window_recovers_from_a_lost_gpu_device,
+    the_second_humanoid_of_a_file_is_posed_after_choosing_it,
+    an_idle_window_draws_no_frames_until_something_changes
+);
 
 use std::path::{Path, PathBuf};
 

@@ -3,7 +3,7 @@
 //! pose as a WebP turntable. The files are decoded: frame counts, sizes and frames that move.
 //!
 //! Needs `xvfb-run` (package `xvfb`) and a Vulkan adapter (lavapipe). Under `CI=true` a missing display
-//! or adapter fails the test; elsewhere it skips with a loud message.
+//! or adapter fails the test; elsewhere it is reported ignored.
 
 mod common;
 

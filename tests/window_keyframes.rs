@@ -7,7 +7,7 @@
 //! `HANIM_KEEP_SHOTS=DIR` copies the screenshots there, to look at them.
 //!
 //! Needs `xvfb-run` (package `xvfb`) and a Vulkan adapter (lavapipe). Under `CI=true` a missing display
-//! or adapter fails the test; elsewhere it skips with a loud message.
+//! or adapter fails the test; elsewhere it is reported ignored.
 
 mod common;
 

@@ -1,5 +1,5 @@
 //! Joints at a limit are marked in the window: a knee bent onto its `ulimit` shows its limit arc with an
-//! magenta spoke; the same knee bent inside its interval shows none. Needs `xvfb-run` (skips loudly
+//! magenta spoke; the same knee bent inside its interval shows none. Needs `xvfb-run` (reported ignored
 //! without; fails under `CI=true`).
 
 mod common;

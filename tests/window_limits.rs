@@ -4,7 +4,7 @@
 //! frame 4: the same picture as playing the clip to 0.2 s, a different one from frame 0.
 //!
 //! Needs `xvfb-run` (package `xvfb`) and a Vulkan adapter (lavapipe). Under `CI=true` a missing display
-//! or adapter fails the test; elsewhere it skips with a loud message.
+//! or adapter fails the test; elsewhere it is reported ignored.
 
 mod common;
 

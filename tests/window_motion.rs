@@ -4,11 +4,15 @@
 //! capture retargeted onto a humanoid follows edits of its bone mapping.
 //!
 //! Needs `xvfb-run` (package `xvfb`) and a Vulkan adapter (lavapipe). Under `CI=true` a missing display
-//! or adapter fails the test; elsewhere it skips with a loud message.
+//! or adapter fails the test; elsewhere it is reported ignored.
 
 mod common;
 
-test_main!(the_window_plays_a_clip_through_the_transport, capture_files_open_as_stick_figures_playing_their_motion, a_capture_retargeted_in_the_window_follows_mapping_edits);
+test_main!(
+    the_window_plays_a_clip_through_the_transport,
+    capture_files_open_as_stick_figures_playing_their_motion,
+    a_capture_retargeted_in_the_window_follows_mapping_edits
+);
 
 use common::window::{read_rgba, run_script, run_with_args};
 

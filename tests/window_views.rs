@@ -4,7 +4,7 @@
 //! switching views again frames the raised arm with a margin.
 //!
 //! Needs `xvfb-run` (package `xvfb`) and a Vulkan adapter (lavapipe). Under `CI=true` a missing display
-//! or adapter fails the test; elsewhere it skips with a loud message.
+//! or adapter fails the test; elsewhere it is reported ignored.
 
 mod common;
 

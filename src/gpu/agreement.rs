@@ -136,9 +136,7 @@ fn corner_normals(h: &Humanoid, seed: u64) -> Vec<Vec3> {
     let skin_points: &[Vec3] = h.skin.as_ref().map_or(&[], |s| &s.points);
     match h.skin.as_ref() {
         Some(s) if s.normals.len() == s.points.len() => s.normals.clone(),
-        _ => (0..skin_points.len())
-            .map(|_| rng.vector().normalize_or(Vec3::Z))
-            .collect(),
+        _ => (0..skin_points.len()).map(|_| rng.vector().normalize_or(Vec3::Z)).collect(),
     }
 }
 

@@ -28,13 +28,7 @@ pub fn run_script(test: &str, file: Option<&Path>, script: &Path, config_dir: &P
 }
 
 /// As [`run_script`], with the window's logical size (`WIDTHxHEIGHT`).
-pub fn run_script_sized(
-    test: &str,
-    file: Option<&Path>,
-    script: &Path,
-    config_dir: &Path,
-    size: &str,
-) -> String {
+pub fn run_script_sized(test: &str, file: Option<&Path>, script: &Path, config_dir: &Path, size: &str) -> String {
     let mut args: Vec<&OsStr> = Vec::new();
     if let Some(file) = file {
         assert!(file.exists(), "{} is missing", file.display());
@@ -54,12 +48,7 @@ pub fn run_with_args(test: &str, args: &[&OsStr], script: &Path, config_dir: &Pa
 /// Runs `hanim-viewer FILE --script script` (900x640) for a script that must fail: returns the log;
 /// panics when the viewer succeeds.
 #[allow(dead_code)]
-pub fn run_script_expecting_failure(
-    test: &str,
-    file: Option<&Path>,
-    script: &Path,
-    config_dir: &Path,
-) -> String {
+pub fn run_script_expecting_failure(test: &str, file: Option<&Path>, script: &Path, config_dir: &Path) -> String {
     let mut args: Vec<&OsStr> = file.map(|f| f.as_os_str()).into_iter().collect();
     args.extend([OsStr::new("--size"), OsStr::new("900x640"), OsStr::new("--script"), script.as_os_str()]);
     let (status, _, log) = run_viewer(test, &args, config_dir, &[]);
