@@ -33,8 +33,6 @@ use hanim_viewer::pose::Pose;
 use hanim_viewer::pose::bounds::Aabb;
 use hanim_viewer::pose::skin_inspection::OverlayMode;
 use hanim_viewer::views;
-use rand::SeedableRng;
-use rand::rngs::StdRng;
 
 const TOLERANCE: f32 = 1e-5;
 const WIDTH: u32 = 480;
@@ -52,7 +50,7 @@ fn every_instance_of_a_shared_skin_agrees_with_the_cpu_reference_at_its_own_pose
     for path in files {
         let doc = hanim::load(&path).unwrap_or_else(|e| panic!("{e}"));
         let h = &doc.humanoids[0];
-        let mut rng = StdRng::seed_from_u64(0xC0FFEE);
+        let mut rng = agreement::PoseStream::new(0xC0FFEE);
         let mut poses = vec![Pose::rest(h)];
         poses.extend((0..6).map(|_| random_pose(h, &mut rng)));
         let a = agreement::measure_instances(&ctx, h, &poses, 7).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
@@ -103,7 +101,7 @@ fn crowd(doc: &Document, count: usize) -> Crowd {
     let rest: Vec<Pose> = doc.humanoids.iter().map(Pose::rest).collect();
     let figure = hanim_viewer::render::scene_bounds(doc, &rest).unwrap();
     let spacing = figure.size().x.max(figure.size().z) * 1.3;
-    let mut rng = StdRng::seed_from_u64(0xF1E1D);
+    let mut rng = agreement::PoseStream::new(0xF1E1D);
     let mut out = Crowd { poses: Vec::new(), offsets: Vec::new(), bounds: Aabb::default() };
     for k in 0..count {
         // Copy 0 at rest, the others in gentle random poses (halved, so that limbs stay in the picture).
@@ -232,7 +230,7 @@ fn instances_dispatched_as_a_grid_of_workgroup_rows_agree_with_the_cpu_reference
     let ctx = common::small_device(limits);
     let doc = hanim::load(&common::corpus("x3d/BvhSeamless3dExport1.x3d")).unwrap();
     let h = &doc.humanoids[0];
-    let mut rng = StdRng::seed_from_u64(3);
+    let mut rng = agreement::PoseStream::new(3);
     let poses: Vec<Pose> = (0..7).map(|_| random_pose(h, &mut rng)).collect();
     assert_eq!(hanim_viewer::gpu::dispatch_grid(6425 * 7, 32), (32, 22));
     let a = agreement::measure_instances(&ctx, h, &poses, 3).unwrap();

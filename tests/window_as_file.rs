@@ -93,10 +93,8 @@ fn a_click_on_a_touch_sensor_starts_its_clip() {
     // Clicking the unsensed Plate by name is a script error that names it.
     let bad = dir.path().join("bad.txt");
     std::fs::write(&bad, "view Front\nplay-as-file on\nclick Plate\nquit\n").unwrap();
-    let failed = common::window::run_script_expecting_failure("window_touch", Some(&file), &bad, dir.path());
-    if let Some(stderr) = failed {
-        assert!(stderr.contains("line 3: click: 'Plate'") && stderr.contains("no enabled TouchSensor"), "{stderr}");
-    }
+    let stderr = common::window::run_script_expecting_failure("window_touch", Some(&file), &bad, dir.path());
+    assert!(stderr.contains("line 3: click: 'Plate'") && stderr.contains("no enabled TouchSensor"), "{stderr}");
 }
 
 /// NancyNativeTags' menu, a HUD that a ProximitySensor keeps in front of the camera: a scripted click on
