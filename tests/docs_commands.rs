@@ -126,7 +126,7 @@ fn console_commands_in_the_docs_run_as_shown() {
     for (path, text) in docs() {
         let name = path.strip_prefix(ROOT).unwrap().display().to_string();
         for block in blocks(&text).iter().filter(|b| b.lang == "console") {
-            all.push((name.clone(), examples(&format!("{name}:{}", block.line), block)));
+            all.push((name.clone(), examples(&name, block)));
         }
     }
     // Several show pictures being made: they need an adapter (lavapipe on a machine without a GPU).
