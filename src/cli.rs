@@ -18,7 +18,7 @@ pub struct Cli {
     pub command: Option<Command>,
     /// Without a command: the humanoid file to open in the window (none: an empty window with File ▸ Open).
     pub file: Option<PathBuf>,
-    /// Without a command: run the actions in this file, one per frame (see the README's "Scripted runs").
+    /// Without a command: run the actions in this file, one per frame (see docs/guide/scripting.md).
     #[arg(long)]
     pub script: Option<PathBuf>,
     /// Without a command: pick the adapter whose name contains this text.

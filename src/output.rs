@@ -11,7 +11,6 @@ pub use staged::StagedFolder;
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, Ordering};
 
 /// A write that did not happen; the destination is as it was before.
 #[derive(Debug, thiserror::Error)]
@@ -38,39 +37,42 @@ fn io(action: &'static str, path: impl std::fmt::Display) -> impl FnOnce(std::io
     move |source| OutputError::Io { action, path: path.to_string(), source }
 }
 
-/// A process-wide counter so concurrent writers in one process never share a temporary name.
-static TEMP_COUNTER: AtomicU64 = AtomicU64::new(0);
-
-/// Writes `bytes` to `path` atomically (temporary file + rename), creating the folder if needed.
-pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<()> {
+/// A new temporary file in the folder of `path` (created if needed), named after it (`.NAME.XXXXXX.SUFFIX`)
+/// and with an ordinary file's permissions (0666 less the umask, not a temporary file's private 0600), so
+/// that renaming it over `path` ([`tempfile::NamedTempFile::persist`]) stays on one file system and gives
+/// the file the permissions a plain write would. Dropped without being persisted, it is removed.
+pub(crate) fn temp_file_beside(path: &Path, suffix: &str) -> Result<tempfile::NamedTempFile> {
     let file_name = path.file_name().ok_or_else(|| OutputError::NotAFilePath(path.to_path_buf()))?;
     let dir = match path.parent() {
         Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
         _ => PathBuf::from("."),
     };
     std::fs::create_dir_all(&dir).map_err(io("creating", dir.display()))?;
-    let temp = dir.join(format!(
-        ".{}.{}-{}.tmp",
-        file_name.to_string_lossy(),
-        std::process::id(),
-        TEMP_COUNTER.fetch_add(1, Ordering::Relaxed)
-    ));
-    let result = (|| -> Result<()> {
-        let mut file = std::fs::OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .open(&temp)
-            .map_err(io("creating", temp.display()))?;
-        file.write_all(bytes).map_err(io("writing", temp.display()))?;
-        file.sync_all().map_err(io("writing", temp.display()))?;
-        drop(file);
-        std::fs::rename(&temp, path)
-            .map_err(io("renaming", format_args!("{} to {}", temp.display(), path.display()).to_string()))
-    })();
-    if result.is_err() {
-        let _ = std::fs::remove_file(&temp);
-    }
-    result
+    let mut builder = tempfile::Builder::new();
+    #[cfg(unix)]
+    builder.permissions(std::os::unix::fs::PermissionsExt::from_mode(0o666));
+    builder
+        .prefix(&format!(".{}.", file_name.to_string_lossy()))
+        .suffix(suffix)
+        .tempfile_in(&dir)
+        .map_err(io("creating a temporary file in", dir.display()))
+}
+
+/// Moves a finished temporary file (from [`temp_file_beside`]) over `path`, after syncing it.
+pub(crate) fn persist(temp: tempfile::NamedTempFile, path: &Path) -> Result<()> {
+    temp.as_file().sync_all().map_err(io("writing", temp.path().display()))?;
+    temp.persist(path).map(drop).map_err(|e| OutputError::Io {
+        action: "renaming",
+        path: format!("{} to {}", e.file.path().display(), path.display()),
+        source: e.error,
+    })
+}
+
+/// Writes `bytes` to `path` atomically (temporary file + rename), creating the folder if needed.
+pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<()> {
+    let mut temp = temp_file_beside(path, ".tmp")?;
+    temp.write_all(bytes).map_err(io("writing", temp.path().display()))?;
+    persist(temp, path)
 }
 
 /// Encodes an RGBA8 image (`width·height·4` bytes, sRGB, rows top to bottom) as PNG.

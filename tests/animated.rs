@@ -5,6 +5,15 @@
 
 mod common;
 
+test_main!(
+    a_clip_becomes_a_looping_gif_whose_frames_move,
+    apng_and_webp_hold_the_same_frames_with_their_timing_and_loop_count,
+    a_turntable_circles_the_figure_and_a_capture_animates,
+    videos_are_piped_to_ffmpeg_and_without_it_the_message_says_what_to_do,
+    bad_requests_are_refused_before_rendering_and_leave_nothing,
+    real_ffmpeg_writes_mp4_and_webm_with_every_frame
+);
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -67,11 +76,8 @@ fn joe() -> PathBuf {
     common::corpus("x3d/JoeKick.x3d")
 }
 
-#[test]
 fn a_clip_becomes_a_looping_gif_whose_frames_move() {
-    if common::gpu_or_skip().is_none() {
-        return;
-    }
+    common::needs_gpu();
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("kick.gif");
     let joe = joe();
@@ -110,11 +116,8 @@ fn a_clip_becomes_a_looping_gif_whose_frames_move() {
     assert_eq!(listing(dir.path()), ["kick.gif"], "no temporary file is left");
 }
 
-#[test]
 fn apng_and_webp_hold_the_same_frames_with_their_timing_and_loop_count() {
-    if common::gpu_or_skip().is_none() {
-        return;
-    }
+    common::needs_gpu();
     let dir = tempfile::tempdir().unwrap();
     let joe = joe();
     let render = |name: &str, extra: &[&str]| {
@@ -157,11 +160,8 @@ fn apng_and_webp_hold_the_same_frames_with_their_timing_and_loop_count() {
     assert!(changed(&apng_frames[0], &apng_frames[9]) > 50, "the clip moves");
 }
 
-#[test]
 fn a_turntable_circles_the_figure_and_a_capture_animates() {
-    if common::gpu_or_skip().is_none() {
-        return;
-    }
+    common::needs_gpu();
     let dir = tempfile::tempdir().unwrap();
     let jin = common::corpus("x3d/JinLOA1.x3d");
     let turntable = dir.path().join("turn.gif");
@@ -229,11 +229,8 @@ fn a_turntable_circles_the_figure_and_a_capture_animates() {
     assert!(changed(&frames[0], &frames[frames.len() / 2]) > 30, "the walk moves");
 }
 
-#[test]
 fn videos_are_piped_to_ffmpeg_and_without_it_the_message_says_what_to_do() {
-    if common::gpu_or_skip().is_none() {
-        return;
-    }
+    common::needs_gpu();
     let dir = tempfile::tempdir().unwrap();
     let joe = joe();
     let out = dir.path().join("out");
@@ -284,7 +281,6 @@ fn videos_are_piped_to_ffmpeg_and_without_it_the_message_says_what_to_do() {
     assert!(!out.join("kick.mp4").exists());
 }
 
-#[test]
 fn bad_requests_are_refused_before_rendering_and_leave_nothing() {
     let dir = tempfile::tempdir().unwrap();
     let joe = joe();
@@ -304,7 +300,7 @@ fn bad_requests_are_refused_before_rendering_and_leave_nothing() {
         assert!(!result.status.success() && stderr.contains(message), "{extra:?}: {stderr}");
     }
     // A view no file has, found only when rendering starts: no animation and no temporary file remain.
-    if common::gpu_or_skip().is_some() {
+    if common::gpu_if_any("the view that is found missing only when rendering starts is not tried").is_some() {
         let result = viewer(&[
             "render",
             joe.to_str().unwrap(),
@@ -324,16 +320,12 @@ fn bad_requests_are_refused_before_rendering_and_leave_nothing() {
 
 /// With the real `ffmpeg` (Debian's package; `.ci/run` installs it): MP4 (H.264) and WebM (VP9) files
 /// that `ffprobe` reads back with every frame at the size and rate asked for.
-#[test]
 fn real_ffmpeg_writes_mp4_and_webm_with_every_frame() {
     let has = |program: &str| Command::new(program).arg("-version").output().is_ok_and(|o| o.status.success());
     if !has("ffmpeg") || !has("ffprobe") {
-        common::window::skip_or_fail("real_ffmpeg_writes_mp4_and_webm_with_every_frame", "ffmpeg/ffprobe not on PATH");
-        return;
+        common::harness::skip("ffmpeg/ffprobe not on PATH (apt-get install ffmpeg)");
     }
-    if common::gpu_or_skip().is_none() {
-        return;
-    }
+    common::needs_gpu();
     let dir = tempfile::tempdir().unwrap();
     let joe = joe();
     for (name, codec) in [("kick.mp4", "h264"), ("kick.webm", "vp9")] {

@@ -2,9 +2,17 @@
 //! on JoeKick with its clip playing; and the window's 3D view drawn straight into the surface gives the
 //! same picture as the view drawn through its own texture.
 //!
-//! GPU tests skip loudly without an adapter (fail under `CI=true`); window tests need `xvfb-run`.
+//! GPU tests are reported ignored without an adapter (fail under `CI=true`); window tests need `xvfb-run`.
 
 mod common;
+
+test_main!(
+    the_3d_view_benchmark_plays_the_clip_and_times_every_stage,
+    batched_copies_multiply_points_and_triangles_but_not_dispatches_or_draws,
+    an_unknown_motion_is_an_error_listing_the_clips,
+    the_window_benchmark_presents_frames_with_the_ui_and_reports_them,
+    the_view_drawn_into_the_surface_looks_as_through_its_own_texture
+);
 
 use std::ffi::OsStr;
 
@@ -29,9 +37,8 @@ fn stage<'a>(report: &'a BenchReport, name: &str) -> &'a hanim_viewer::render::b
     report.stages.iter().find(|s| s.stage == name).unwrap_or_else(|| panic!("no stage '{name}' in {report:#?}"))
 }
 
-#[test]
 fn the_3d_view_benchmark_plays_the_clip_and_times_every_stage() {
-    let Some(ctx) = common::gpu_or_skip() else { return };
+    let ctx = common::gpu();
     let path = common::corpus("x3d/JoeKick.x3d");
     let doc = hanim_viewer::hanim::load(&path).unwrap();
     let report = bench_view(&ctx, &doc, "JoeKick.x3d", &options(&ctx, 1, None)).unwrap();
@@ -57,9 +64,8 @@ fn the_3d_view_benchmark_plays_the_clip_and_times_every_stage() {
     assert!(report.table().contains("frames/s"));
 }
 
-#[test]
 fn batched_copies_multiply_points_and_triangles_but_not_dispatches_or_draws() {
-    let Some(ctx) = common::gpu_or_skip() else { return };
+    let ctx = common::gpu();
     let doc = hanim_viewer::hanim::load(&common::corpus("x3d/JoeKick.x3d")).unwrap();
     let one = bench_view(&ctx, &doc, "JoeKick.x3d", &options(&ctx, 1, None)).unwrap();
     let three = bench_view(&ctx, &doc, "JoeKick.x3d", &options(&ctx, 3, None)).unwrap();
@@ -84,16 +90,14 @@ fn batched_copies_multiply_points_and_triangles_but_not_dispatches_or_draws() {
     assert_eq!(apart.draw_calls - 1, 3 * (one.draw_calls - 1));
 }
 
-#[test]
 fn an_unknown_motion_is_an_error_listing_the_clips() {
-    let Some(ctx) = common::gpu_or_skip() else { return };
+    let ctx = common::gpu();
     let doc = hanim_viewer::hanim::load(&common::corpus("x3d/JoeKick.x3d")).unwrap();
     let error = bench_view(&ctx, &doc, "JoeKick.x3d", &options(&ctx, 1, Some("NoSuchClip"))).unwrap_err();
     let message = error.to_string();
     assert!(message.contains("NoSuchClip") && message.contains("KickTimer"), "{message}");
 }
 
-#[test]
 fn the_window_benchmark_presents_frames_with_the_ui_and_reports_them() {
     let file = common::corpus("x3d/JoeKick.x3d");
     let dir = tempfile::tempdir().unwrap();
@@ -102,9 +106,7 @@ fn the_window_benchmark_presents_frames_with_the_ui_and_reports_them() {
         .map(OsStr::new)
         .chain([file.as_os_str()])
         .collect();
-    let Some((stdout, log)) = run_command("the_window_benchmark_presents_frames", &args, dir.path(), &[]) else {
-        return;
-    };
+    let (stdout, log) = run_command("the_window_benchmark_presents_frames", &args, dir.path(), &[]);
     let report: serde_json::Value =
         serde_json::from_str(&stdout).unwrap_or_else(|e| panic!("JSON on stdout ({e}):\n{stdout}\n{log}"));
     assert_eq!(report["mode"], "window");
@@ -154,7 +156,6 @@ fn find_inside(
     best
 }
 
-#[test]
 fn the_view_drawn_into_the_surface_looks_as_through_its_own_texture() {
     let test = "the_view_drawn_into_the_surface_looks_as_through_its_own_texture";
     let file = common::corpus("x3d/JoeKick.x3d");
@@ -177,9 +178,7 @@ fn the_view_drawn_into_the_surface_looks_as_through_its_own_texture() {
             OsStr::new("--script"),
             script.as_os_str(),
         ];
-        if run_command(test, &args, dir.path(), &[("HANIM_VIEWER_DIRECT", direct)]).is_none() {
-            return;
-        }
+        run_command(test, &args, dir.path(), &[("HANIM_VIEWER_DIRECT", direct)]);
         results.push((read_rgba(&view), read_rgba(&window)));
     }
     let ((direct_view, direct_window), (texture_view, texture_window)) = (&results[0], &results[1]);

@@ -4,6 +4,17 @@
 
 mod common;
 
+test_main!(
+    capture_files_find_their_partner,
+    the_clip_in_the_transport_is_the_retargeted_walk,
+    a_mapping_edit_retargets_and_only_moves_what_it_names,
+    rows_round_trip_every_built_in_table_and_a_saved_mapping_reloads,
+    typing_in_a_row_and_pressing_enter_retargets,
+    the_joint_menu_adds_a_target_and_the_buttons_reach_the_app,
+    every_corpus_humanoid_takes_a_walk_and_a_bvh,
+    typing_a_frame_rate_asks_the_app_to_retime_the_capture
+);
+
 use std::path::Path;
 
 use egui::accesskit::Role;
@@ -57,7 +68,6 @@ fn assert_same_rotations(doc: &Document, session: &CaptureSession, frame: usize)
     worst
 }
 
-#[test]
 fn capture_files_find_their_partner() {
     let (asf, amc) = capture_pair(&corpus("asf/07_05.amc")).unwrap();
     assert_eq!(asf, corpus("asf/07.asf"));
@@ -74,7 +84,6 @@ fn capture_files_find_their_partner() {
     assert!(e.contains("99_01.amc: no .asf skeleton beside it"), "{e}");
 }
 
-#[test]
 fn the_clip_in_the_transport_is_the_retargeted_walk() {
     let doc = jin();
     let session = walk_on(&doc);
@@ -92,7 +101,6 @@ fn the_clip_in_the_transport_is_the_retargeted_walk() {
     assert!(upper.driven.is_empty() && upper.missing == ["vl3"], "JinLOA1 has no vl3: {upper:?}");
 }
 
-#[test]
 fn a_mapping_edit_retargets_and_only_moves_what_it_names() {
     let doc = jin();
     let h = &doc.humanoids[0];
@@ -123,7 +131,6 @@ fn a_mapping_edit_retargets_and_only_moves_what_it_names() {
     assert!(tibia.driven.is_empty());
 }
 
-#[test]
 fn rows_round_trip_every_built_in_table_and_a_saved_mapping_reloads() {
     let doc = jin();
     let session = walk_on(&doc);
@@ -189,7 +196,6 @@ fn targets(w: &Window, source: &str) -> Option<Vec<String>> {
     w.editor.session.mapping.targets_of(source).map(<[String]>::to_vec)
 }
 
-#[test]
 fn typing_in_a_row_and_pressing_enter_retargets() {
     let mut h = window();
     h.run();
@@ -214,7 +220,6 @@ fn typing_in_a_row_and_pressing_enter_retargets() {
     assert!(h.query_by_label("drives l_hip, sacroiliac").is_some(), "the row shows it");
 }
 
-#[test]
 fn the_joint_menu_adds_a_target_and_the_buttons_reach_the_app() {
     let mut h = window();
     h.run();
@@ -252,7 +257,6 @@ fn the_joint_menu_adds_a_target_and_the_buttons_reach_the_app() {
     );
 }
 
-#[test]
 fn every_corpus_humanoid_takes_a_walk_and_a_bvh() {
     // What the window does on File ▸ Apply motion capture, for each humanoid of the corpus (both
     // encodings): the capture retargets, the clip plays as the retargeting, and humanoids with limbs
@@ -302,7 +306,6 @@ fn every_corpus_humanoid_takes_a_walk_and_a_bvh() {
     assert!(applied >= 30, "{applied} humanoid × capture pairs");
 }
 
-#[test]
 fn typing_a_frame_rate_asks_the_app_to_retime_the_capture() {
     let mut h = window();
     h.run();

@@ -5,6 +5,16 @@
 
 mod common;
 
+test_main!(
+    the_whole_corpus_is_catalogued_and_a_corrupt_file_is_skipped,
+    the_command_exits_non_zero_on_a_bad_file_and_reruns_overwrite_only_its_own_outputs,
+    a_clip_frame_is_catalogued_posed_and_in_frame_and_files_without_it_at_rest,
+    the_command_catalogues_a_clip_frame,
+    the_vrml_corpus_folder_is_catalogued,
+    each_humanoid_of_a_file_is_catalogued_alone,
+    the_scene_as_the_file_plays_is_catalogued
+);
+
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -69,9 +79,8 @@ fn references(html: &str) -> (Vec<String>, HashSet<String>) {
     (links, ids)
 }
 
-#[test]
 fn the_whole_corpus_is_catalogued_and_a_corrupt_file_is_skipped() {
-    let Some(ctx) = common::gpu_or_skip() else { return };
+    let ctx = common::gpu();
     let dir = tempfile::tempdir().unwrap();
     let corrupt = dir.path().join("corrupt.x3d");
     std::fs::write(&corrupt, CORRUPT).unwrap();
@@ -218,11 +227,8 @@ fn the_whole_corpus_is_catalogued_and_a_corrupt_file_is_skipped() {
     }
 }
 
-#[test]
 fn the_command_exits_non_zero_on_a_bad_file_and_reruns_overwrite_only_its_own_outputs() {
-    if common::gpu_or_skip().is_none() {
-        return;
-    }
+    common::needs_gpu();
     let dir = tempfile::tempdir().unwrap();
     let corrupt = dir.path().join("corrupt.x3d");
     std::fs::write(&corrupt, CORRUPT).unwrap();
@@ -355,9 +361,8 @@ fn assert_in_frame(rgba: &[u8], what: &str) {
     assert!(drawn > 200, "{what}: only {drawn} figure pixels");
 }
 
-#[test]
 fn a_clip_frame_is_catalogued_posed_and_in_frame_and_files_without_it_at_rest() {
-    let Some(ctx) = common::gpu_or_skip() else { return };
+    let ctx = common::gpu();
     let dir = tempfile::tempdir().unwrap();
     let files = [common::corpus("x3d/KoreanCharacterMotionAnnexD01Jin.x3d"), common::corpus("x3d/JoeKick.x3d")];
     let rest = catalogue_with(&ctx, dir.path(), "rest", &files, &RestPose);
@@ -415,11 +420,8 @@ fn a_clip_frame_is_catalogued_posed_and_in_frame_and_files_without_it_at_rest() 
     assert!(why.contains("frame 100000 is outside motion 'motion_animation'"), "{why}");
 }
 
-#[test]
 fn the_command_catalogues_a_clip_frame() {
-    if common::gpu_or_skip().is_none() {
-        return;
-    }
+    common::needs_gpu();
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("out");
     let output = Command::new(env!("CARGO_BIN_EXE_hanim-viewer"))
@@ -439,12 +441,9 @@ fn the_command_catalogues_a_clip_frame() {
 /// Folders are searched for every encoding the loader reads: the VRML corpus folder gives its five
 /// humanoids (VRML97, ClassicVRML, gzip by content); its two files without a humanoid (a PROTO library and
 /// an inlined axis) are reported. A VRML interpolator clip poses its figure in the catalogue.
-#[test]
 fn the_vrml_corpus_folder_is_catalogued() {
-    if !common::corpus_has(&["vrml/SphereMan_1.1.wrl", "vrml/dork-proto.wrl", "vrml/nancy_h-anim.wrl"]) {
-        return;
-    }
-    let Some(ctx) = common::gpu_or_skip() else { return };
+    common::needs_corpus(&["vrml/SphereMan_1.1.wrl", "vrml/dork-proto.wrl", "vrml/nancy_h-anim.wrl"]);
+    let ctx = common::gpu();
     let dir = tempfile::tempdir().unwrap();
     let folder = common::corpus_folder("vrml");
     let rest = catalogue_with(&ctx, dir.path(), "rest", std::slice::from_ref(&folder), &RestPose);
@@ -475,11 +474,10 @@ fn the_vrml_corpus_folder_is_catalogued() {
     }
 }
 
-#[test]
 fn each_humanoid_of_a_file_is_catalogued_alone() {
     // tests/data/two_humanoids.x3d: the same figure twice, 1.2 m apart. Each humanoid's images are framed
     // on it and draw it alone, so the two front images are the same picture, with nothing at the border.
-    let Some(ctx) = common::gpu_or_skip() else { return };
+    let ctx = common::gpu();
     let dir = tempfile::tempdir().unwrap();
     let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/two_humanoids.x3d");
     let report = catalogue_with(&ctx, dir.path(), "two", std::slice::from_ref(&file), &RestPose);
@@ -497,9 +495,8 @@ fn each_humanoid_of_a_file_is_catalogued_alone() {
 
 /// `catalog --play-as-file --time 1`: Joe at scene time 1 s of the whole file (his kick under way), posed
 /// as `render --play-as-file` poses him, inside the frame and unlike his rest pose; the page says so.
-#[test]
 fn the_scene_as_the_file_plays_is_catalogued() {
-    let Some(ctx) = common::gpu_or_skip() else { return };
+    let ctx = common::gpu();
     let dir = tempfile::tempdir().unwrap();
     let files = [common::corpus("x3d/JoeKick.x3d")];
     let rest = catalogue_with(&ctx, dir.path(), "rest", &files, &RestPose);

@@ -6,6 +6,11 @@
 
 mod common;
 
+test_main!(
+    four_shards_run_with_parallel_and_merged_equal_one_run,
+    a_folder_of_captures_becomes_a_moving_catalogue_on_one_humanoid
+);
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -44,17 +49,11 @@ fn png_size(path: &Path) -> (u32, u32) {
 const QUICK: &[&str] =
     &["--views", "front,side", "--size", "48x48", "--animate", "--anim-fps", "4", "--preview-seconds", "1.5"];
 
-/// Whether GNU parallel is installed; under CI=true it must be.
-fn parallel_or_skip() -> bool {
-    let found = Command::new("parallel").arg("--version").output().is_ok_and(|o| o.status.success());
-    if !found {
-        if std::env::var("CI").as_deref() == Ok("true") {
-            panic!("CI=true but GNU parallel is not installed (apt-get install parallel)");
-        }
-        use std::io::Write;
-        let _ = writeln!(std::io::stderr(), "SKIP {}: GNU parallel not found", common::test_name());
+/// Skips the test when GNU parallel is not installed (under CI=true: fails).
+fn needs_parallel() {
+    if !Command::new("parallel").arg("--version").output().is_ok_and(|o| o.status.success()) {
+        common::harness::skip("GNU parallel not found (apt-get install parallel)");
     }
-    found
 }
 
 /// A folder with a few corpus humanoids: clips (JoeKick's KickTimer, Jin's disabled motion) and still
@@ -69,18 +68,16 @@ fn inputs(dir: &Path) -> PathBuf {
     folder
 }
 
-#[test]
 fn four_shards_run_with_parallel_and_merged_equal_one_run() {
-    if common::gpu_or_skip().is_none() || !parallel_or_skip() {
-        return;
-    }
+    common::needs_gpu();
+    needs_parallel();
     let dir = tempfile::tempdir().unwrap();
     let folder = inputs(dir.path());
     let whole = dir.path().join("whole");
     let status = Command::new(BIN).arg("catalog").arg(&folder).args(QUICK).arg("--out").arg(&whole).output().unwrap();
     assert_eq!(status.status.code(), Some(1), "broken.x3d fails: {}", String::from_utf8_lossy(&status.stderr));
 
-    // The four shares side by side, as the README shows.
+    // The four shares side by side, as docs/guide/catalogues.md shows.
     let shards = dir.path().join("shards");
     let mut command = Command::new("parallel");
     command.args(["--halt", "never", "--jobs", "4"]).arg(BIN).arg("catalog").arg(&folder).args(QUICK);
@@ -154,11 +151,8 @@ fn four_shards_run_with_parallel_and_merged_equal_one_run() {
     assert!(!refused.status.success() && stderr.contains("settings differ"), "{stderr}");
 }
 
-#[test]
 fn a_folder_of_captures_becomes_a_moving_catalogue_on_one_humanoid() {
-    if common::gpu_or_skip().is_none() {
-        return;
-    }
+    common::needs_gpu();
     let dir = tempfile::tempdir().unwrap();
     let takes = dir.path().join("takes");
     std::fs::create_dir_all(takes.join("bvh")).unwrap();

@@ -6,6 +6,25 @@
 
 mod common;
 
+test_main!(
+    head_statements_with_every_component_spacing,
+    component_name_colon_level_takes_any_spacing_and_comments,
+    route_among_the_nodes_of_a_list_is_read_and_reported,
+    statements_among_the_nodes_of_a_list_and_null_statements,
+    vrml97_productions_load_without_a_word_of_the_grammar_missing,
+    x3d_productions_load_without_a_word_of_the_grammar_missing,
+    every_lexical_form_of_the_grammar,
+    every_number_form_reads_as_its_value,
+    interface_keywords_of_the_other_standard_are_read_and_reported_once,
+    import_and_export_inside_a_node_body_are_read_and_reported,
+    lower_case_words,
+    x3d_head_statements_in_a_vrml97_file_are_read_and_reported,
+    the_corpus_classic_files_need_nothing_beyond_the_grammar,
+    malformed_statements_give_a_clear_error_at_file_line_column,
+    statements_beyond_the_grammar_keep_errors_inside_them_at_their_position,
+    an_empty_list_is_a_value_or_a_node_list_as_the_field_is_declared
+);
+
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
@@ -81,7 +100,6 @@ fn close(a: Vec3, b: Vec3) -> bool {
     (a - b).length() < 1e-5
 }
 
-#[test]
 fn head_statements_with_every_component_spacing() {
     let scene = load("head_statements.x3dv");
     assert_eq!(scene.version, "4.0");
@@ -102,7 +120,6 @@ fn head_statements_with_every_component_spacing() {
     assert!(close(axis, Vec3::Y) && (angle - std::f32::consts::FRAC_PI_2).abs() < 1e-5, "{axis} {angle}");
 }
 
-#[test]
 fn component_name_colon_level_takes_any_spacing_and_comments() {
     for spelling in [
         "HAnim:2",
@@ -125,7 +142,6 @@ fn component_name_colon_level_takes_any_spacing_and_comments() {
     assert_eq!(components(&scene), [("H-Anim".to_string(), 1)]);
 }
 
-#[test]
 fn route_among_the_nodes_of_a_list_is_read_and_reported() {
     let scene = load("route_in_children.x3dv");
     assert_eq!(
@@ -155,7 +171,6 @@ fn route_among_the_nodes_of_a_list_is_read_and_reported() {
     assert_eq!((h.joints.len(), h.segments.len()), (2, 1));
 }
 
-#[test]
 fn statements_among_the_nodes_of_a_list_and_null_statements() {
     let scene = load("statements_in_lists.x3dv");
     assert_eq!(beyond_grammar_at(&scene), ["8:5", "10:5", "11:5", "13:5", "14:5", "18:1"], "{:?}", warnings(&scene));
@@ -182,7 +197,6 @@ fn statements_among_the_nodes_of_a_list_and_null_statements() {
     assert!(all.contains("IMPORT statements are not supported") && all.contains("EXPORT statements are not supported"));
 }
 
-#[test]
 fn vrml97_productions_load_without_a_word_of_the_grammar_missing() {
     let scene = load("vrml97_statements.wrl");
     assert_eq!(scene.version, "VRML97");
@@ -225,7 +239,6 @@ fn vrml97_productions_load_without_a_word_of_the_grammar_missing() {
     assert!(close(h.joints[1].rest.center, Vec3::new(0.1, 0.9, 0.0)));
 }
 
-#[test]
 fn x3d_productions_load_without_a_word_of_the_grammar_missing() {
     let scene = load("x3d_statements.x3dv");
     assert_eq!(scene.version, "3.3");
@@ -256,7 +269,6 @@ fn x3d_productions_load_without_a_word_of_the_grammar_missing() {
     assert!(close(h.joints[1].rest.center, Vec3::new(0.1, 0.9, 0.0)));
 }
 
-#[test]
 fn every_lexical_form_of_the_grammar() {
     let scene = load("lexical.x3dv");
     assert!(scene.warnings.is_empty(), "{:?}", warnings(&scene));
@@ -283,7 +295,6 @@ fn every_lexical_form_of_the_grammar() {
     assert!(!scene.sf_bool(def(&scene, "Flag"), "enabled", true).unwrap());
 }
 
-#[test]
 fn every_number_form_reads_as_its_value() {
     for (written, value) in [
         ("+1", 1.0),
@@ -305,7 +316,6 @@ fn every_number_form_reads_as_its_value() {
     assert_eq!(scene.sf_int32(def(&scene, "S"), "whichChoice", -1).unwrap(), 0);
 }
 
-#[test]
 fn interface_keywords_of_the_other_standard_are_read_and_reported_once() {
     for (file, first_at, keyword) in
         [("keywords_crossed.x3dv", "4:14", "'field'"), ("keywords_crossed.wrl", "3:14", "'initializeOnly'")]
@@ -322,7 +332,6 @@ fn interface_keywords_of_the_other_standard_are_read_and_reported_once() {
     }
 }
 
-#[test]
 fn import_and_export_inside_a_node_body_are_read_and_reported() {
     let scene = load("import_export_in_body.x3dv");
     assert_eq!(beyond_grammar_at(&scene), ["7:3", "9:3"], "{:?}", warnings(&scene));
@@ -331,7 +340,6 @@ fn import_and_export_inside_a_node_body_are_read_and_reported() {
     assert_eq!(children_types(&scene, group, "children"), ["Shape"]);
 }
 
-#[test]
 fn lower_case_words() {
     // true/false: both players read them, so no warning.
     let scene =
@@ -356,7 +364,6 @@ fn lower_case_words() {
     assert_eq!(children_types(&scene, def(&scene, "G"), "children"), ["Group"]);
 }
 
-#[test]
 fn x3d_head_statements_in_a_vrml97_file_are_read_and_reported() {
     let scene = load("vrml97_head_statements.wrl");
     assert_eq!(beyond_grammar_at(&scene), ["3:1", "4:1", "5:1"], "{:?}", warnings(&scene));
@@ -366,7 +373,6 @@ fn x3d_head_statements_in_a_vrml97_file_are_read_and_reported() {
     assert_eq!(scene.roots.len(), 1);
 }
 
-#[test]
 fn the_corpus_classic_files_need_nothing_beyond_the_grammar() {
     // (file, header version, PROFILE, COMPONENTs, META count)
     type Head = (&'static str, &'static str, &'static str, &'static [(&'static str, i32)], usize);
@@ -430,7 +436,6 @@ const BAD: &[(&str, &str, &[&str])] = &[
     ("string_not_closed.x3dv", "2:19", &["string is not closed"]),
 ];
 
-#[test]
 fn malformed_statements_give_a_clear_error_at_file_line_column() {
     let dir = fixture("bad");
     let mut failures = Vec::new();
@@ -461,7 +466,6 @@ fn malformed_statements_give_a_clear_error_at_file_line_column() {
     }
 }
 
-#[test]
 fn statements_beyond_the_grammar_keep_errors_inside_them_at_their_position() {
     // An unknown DEF in a ROUTE among list nodes is reported like any ROUTE's, after the placement.
     let scene = load_text("#X3D V4.0 utf8\nGroup { children [ ROUTE A.b TO C.d ] }\n").unwrap();
@@ -476,7 +480,6 @@ fn statements_beyond_the_grammar_keep_errors_inside_them_at_their_position() {
     assert!(e.to_string().contains(":3:25: unexpected end of file: PROTO body '{' opened at 3:14"), "{e}");
 }
 
-#[test]
 fn an_empty_list_is_a_value_or_a_node_list_as_the_field_is_declared() {
     // `color [ ]`: Color's `color` is an MFColor (an empty value, kept), IndexedFaceSet's holds a node.
     let scene = load_text(

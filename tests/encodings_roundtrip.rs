@@ -5,6 +5,12 @@
 
 mod common;
 
+test_main!(
+    every_corpus_file_is_the_same_scene_in_every_encoding,
+    every_corpus_file_builds_the_same_humanoids_after_the_round_trip,
+    every_corpus_file_renders_the_same_picture_after_the_round_trip
+);
+
 use std::path::{Path, PathBuf};
 
 use common::scene_compare::assert_same_scene;
@@ -62,7 +68,6 @@ fn head(text: &str) -> String {
     text.lines().take(40).collect::<Vec<_>>().join("\n")
 }
 
-#[test]
 fn every_corpus_file_is_the_same_scene_in_every_encoding() {
     for path in corpus_xml_files() {
         let writings = writings(&path);
@@ -75,7 +80,6 @@ fn every_corpus_file_is_the_same_scene_in_every_encoding() {
     }
 }
 
-#[test]
 fn every_corpus_file_builds_the_same_humanoids_after_the_round_trip() {
     for path in corpus_xml_files() {
         let [(_, xml), _, _, (_, back)] = writings(&path);
@@ -101,9 +105,8 @@ fn every_corpus_file_builds_the_same_humanoids_after_the_round_trip() {
     }
 }
 
-#[test]
 fn every_corpus_file_renders_the_same_picture_after_the_round_trip() {
-    let Some(ctx) = common::gpu_or_skip() else { return };
+    let ctx = common::gpu();
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/render-tests/roundtrip");
     std::fs::create_dir_all(&dir).expect("output folder");
     for path in corpus_xml_files() {

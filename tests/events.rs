@@ -6,6 +6,19 @@
 
 mod common;
 
+test_main!(
+    joes_ball_follows_its_position_interpolator,
+    event_joint_values_agree_with_the_interpolator_clips,
+    the_last_route_of_the_cascade_writes_the_joint,
+    events_pass_through_prototype_interfaces,
+    the_ball_moves_in_the_rendered_scene,
+    a_proximity_sensor_hud_stays_at_one_screen_place_in_two_views,
+    diamond_mans_key_label_turns_toward_the_viewer,
+    a_touch_on_nancys_walk_label_starts_her_walk,
+    a_hud_centimetres_in_front_of_the_viewer_is_not_clipped,
+    a_one_shot_timer_that_started_at_the_load_leaves_its_joint_at_rest
+);
+
 use glam::{Quat, Vec3};
 use hanim_viewer::animation::events::{EventModel, FilePlayback, place_scene};
 use hanim_viewer::animation::{Animations, SampleOptions};
@@ -31,7 +44,6 @@ fn ball_at(doc: &Document, t: f64) -> Vec3 {
     world
 }
 
-#[test]
 fn joes_ball_follows_its_position_interpolator() {
     // JoeKick.x3d: <TimeSensor DEF='KickTimer' cycleInterval='3.73' loop='true'/> (startTime 0), and
     // <PositionInterpolator DEF='ball_TranslationInterpolator' key='0 0.4 0.409 1'
@@ -67,7 +79,6 @@ fn joes_ball_follows_its_position_interpolator() {
     assert!(world.transform_point3(vp.position).distance(origin) > 1.0, "the eye stays 10 × 0.23 from the ball");
 }
 
-#[test]
 fn event_joint_values_agree_with_the_interpolator_clips() {
     // JoeKick has one TimeSensor: playing its clip alone and playing the file as it says must pose the
     // humanoid identically (the events write joints through the same Pose path).
@@ -91,7 +102,6 @@ fn event_joint_values_agree_with_the_interpolator_clips() {
     }
 }
 
-#[test]
 fn the_last_route_of_the_cascade_writes_the_joint() {
     // tests/data/events_two_clips.x3d (see its comment): l_shoulder ends with FastShoulder's value,
     // l_elbow with SlowElbowB's. By hand (Slow: cycle 4 s, Fast: cycle 2 s, both loop from 0):
@@ -116,7 +126,6 @@ fn the_last_route_of_the_cascade_writes_the_joint() {
 /// The same scene in the three encodings: events through PROTO interfaces (tests/data/proto_events.x3d).
 const PROTO_EVENTS: [&str; 3] = ["proto_events.x3d", "vrml/proto_events.x3dv", "json/proto_events.x3dj"];
 
-#[test]
 fn events_pass_through_prototype_interfaces() {
     // tests/data/proto_events.x3d (see its comment; the .x3dv and .x3dj are the same scene). X3D 4.0
     // clause 4.4.4: a body field IS-connected to an outputOnly interface field sends out of the instance;
@@ -162,9 +171,8 @@ fn foreground_near(image: &RenderedImage, (x, y): (f32, f32)) -> f32 {
     hits as f32 / 25.0
 }
 
-#[test]
 fn the_ball_moves_in_the_rendered_scene() {
-    let Some(ctx) = common::gpu_or_skip() else { return };
+    let ctx = common::gpu();
     let doc = load(&common::corpus(JOE));
     let mut request = SceneRequest::new(200, 200);
     request.view = ViewRequest::Named("Scene_Inclined View".into());
@@ -198,12 +206,11 @@ fn red_box(image: &RenderedImage) -> ([u32; 4], usize) {
     (b, n)
 }
 
-#[test]
 fn a_proximity_sensor_hud_stays_at_one_screen_place_in_two_views() {
     // proximity_hud.x3d: a ProximitySensor (size 1000³) routes position_changed/orientation_changed into
     // the Transform HUD, whose red Box sits 1 m in front of the viewer (clause 22.4.1: the viewer's
     // position and orientation in the sensor's coordinate system, here the world's).
-    let Some(ctx) = common::gpu_or_skip() else { return };
+    let ctx = common::gpu();
     let doc = load(&common::test_data("proximity_hud.x3d"));
     let mut boxes = Vec::new();
     for view in ["View A", "View B"] {
@@ -231,15 +238,12 @@ fn a_proximity_sensor_hud_stays_at_one_screen_place_in_two_views() {
     assert!(overrides.is_empty(), "{overrides:?}");
 }
 
-#[test]
 fn diamond_mans_key_label_turns_toward_the_viewer() {
     // DiamondManLOA2: <Transform translation='1.0 1.5 0'><Billboard> (axisOfRotation 0 1 0 by default)
     // holding the Text "Diamond Man Key". Clause 10.4.1: its local +Z turns about +Y toward the viewer.
     use hanim_viewer::animation::events::{Overrides, ViewerPose, place_scene_seen_from};
     // DiamondManLOA2 is not redistributed with the repository (see tests/corpus/MANIFEST.md).
-    if !common::corpus_has(&["x3d/DiamondManLOA2.x3d"]) {
-        return;
-    }
+    common::needs_corpus(&["x3d/DiamondManLOA2.x3d"]);
     let doc = load(&common::corpus("x3d/DiamondManLOA2.x3d"));
     let scene = &doc.scene;
     let label = doc
@@ -257,7 +261,6 @@ fn diamond_mans_key_label_turns_toward_the_viewer() {
     }
 }
 
-#[test]
 fn a_touch_on_nancys_walk_label_starts_her_walk() {
     // NancyNativeTags: <TimeSensor DEF='Walk_Time' cycleInterval='2.0' loop='true' startTime='-1.0'/> is
     // over before the scene loads (stopTime 0), so she stands until ROUTE Walk_Touch.touchTime →
@@ -266,9 +269,7 @@ fn a_touch_on_nancys_walk_label_starts_her_walk() {
     // second click at 2 s, while the walk runs, is ignored (clause 8.4.1).
     use hanim_viewer::animation::events::Touch;
     // Nancy is not redistributed with the repository (see tests/corpus/MANIFEST.md).
-    if !common::corpus_has(&["x3d/NancyNativeTags.x3d"]) {
-        return;
-    }
+    common::needs_corpus(&["x3d/NancyNativeTags.x3d"]);
     let doc = load(&common::corpus("x3d/NancyNativeTags.x3d"));
     let h = &doc.humanoids[0];
     let mut playback = FilePlayback::new(&doc);
@@ -313,12 +314,11 @@ fn a_touch_on_nancys_walk_label_starts_her_walk() {
     assert_eq!(at(&playback, 2.5).rotations, walking.rotations, "a click while walking does not restart it");
 }
 
-#[test]
 fn a_hud_centimetres_in_front_of_the_viewer_is_not_clipped() {
     // proximity_hud.x3d with its HUD box 8 cm ahead and a tenth of the size (as NancyNativeTags' menu
     // sits), and a NavigationInfo avatarSize of 0.15: the near clipping plane lies at half the collision
     // distance at most (7.5 cm), so the box shows, the same size on screen as the 10 cm box 1 m ahead.
-    let Some(ctx) = common::gpu_or_skip() else { return };
+    let ctx = common::gpu();
     let text = std::fs::read_to_string(common::test_data("proximity_hud.x3d")).unwrap();
     let near = text
         .replace("<Transform translation='0 0 -1'>", "<Transform translation='0 0 -0.08'>")
@@ -342,7 +342,6 @@ fn a_hud_centimetres_in_front_of_the_viewer_is_not_clipped() {
     .expect("rendered");
 }
 
-#[test]
 fn a_one_shot_timer_that_started_at_the_load_leaves_its_joint_at_rest() {
     // one_shot_clock.x3d: AtLoad (loop FALSE, startTime 0) never runs under X3D's absolute time
     // (clauses 8.2.2, 8.4.1; Walking_AlienX_ITE's walk, which X_ITE leaves at rest); AfterLoad (startTime

@@ -6,6 +6,11 @@
 
 mod common;
 
+test_main!(
+    colours_transparency_texture_placement_choices_and_the_viewpoint_are_drawn,
+    material_uniforms_are_written_only_when_their_values_change
+);
+
 use glam::Vec3;
 use hanim_viewer::animation::SampleOptions;
 use hanim_viewer::hanim::{self, Document};
@@ -71,9 +76,8 @@ fn near(got: [u8; 3], want: [u8; 3], tolerance: u8) -> bool {
     got.iter().zip(want).all(|(g, w)| g.abs_diff(w) <= tolerance)
 }
 
-#[test]
 fn colours_transparency_texture_placement_choices_and_the_viewpoint_are_drawn() {
-    let Some(ctx) = common::gpu_or_skip() else { return };
+    let ctx = common::gpu();
     let dir = tempfile::tempdir().unwrap();
     let doc = fixture(dir.path());
     let mut request = SceneRequest::new(240, 240);
@@ -136,14 +140,13 @@ fn colours_transparency_texture_placement_choices_and_the_viewpoint_are_drawn() 
     assert!(near(seen(at_late, Vec3::new(3.0, 0.0, 0.5)), [0, 0, 0], 3), "choice 0 hidden");
 }
 
-#[test]
 fn material_uniforms_are_written_only_when_their_values_change() {
     // The fixture has three parts whose appearance events change (Glow, Fade, the textured box); the
     // Switch and the viewpoint are placements, not material uniforms.
     use hanim_viewer::animation::events::EventModel;
     use hanim_viewer::pose::Pose;
     use hanim_viewer::render::PosedRenderer;
-    let Some(ctx) = common::gpu_or_skip() else { return };
+    let ctx = common::gpu();
     let dir = tempfile::tempdir().unwrap();
     let doc = fixture(dir.path());
     let poses: Vec<Pose> = doc.humanoids.iter().map(Pose::rest).collect();

@@ -7,6 +7,16 @@
 
 mod common;
 
+test_main!(
+    the_events_set_the_values_the_keys_give,
+    meshes_built_from_the_events_equal_the_static_files,
+    an_empty_coordinate_draws_what_its_points_reach_and_is_no_defect,
+    rendered_events_equal_the_static_files_rendered,
+    only_the_buffers_whose_contents_change_are_written,
+    the_classic_encoding_twin_builds_the_same_meshes,
+    a_morphing_segments_coord_driven_by_events_is_drawn
+);
+
 use std::path::{Path, PathBuf};
 
 use glam::{Mat4, Vec2, Vec3};
@@ -55,7 +65,6 @@ fn static_file(dir: &Path, doc: &Document, overrides: &Overrides, name: &str) ->
     path
 }
 
-#[test]
 fn the_events_set_the_values_the_keys_give() {
     let doc = load(&fixture_path());
     let model = EventModel::new(&doc.scene);
@@ -82,7 +91,6 @@ fn the_events_set_the_values_the_keys_give() {
     assert!(flap[2].abs_diff_eq(Vec3::new(1.125, -1.5, -0.25), 1e-6), "{}", flap[2]);
 }
 
-#[test]
 fn meshes_built_from_the_events_equal_the_static_files() {
     let doc = load(&fixture_path());
     let model = EventModel::new(&doc.scene);
@@ -123,7 +131,6 @@ fn meshes_built_from_the_events_equal_the_static_files() {
     }
 }
 
-#[test]
 fn an_empty_coordinate_draws_what_its_points_reach_and_is_no_defect() {
     let doc = load(&fixture_path());
     let sheet = doc.other_shapes[0].0;
@@ -160,9 +167,8 @@ fn differing(a: &RenderedImage, b: &RenderedImage, tolerance: u8) -> usize {
         .count()
 }
 
-#[test]
 fn rendered_events_equal_the_static_files_rendered() {
-    let Some(ctx) = common::gpu_or_skip() else { return };
+    let ctx = common::gpu();
     let doc = load(&fixture_path());
     let model = EventModel::new(&doc.scene);
     let dir = tempfile::tempdir().unwrap();
@@ -182,9 +188,8 @@ fn rendered_events_equal_the_static_files_rendered() {
     assert!(differing(&played[0], &played[1], 8) > 200, "the two times differ");
 }
 
-#[test]
 fn only_the_buffers_whose_contents_change_are_written() {
-    let Some(ctx) = common::gpu_or_skip() else { return };
+    let ctx = common::gpu();
     let doc = load(&fixture_path());
     let poses: Vec<_> = doc.humanoids.iter().map(hanim_viewer::pose::Pose::rest).collect();
     let mut renderer = PosedRenderer::new(&ctx, &doc, &SceneRequest::new(64, 64), &poses).unwrap();
@@ -234,7 +239,6 @@ fn only_the_buffers_whose_contents_change_are_written() {
     assert_eq!(renderer.apply_geometry(&ctx, &doc, &at_half), none);
 }
 
-#[test]
 fn the_classic_encoding_twin_builds_the_same_meshes() {
     let xml = load(&fixture_path());
     let classic = load(&fixture_path().with_extension("x3dv"));
@@ -254,9 +258,8 @@ fn the_classic_encoding_twin_builds_the_same_meshes() {
     }
 }
 
-#[test]
 fn a_morphing_segments_coord_driven_by_events_is_drawn() {
-    let Some(ctx) = common::gpu_or_skip() else { return };
+    let ctx = common::gpu();
     // The segment's coord is the Shape's Coordinate: the skin pass morphs it from its rest points, which
     // the CoordinateInterpolator now rewrites. At 0.5 s (fraction 0.25) the triangle is 1.25 times its
     // size: the same picture as a file with those points and no events. A displacer on the segment keeps

@@ -5,10 +5,17 @@
 
 mod common;
 
+test_main!(
+    dispatch_grid_covers_every_invocation_within_the_limit,
+    a_skin_wider_than_one_dispatch_row_agrees_with_the_cpu_reference,
+    a_skin_larger_than_a_storage_binding_is_a_clear_error,
+    the_capacity_follows_the_device_limits,
+    errors_while_creating_gpu_objects_come_back_as_errors_naming_what_was_created
+);
+
 use hanim_viewer::gpu::{GpuError, GpuSkin, SkinCorners, agreement, dispatch_grid};
 use hanim_viewer::hanim;
 
-#[test]
 fn dispatch_grid_covers_every_invocation_within_the_limit() {
     for (count, max) in [(0, 65535), (1, 65535), (64, 65535), (65, 65535), (6425, 16), (1 << 28, 65535)] {
         let (x, y) = dispatch_grid(count, max);
@@ -20,11 +27,10 @@ fn dispatch_grid_covers_every_invocation_within_the_limit() {
     }
 }
 
-#[test]
 fn a_skin_wider_than_one_dispatch_row_agrees_with_the_cpu_reference() {
     // BvhSeamless: 6,425 skin points = 101 workgroups of 64; at most 16 per dimension forces 16 x 7.
     let limits = wgpu::Limits { max_compute_workgroups_per_dimension: 16, ..wgpu::Limits::default() };
-    let Some(ctx) = common::small_device(limits) else { return };
+    let ctx = common::small_device(limits);
     let doc = hanim::load(&common::corpus("x3d/BvhSeamless3dExport1.x3d")).unwrap();
     let h = &doc.humanoids[0];
     assert_eq!(dispatch_grid(6425, 16), (16, 7));
@@ -33,11 +39,10 @@ fn a_skin_wider_than_one_dispatch_row_agrees_with_the_cpu_reference() {
     assert!(a.max_point_error <= 1e-5 && a.max_normal_error <= 1e-5, "{a:?}");
 }
 
-#[test]
 fn a_skin_larger_than_a_storage_binding_is_a_clear_error() {
     // 64 KiB per binding: BvhSeamless's 6,425 points need 102,800 bytes.
     let limits = wgpu::Limits { max_storage_buffer_binding_size: 64 << 10, ..wgpu::Limits::default() };
-    let Some(ctx) = common::small_device(limits) else { return };
+    let ctx = common::small_device(limits);
     let doc = hanim::load(&common::corpus("x3d/BvhSeamless3dExport1.x3d")).unwrap();
     let h = &doc.humanoids[0];
     let n = h.skin.as_ref().unwrap().points.len();
@@ -56,14 +61,13 @@ fn a_skin_larger_than_a_storage_binding_is_a_clear_error() {
     ctx.check_health().expect("nothing reached wgpu validation");
 }
 
-#[test]
 fn the_capacity_follows_the_device_limits() {
     let limits = wgpu::Limits {
         max_storage_buffer_binding_size: 1 << 20,
         max_compute_workgroups_per_dimension: 100,
         ..wgpu::Limits::default()
     };
-    let Some(ctx) = common::small_device(limits) else { return };
+    let ctx = common::small_device(limits);
     let c = ctx.skin_capacity();
     assert_eq!(c.max_storage_bytes, 1 << 20);
     assert_eq!(c.max_skin_points, (1 << 20) / 16);
@@ -71,13 +75,12 @@ fn the_capacity_follows_the_device_limits() {
     assert_eq!(c.max_dispatch_vertices, 100 * 100 * 64);
 }
 
-#[test]
 fn errors_while_creating_gpu_objects_come_back_as_errors_naming_what_was_created() {
     // A texture larger than the device allows is a validation error: the creation scope turns it into
     // an error value (the window keeps its previous humanoid), and nothing is left for the device's
     // uncaught-error handler.
     use hanim_viewer::gpu::error::CreationScope;
-    let Some(ctx) = common::small_device(wgpu::Limits::default()) else { return };
+    let ctx = common::small_device(wgpu::Limits::default());
     let too_wide = ctx.device.limits().max_texture_dimension_2d + 1;
     let scope = CreationScope::push(&ctx.device, "a test texture");
     let _texture = ctx.device.create_texture(&wgpu::TextureDescriptor {

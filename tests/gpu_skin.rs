@@ -4,6 +4,13 @@
 
 mod common;
 
+test_main!(
+    skinned_corpus_humanoids_agree_with_the_cpu_reference,
+    hand_written_fixtures_agree_with_the_cpu_reference,
+    the_gpu_really_moves_points,
+    segment_displacers_really_move_segment_coords
+);
+
 use hanim_viewer::gpu::agreement;
 use hanim_viewer::hanim;
 
@@ -22,9 +29,8 @@ fn check_file(ctx: &hanim_viewer::gpu::GpuContext, path: &std::path::Path, poses
     a
 }
 
-#[test]
 fn skinned_corpus_humanoids_agree_with_the_cpu_reference() {
-    let Some(ctx) = common::gpu_or_skip() else { return };
+    let ctx = common::gpu();
     for name in [
         "x3d/JoeKick.x3d",
         "x3d/JoeSkinTexcoordDisplacerKick.x3d",
@@ -36,18 +42,16 @@ fn skinned_corpus_humanoids_agree_with_the_cpu_reference() {
     }
 }
 
-#[test]
 fn hand_written_fixtures_agree_with_the_cpu_reference() {
-    let Some(ctx) = common::gpu_or_skip() else { return };
+    let ctx = common::gpu();
     for name in ["cpu_one_joint_90.x3d", "cpu_blend.x3d", "cpu_displacer.x3d", "cpu_segment_displacer.x3d"] {
         check_file(&ctx, &common::test_data(name), 4);
     }
 }
 
-#[test]
 fn the_gpu_really_moves_points() {
     // Guards against a pass that never runs: a bent pose must move the read-back points away from rest.
-    let Some(ctx) = common::gpu_or_skip() else { return };
+    let ctx = common::gpu();
     let doc = hanim::load(&common::corpus("x3d/JoeKick.x3d")).unwrap();
     let h = &doc.humanoids[0];
     let source: Vec<u32> = (0..390).collect();
@@ -70,9 +74,8 @@ fn the_gpu_really_moves_points() {
     assert!(bent.iter().zip(rest).all(|(a, b)| (*a - *b).length() < 1e-6 || b.x > 0.0));
 }
 
-#[test]
 fn segment_displacers_really_move_segment_coords() {
-    let Some(ctx) = common::gpu_or_skip() else { return };
+    let ctx = common::gpu();
     let doc = hanim::load(&common::test_data("cpu_segment_displacer.x3d")).unwrap();
     let h = &doc.humanoids[0];
     let segment = h.segments.iter().position(|s| !s.coord_points.is_empty()).expect("a segment with coords");

@@ -1,7 +1,7 @@
 //! Hostile inputs, generated on the fly: each gives a clear error or a warning with a sane fallback,
 //! within bounded memory and time, and never a panic.
 //!
-//! Memory bound (documented in the README): loading a file peaks at no more than 3 × its size + 128 MiB
+//! Memory bound (documented in docs/guide/robustness.md): loading a file peaks at no more than 3 × its size + 128 MiB
 //! of resident memory (the text is read whole, the parsed numbers take about as much again).
 
 mod common;

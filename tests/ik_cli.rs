@@ -4,6 +4,13 @@
 
 mod common;
 
+test_main!(
+    pose_reach_moves_the_wrist_and_only_its_arm,
+    bad_reaches_are_clear_errors,
+    render_reach_changes_only_the_moved_arm,
+    pose_reach_with_an_orientation_turns_the_hand
+);
+
 use std::path::Path;
 use std::process::Command;
 
@@ -31,7 +38,6 @@ fn centre(report: &serde_json::Value, joint: &str) -> Vec3 {
     vec3(&j["global_center"])
 }
 
-#[test]
 fn pose_reach_moves_the_wrist_and_only_its_arm() {
     let file = common::corpus("x3d/JinLOA4.x3d");
     let file = file.to_str().unwrap();
@@ -75,7 +81,6 @@ fn pose_reach_moves_the_wrist_and_only_its_arm() {
     assert_ne!(centre(&rooted, "vl5"), centre(&rest, "vl5"), "the spine turned");
 }
 
-#[test]
 fn bad_reaches_are_clear_errors() {
     let file = common::corpus("x3d/JinLOA4.x3d");
     let file = file.to_str().unwrap();
@@ -93,11 +98,8 @@ fn bad_reaches_are_clear_errors() {
 /// `render --reach` (JoeKick's fixed Scene_IFrontView camera): the picture changes only on the side of
 /// the reaching arm (the figure's left, the
 /// image's right from the front), and the output file is written.
-#[test]
 fn render_reach_changes_only_the_moved_arm() {
-    if common::gpu_or_skip().is_none() {
-        return;
-    }
+    common::needs_gpu();
     let file = common::corpus("x3d/JoeKick.x3d");
     let file = file.to_str().unwrap();
     let rest = json(&["pose", file, "--json"]);
@@ -141,7 +143,6 @@ fn render_reach_changes_only_the_moved_arm() {
 /// `--reach EFFECTOR=X,Y,Z@AX,AY,AZ,ANGLE` also turns the effector's frame: the wrist reaches the point
 /// turned a quarter turn about world Z, and the report gives the angle left (degrees); a bad orientation
 /// is a clear error.
-#[test]
 fn pose_reach_with_an_orientation_turns_the_hand() {
     let file = common::corpus("x3d/JinLOA4.x3d");
     let file = file.to_str().unwrap();

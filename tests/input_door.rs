@@ -8,6 +8,16 @@
 
 mod common;
 
+test_main!(
+    a_fifo_is_refused_for_every_kind_of_input_without_blocking,
+    a_link_to_dev_zero_is_refused_as_a_device_in_bounded_memory,
+    a_file_over_its_kinds_limit_names_the_limit_and_the_variable_to_raise_it,
+    a_folder_holding_a_fifo_and_a_link_loop_is_catalogued_around_them,
+    a_tampered_shard_manifest_is_escaped_or_refused_and_leaves_nothing_behind,
+    a_shard_listing_a_file_outside_its_folder_is_refused_and_nothing_is_written,
+    a_long_render_with_a_background_dome_stays_flat_in_memory
+);
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Duration;
@@ -49,23 +59,15 @@ fn refused(case: &str, m: &Measured, expected: &str) {
     assert!(m.peak < REFUSED_PEAK, "{case}: peak {} bytes", m.peak);
 }
 
-/// Whether a GPU adapter can be used, asked of a child process (`info --gpu`): a test process that opened
-/// a device itself would pass its resident size on to every child it spawns (Linux counts the parent's
-/// pages in a child's peak until `exec`), and the peaks measured here would be the test's, not the
-/// viewer's. Under `CI=true` a missing adapter fails the test; elsewhere it is skipped loudly.
-fn gpu_in_a_child_or_skip() -> bool {
+/// Skips the test when no GPU adapter can be used (under `CI=true`: fails), asked of a child process
+/// (`info --gpu`): a test process that opened a device itself would pass its resident size on to every
+/// child it spawns (Linux counts the parent's pages in a child's peak until `exec`), and the peaks
+/// measured here would be the test's, not the viewer's.
+fn needs_gpu_in_a_child() {
     let output = Command::new(BIN).args(["info", "--gpu"]).output().expect("the viewer runs");
-    if output.status.success() {
-        return true;
+    if !output.status.success() {
+        common::harness::skip(format!("no GPU adapter: {}", String::from_utf8_lossy(&output.stderr).trim()));
     }
-    let why = String::from_utf8_lossy(&output.stderr).into_owned();
-    if std::env::var("CI").as_deref() == Ok("true") {
-        panic!("CI=true but no GPU adapter could be used: {why} (install mesa-vulkan-drivers for lavapipe)");
-    }
-    use std::io::Write;
-    let _ =
-        writeln!(std::io::stderr(), "SKIP {} (no GPU adapter: {why}) -- this test did not run", common::test_name());
-    false
 }
 
 fn mkfifo(path: &Path) -> PathBuf {
@@ -87,7 +89,6 @@ fn names(dir: &Path) -> Vec<String> {
     out
 }
 
-#[test]
 fn a_fifo_is_refused_for_every_kind_of_input_without_blocking() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
@@ -119,7 +120,6 @@ fn a_fifo_is_refused_for_every_kind_of_input_without_blocking() {
     assert!(!out.exists() && !merged.exists(), "no output was written: {:?}", names(d));
 }
 
-#[test]
 fn a_link_to_dev_zero_is_refused_as_a_device_in_bounded_memory() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
@@ -143,7 +143,6 @@ fn a_link_to_dev_zero_is_refused_as_a_device_in_bounded_memory() {
     refused("pose file", &m, &format!("{}: is a device, not a regular file", zero.display()));
 }
 
-#[test]
 fn a_file_over_its_kinds_limit_names_the_limit_and_the_variable_to_raise_it() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
@@ -202,11 +201,8 @@ fn folder_with_traps(d: &Path) -> PathBuf {
     folder
 }
 
-#[test]
 fn a_folder_holding_a_fifo_and_a_link_loop_is_catalogued_around_them() {
-    if !gpu_in_a_child_or_skip() {
-        return;
-    }
+    needs_gpu_in_a_child();
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
     let folder = folder_with_traps(d);
@@ -304,7 +300,6 @@ fn shard(dir: &Path, id: &str, name: &str, outputs: &[&str]) -> PathBuf {
     dir.to_path_buf()
 }
 
-#[test]
 fn a_tampered_shard_manifest_is_escaped_or_refused_and_leaves_nothing_behind() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
@@ -338,7 +333,6 @@ fn a_tampered_shard_manifest_is_escaped_or_refused_and_leaves_nothing_behind() {
     assert_eq!(names(d), ["merged", "old", "one", "two"], "no partial output or staging folder is left");
 }
 
-#[test]
 fn a_shard_listing_a_file_outside_its_folder_is_refused_and_nothing_is_written() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
@@ -380,11 +374,8 @@ fn a_shard_listing_a_file_outside_its_folder_is_refused_and_nothing_is_written()
     );
 }
 
-#[test]
 fn a_long_render_with_a_background_dome_stays_flat_in_memory() {
-    if !gpu_in_a_child_or_skip() {
-        return;
-    }
+    needs_gpu_in_a_child();
     let dir = tempfile::tempdir().unwrap();
     let text = std::fs::read_to_string(common::corpus("x3d/DiamondManLOA1.x3d")).unwrap();
     // A sky gradient and a ground: the dome is drawn every frame (a one-colour sky is only cleared to).

@@ -11,6 +11,14 @@
 
 mod common;
 
+test_main!(
+    every_instance_of_a_shared_skin_agrees_with_the_cpu_reference_at_its_own_pose,
+    instances_are_really_apart_in_the_shared_buffers,
+    copies_drawn_instanced_look_exactly_like_copies_drawn_one_by_one,
+    instances_dispatched_as_a_grid_of_workgroup_rows_agree_with_the_cpu_reference,
+    a_crowd_larger_than_a_storage_binding_is_split_into_batches
+);
+
 use glam::{Mat4, Quat, Vec3};
 use hanim_viewer::gpu::agreement::{self, random_pose};
 use hanim_viewer::gpu::scene_draw::SceneDraw;
@@ -19,16 +27,13 @@ use hanim_viewer::gpu::{GpuContext, GpuSkin, SkinCorners};
 use hanim_viewer::hanim::{self, Document};
 use hanim_viewer::pose::Pose;
 use hanim_viewer::pose::bounds::Aabb;
-use rand::SeedableRng;
-use rand::rngs::StdRng;
 
 const TOLERANCE: f32 = 1e-5;
 const WIDTH: u32 = 480;
 const HEIGHT: u32 = 240;
 
-#[test]
 fn every_instance_of_a_shared_skin_agrees_with_the_cpu_reference_at_its_own_pose() {
-    let Some(ctx) = common::gpu_or_skip() else { return };
+    let ctx = common::gpu();
     let files = [
         common::corpus("x3d/JoeSkinTexcoordDisplacerKick.x3d"),
         common::corpus("x3d/BvhSeamless3dExport1.x3d"),
@@ -39,7 +44,7 @@ fn every_instance_of_a_shared_skin_agrees_with_the_cpu_reference_at_its_own_pose
     for path in files {
         let doc = hanim::load(&path).unwrap_or_else(|e| panic!("{e}"));
         let h = &doc.humanoids[0];
-        let mut rng = StdRng::seed_from_u64(0xC0FFEE);
+        let mut rng = agreement::PoseStream::new(0xC0FFEE);
         let mut poses = vec![Pose::rest(h)];
         poses.extend((0..6).map(|_| random_pose(h, &mut rng)));
         let a = agreement::measure_instances(&ctx, h, &poses, 7).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
@@ -51,11 +56,10 @@ fn every_instance_of_a_shared_skin_agrees_with_the_cpu_reference_at_its_own_pose
     }
 }
 
-#[test]
 fn instances_are_really_apart_in_the_shared_buffers() {
     // Guards against a kernel that writes every instance at the first one's place: a bent copy beside a
     // copy at rest must read back bent, and the one at rest must not.
-    let Some(ctx) = common::gpu_or_skip() else { return };
+    let ctx = common::gpu();
     let doc = hanim::load(&common::corpus("x3d/JoeKick.x3d")).unwrap();
     let h = &doc.humanoids[0];
     let pipelines = std::sync::Arc::new(hanim_viewer::gpu::SkinPipelines::new(&ctx.device).unwrap());
@@ -91,7 +95,7 @@ fn crowd(doc: &Document, count: usize) -> Crowd {
     let rest: Vec<Pose> = doc.humanoids.iter().map(Pose::rest).collect();
     let figure = hanim_viewer::render::scene_bounds(doc, &rest).unwrap();
     let spacing = figure.size().x.max(figure.size().z) * 1.3;
-    let mut rng = StdRng::seed_from_u64(0xF1E1D);
+    let mut rng = agreement::PoseStream::new(0xF1E1D);
     let mut out = Crowd { poses: Vec::new(), offsets: Vec::new(), bounds: Aabb::default() };
     for k in 0..count {
         // Copy 0 at rest, the others in gentle random poses (halved, so that limbs stay in the picture).
@@ -163,9 +167,8 @@ fn instanced_and_separate_pictures(ctx: &GpuContext, doc: &Document, count: usiz
     (instanced, separate)
 }
 
-#[test]
 fn copies_drawn_instanced_look_exactly_like_copies_drawn_one_by_one() {
-    let Some(ctx) = common::gpu_or_skip() else { return };
+    let ctx = common::gpu();
     // Skin and rigid shapes (twenty copies: their matrices and placements are computed on every core);
     // transparent parts (drawn instance by instance, sorted); a texture and displacers; segments only.
     for (name, count) in [
@@ -190,15 +193,14 @@ fn copies_drawn_instanced_look_exactly_like_copies_drawn_one_by_one() {
     }
 }
 
-#[test]
 fn instances_dispatched_as_a_grid_of_workgroup_rows_agree_with_the_cpu_reference() {
     // Seven BvhSeamless copies: 44,975 points = 703 workgroups of 64; at most 32 per dimension forces
     // 32 x 22, so instance boundaries fall inside rows of the grid.
     let limits = wgpu::Limits { max_compute_workgroups_per_dimension: 32, ..wgpu::Limits::default() };
-    let Some(ctx) = common::small_device(limits) else { return };
+    let ctx = common::small_device(limits);
     let doc = hanim::load(&common::corpus("x3d/BvhSeamless3dExport1.x3d")).unwrap();
     let h = &doc.humanoids[0];
-    let mut rng = StdRng::seed_from_u64(3);
+    let mut rng = agreement::PoseStream::new(3);
     let poses: Vec<Pose> = (0..7).map(|_| random_pose(h, &mut rng)).collect();
     assert_eq!(hanim_viewer::gpu::dispatch_grid(6425 * 7, 32), (32, 22));
     let a = agreement::measure_instances(&ctx, h, &poses, 3).unwrap();
@@ -206,14 +208,13 @@ fn instances_dispatched_as_a_grid_of_workgroup_rows_agree_with_the_cpu_reference
     assert!(a.max_point_error <= TOLERANCE && a.max_normal_error <= TOLERANCE, "{a:?}");
 }
 
-#[test]
 fn a_crowd_larger_than_a_storage_binding_is_split_into_batches() {
     use hanim_viewer::render::ImageSize;
     use hanim_viewer::render::bench::{ViewBenchOptions, bench_view};
     // 256 KiB per binding: one JoeKick copy's largest buffer is its corners, so a batch holds a few.
     let limit = 256u64 << 10;
     let limits = wgpu::Limits { max_storage_buffer_binding_size: limit, ..wgpu::Limits::default() };
-    let Some(ctx) = common::small_device(limits) else { return };
+    let ctx = common::small_device(limits);
     let doc = hanim::load(&common::corpus("x3d/JoeKick.x3d")).unwrap();
     let per_batch = SceneDraw::instances_that_fit(&ctx, &doc, 1000).unwrap();
     let corners = hanim_viewer::mesh::skin_mesh_from_humanoid(&doc.scene, &doc.humanoids[0]).unwrap().corner_count();

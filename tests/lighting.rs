@@ -9,9 +9,16 @@
 //! - a Background and a NavigationInfo inside the humanoid are bound when they come first in the
 //!   document (7.2.2), before one at the scene root.
 //!
-//! Without an adapter the tests skip loudly, except under `CI=true`, where they fail.
+//! Without an adapter the tests are reported ignored, except under `CI=true`, where they fail.
 
 mod common;
+
+test_main!(
+    a_sphere_with_ambient_intensity_one_is_shaded_by_the_headlight_alone,
+    an_x3d4_texture_multiplies_the_diffuse_colour_and_an_x3d3_texture_replaces_it,
+    the_background_dome_shows_the_sky_gradient_and_the_ground,
+    bindable_nodes_inside_the_humanoid_are_bound_in_document_order
+);
 
 use std::path::Path;
 
@@ -47,9 +54,8 @@ fn pixel_of(image: &RenderedImage, p: Vec3) -> [u8; 4] {
     image.pixel(x as u32, y as u32)
 }
 
-#[test]
 fn a_sphere_with_ambient_intensity_one_is_shaded_by_the_headlight_alone() {
-    let Some(ctx) = common::gpu_or_skip() else { return };
+    let ctx = common::gpu();
     let doc = load("red_sphere.x3d");
     let image = render(&ctx, &doc, Lighting::Standard);
     save(&image, "lighting.red_sphere.png");
@@ -82,9 +88,8 @@ fn a_sphere_with_ambient_intensity_one_is_shaded_by_the_headlight_alone() {
     assert!(pixel_of(&studio, tilted)[0] > rim[0] + 40, "the studio look should be brighter at the rim");
 }
 
-#[test]
 fn an_x3d4_texture_multiplies_the_diffuse_colour_and_an_x3d3_texture_replaces_it() {
-    let Some(ctx) = common::gpu_or_skip() else { return };
+    let ctx = common::gpu();
     let x3d4 = load("textured_x3d40.x3d");
     let x3d3 = load("textured_x3d33.x3d");
     assert!(x3d4.settings.texture_times_diffuse && !x3d3.settings.texture_times_diffuse);
@@ -112,9 +117,8 @@ fn direction_of(image: &RenderedImage, x: u32, y: u32) -> Vec3 {
     camera.forward() + camera.up() * (ndc_y * half) + camera.right() * (ndc_x * half * aspect)
 }
 
-#[test]
 fn the_background_dome_shows_the_sky_gradient_and_the_ground() {
-    let Some(ctx) = common::gpu_or_skip() else { return };
+    let ctx = common::gpu();
     let doc = load("sky_dome.x3d");
     let dome = doc.settings.background.clone().expect("the file's Background");
     let image = render(&ctx, &doc, Lighting::Standard);
@@ -142,14 +146,13 @@ fn the_background_dome_shows_the_sky_gradient_and_the_ground() {
 /// where they sit inside the humanoid: the sacrum segment's light blue Background and the root joint's
 /// WALK NavigationInfo win over the site's further down and over those at the scene root after the
 /// humanoid (JinBlink keeps its Background in the sacrum).
-#[test]
 fn bindable_nodes_inside_the_humanoid_are_bound_in_document_order() {
     let doc = load("background_in_segment.x3d");
     let bound = doc.settings.background.clone().expect("the sacrum's Background is bound");
     assert_eq!(bound.sky_colors, [[0.8, 0.9, 1.0]], "the first Background in the document");
     assert_eq!(doc.settings.navigation_types, ["WALK"], "the first NavigationInfo in the document");
     assert_eq!(doc.settings.collision_distance, Some(0.3));
-    let Some(ctx) = common::gpu_or_skip() else { return };
+    let ctx = common::gpu();
     let image = render(&ctx, &doc, Lighting::Standard);
     save(&image, "lighting.background_in_segment.png");
     assert_eq!(image.background, [0.8, 0.9, 1.0]);

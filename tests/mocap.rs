@@ -4,6 +4,35 @@
 
 mod common;
 
+test_main!(
+    every_corpus_asf_has_the_manifest_skeleton,
+    every_corpus_amc_has_the_manifest_frame_count,
+    every_corpus_bvh_has_the_manifest_counts,
+    asf_amc_positions_match_an_independent_computation_and_the_documented_numbers,
+    a_walk_keeps_its_feet_on_the_floor_its_head_above_its_shoulders_and_its_bone_lengths,
+    bvh_and_asf_of_the_same_take_agree_on_legs_and_spine,
+    the_stick_figure_pose_reproduces_the_forward_kinematics,
+    a_saved_stick_figure_reloads_with_its_motion,
+    asf_and_bvh_files_open_as_stick_figure_documents,
+    walks_retargeted_onto_corpus_humanoids_keep_their_feet_on_the_ground,
+    retargeted_limbs_point_where_the_source_limbs_point,
+    an_imported_walk_reloads_as_the_motion_that_was_exported,
+    a_bvh_imports_without_an_asf_and_its_values_round_trip_exactly,
+    import_refuses_mismatched_inputs_with_clear_messages,
+    malformed_inputs_name_the_file_position_and_what_was_expected,
+    deep_and_odd_inputs_neither_overflow_nor_panic,
+    a_mapping_file_chooses_the_driven_joints,
+    a_stick_figure_frame_renders_its_joints_where_they_project,
+    the_motion_commands_run_from_the_binary,
+    a_humanoid_named_like_the_bvh_is_driven_joint_by_joint,
+    an_empty_bvh_motion_is_read_but_not_imported,
+    an_imported_walk_plays_back_with_the_retargeted_rotations_of_every_frame,
+    an_imported_bvh_plays_back_with_the_retargeted_rotations_of_every_frame,
+    render_retargets_a_capture_onto_the_file_and_draws_its_frames,
+    the_window_opens_a_skeleton_with_its_motion_at_the_chosen_frame_rate,
+    catalog_poses_humanoids_in_a_frame_of_a_capture
+);
+
 use std::path::Path;
 
 use glam::{DMat3, DVec3, Quat, Vec3};
@@ -38,7 +67,6 @@ fn capture(asf_name: &str, amc_name: &str) -> Capture {
 // ---------------------------------------------------------------------------------------------------
 // Parsing: counts from MANIFEST-mocap.md.
 
-#[test]
 fn every_corpus_asf_has_the_manifest_skeleton() {
     for name in ["01.asf", "07.asf", "09.asf", "131.asf"] {
         let a = asf(name);
@@ -73,7 +101,6 @@ fn every_corpus_asf_has_the_manifest_skeleton() {
     }
 }
 
-#[test]
 fn every_corpus_amc_has_the_manifest_frame_count() {
     for (skeleton, motion, frames) in [
         ("01.asf", "01_01.amc", 2751),
@@ -112,7 +139,6 @@ fn every_corpus_amc_has_the_manifest_frame_count() {
     assert_eq!(&m.frame(0)[..6], &[7.46593, 15.9937, -36.7321, 7.11356, 1.31487, -3.66776]);
 }
 
-#[test]
 fn every_corpus_bvh_has_the_manifest_counts() {
     for (name, frames) in [("01_01.bvh", 2752), ("131_03.bvh", 1102)] {
         let b = bvh::load_bvh(&corpus(&format!("bvh/{name}"))).unwrap();
@@ -195,7 +221,6 @@ fn tip(c: &Capture, p: &rig::FramePositions, name: &str) -> DVec3 {
     p.tips[c.rig.joint_index(name).unwrap()].unwrap_or_else(|| panic!("{name} has no tip"))
 }
 
-#[test]
 fn asf_amc_positions_match_an_independent_computation_and_the_documented_numbers() {
     let a = asf("07.asf");
     let m = amc("07_05.amc", &a);
@@ -232,7 +257,6 @@ fn asf_amc_positions_match_an_independent_computation_and_the_documented_numbers
     assert!((tip(&c, &p, "rtoes").y - -0.061).abs() < 0.0015, "right toe tip {}", tip(&c, &p, "rtoes").y);
 }
 
-#[test]
 fn a_walk_keeps_its_feet_on_the_floor_its_head_above_its_shoulders_and_its_bone_lengths() {
     let a = asf("07.asf");
     let c = capture("07.asf", "07_05.amc");
@@ -270,7 +294,6 @@ fn a_walk_keeps_its_feet_on_the_floor_its_head_above_its_shoulders_and_its_bone_
     println!("07_05: lowest foot point {lowest_min:.3} .. {lowest_max:.3} m over {} frames", c.clip.frame_count());
 }
 
-#[test]
 fn bvh_and_asf_of_the_same_take_agree_on_legs_and_spine() {
     // MANIFEST-mocap: BVH row k equals AMC frame k (row 0 is an extra rest frame), within 1e-4 units.
     let asf_capture = capture("01.asf", "01_01.amc");
@@ -303,7 +326,6 @@ fn default_mapping(c: &Capture) -> Mapping {
     mapping::default_mapping(c.rig.joints.iter().map(|j| j.name.as_str()))
 }
 
-#[test]
 fn the_stick_figure_pose_reproduces_the_forward_kinematics() {
     for (c, label) in [
         (capture("09.asf", "09_06.amc"), "09_06"),
@@ -334,7 +356,6 @@ fn the_stick_figure_pose_reproduces_the_forward_kinematics() {
     }
 }
 
-#[test]
 fn a_saved_stick_figure_reloads_with_its_motion() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("07_12-stick.x3d");
@@ -372,7 +393,6 @@ fn a_saved_stick_figure_reloads_with_its_motion() {
     assert!(h.joints[h.joint_index("l_hip").unwrap()].llimit.is_empty());
 }
 
-#[test]
 fn asf_and_bvh_files_open_as_stick_figure_documents() {
     let a = hanim_viewer::mocap::stick_document_for(&corpus("asf/07.asf")).unwrap().unwrap();
     assert_eq!((a.humanoids[0].joints.len(), a.humanoids[0].motions.len()), (31, 0), "an ASF alone: rest pose");
@@ -405,7 +425,6 @@ fn world_track(h: &hanim::Humanoid, r: &Retargeted, names: &[&str]) -> Vec<Vec<V
         .collect()
 }
 
-#[test]
 fn walks_retargeted_onto_corpus_humanoids_keep_their_feet_on_the_ground() {
     for (humanoid_file, walk) in
         [("JinLOA1.x3d", "07_05.amc"), ("JinLOA1.x3d", "07_12.amc"), ("JohnJoint20.x3d", "07_05.amc")]
@@ -463,7 +482,6 @@ fn walks_retargeted_onto_corpus_humanoids_keep_their_feet_on_the_ground() {
     }
 }
 
-#[test]
 fn retargeted_limbs_point_where_the_source_limbs_point() {
     // The humanoid's thigh, shin and upper-arm directions follow the source's exactly (D = Gs·Q aligns
     // the rest directions), while their lengths stay the humanoid's.
@@ -527,7 +545,6 @@ fn rotation_from_channels(names: &[&str], values: &[f32]) -> (Quat, Option<Vec3>
     (q, has_position.then_some(position))
 }
 
-#[test]
 fn an_imported_walk_reloads_as_the_motion_that_was_exported() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("JinLOA1-walk.x3d");
@@ -605,7 +622,6 @@ fn an_imported_walk_reloads_as_the_motion_that_was_exported() {
     );
 }
 
-#[test]
 fn a_bvh_imports_without_an_asf_and_its_values_round_trip_exactly() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("dance.x3d");
@@ -643,7 +659,6 @@ fn a_bvh_imports_without_an_asf_and_its_values_round_trip_exactly() {
     assert!(worst <= 1e-5, "values differ by {worst}");
 }
 
-#[test]
 fn import_refuses_mismatched_inputs_with_clear_messages() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("x.x3d");
@@ -674,7 +689,6 @@ fn import_refuses_mismatched_inputs_with_clear_messages() {
 // ---------------------------------------------------------------------------------------------------
 // Bad inputs: every file in tests/data/bad_mocap gives its error with file:line:column.
 
-#[test]
 fn malformed_inputs_name_the_file_position_and_what_was_expected() {
     let cmu = asf("07.asf");
     let cases: &[(&str, &str)] = &[
@@ -732,7 +746,6 @@ fn malformed_inputs_name_the_file_position_and_what_was_expected() {
     }
 }
 
-#[test]
 fn deep_and_odd_inputs_neither_overflow_nor_panic() {
     // A 20,000-bone chain (each bone the child of the previous): parsed, ordered and posed iteratively.
     let depth = 20_000;
@@ -791,7 +804,6 @@ fn deep_and_odd_inputs_neither_overflow_nor_panic() {
 // ---------------------------------------------------------------------------------------------------
 // Mapping files and rendering.
 
-#[test]
 fn a_mapping_file_chooses_the_driven_joints() {
     let dir = tempfile::tempdir().unwrap();
     let map = dir.path().join("legs.txt");
@@ -819,9 +831,8 @@ fn a_mapping_file_chooses_the_driven_joints() {
     assert!(e.ends_with("legs.txt:1:8: unknown placeholder in '{x}_hip' (expected {s}, {S} or {Side})"), "{e}");
 }
 
-#[test]
 fn a_stick_figure_frame_renders_its_joints_where_they_project() {
-    let Some(ctx) = common::gpu_or_skip() else { return };
+    let ctx = common::gpu();
     let c = capture("07.asf", "07_05.amc");
     let mapping = default_mapping(&c);
     let frame = 258;
@@ -852,7 +863,6 @@ fn a_stick_figure_frame_renders_its_joints_where_they_project() {
     }
 }
 
-#[test]
 fn the_motion_commands_run_from_the_binary() {
     let run =
         |args: &[&str]| std::process::Command::new(env!("CARGO_BIN_EXE_hanim-viewer")).args(args).output().unwrap();
@@ -886,7 +896,6 @@ fn the_motion_commands_run_from_the_binary() {
     assert!(stderr.contains("--map goes with a capture"), "{stderr}");
 }
 
-#[test]
 fn a_humanoid_named_like_the_bvh_is_driven_joint_by_joint() {
     // BvhSeamless3dExport1 names its joints Hips, LeftHip, LeftKnee, …, as the 3ds Max CMU release does.
     let c = load_bvh(&corpus("bvh/131_03.bvh"), None, None).unwrap();
@@ -912,7 +921,6 @@ fn a_humanoid_named_like_the_bvh_is_driven_joint_by_joint() {
     }
 }
 
-#[test]
 fn an_empty_bvh_motion_is_read_but_not_imported() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("empty.bvh");
@@ -932,114 +940,6 @@ fn an_empty_bvh_motion_is_read_but_not_imported() {
     ]);
     let e = cli::run(&args).unwrap_err().to_string();
     assert!(e.ends_with("empty.bvh: the motion has no frames to import"), "{e}");
-}
-
-mod never_panic {
-    use super::*;
-    use proptest::prelude::*;
-
-    /// Text built from the formats' own words, so that random inputs get deep into the parsers.
-    fn mocap_text() -> impl Strategy<Value = String> {
-        let words = prop::sample::select(vec![
-            ":version",
-            ":name",
-            ":units",
-            "length",
-            "angle",
-            "deg",
-            "rad",
-            ":documentation",
-            ":root",
-            "order",
-            "axis",
-            "position",
-            "orientation",
-            ":bonedata",
-            "begin",
-            "end",
-            "id",
-            "name",
-            "direction",
-            "dof",
-            "limits",
-            "rx",
-            "ry",
-            "rz",
-            "tx",
-            "l",
-            "XYZ",
-            "zyx",
-            "(",
-            ")",
-            ",",
-            "inf",
-            "-inf",
-            ":hierarchy",
-            "root",
-            "lfemur",
-            "ltibia",
-            ":skin",
-            "#",
-            "\n",
-            "\r\n",
-            " ",
-            "1",
-            "0",
-            "-2.5e-3",
-            "1e400",
-            "NaN",
-            ":FULLY-SPECIFIED",
-            ":DEGREES",
-            "HIERARCHY",
-            "ROOT",
-            "JOINT",
-            "End",
-            "Site",
-            "{",
-            "}",
-            "OFFSET",
-            "CHANNELS",
-            "3",
-            "6",
-            "Xrotation",
-            "Zposition",
-            "MOTION",
-            "Frames:",
-            "Frame",
-            "Time:",
-            "0.1",
-            "{s}",
-            "{Side}",
-        ]);
-        prop::collection::vec(words, 0..120).prop_map(|w| w.join(" "))
-    }
-
-    proptest! {
-        #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
-        #[test]
-        fn parsers_return_errors_instead_of_panicking(text in mocap_text()) {
-            let skeleton = asf::parse_asf(&text, Path::new("p.asf"));
-            let cmu = asf::load_asf(&corpus("asf/07.asf")).unwrap();
-            let _ = amc::parse_amc(&text, Path::new("p.amc"), &cmu);
-            if let Ok(a) = &skeleton {
-                let rig = rig::rig_from_asf(a);
-                if let Ok(m) = amc::parse_amc(&text, Path::new("p.amc"), a) {
-                    let clip = rig::clip_from_amc(a, &m, 120.0);
-                    for f in 0..clip.frame_count() {
-                        let _ = clip.positions(&rig, f);
-                    }
-                }
-            }
-            if let Ok(b) = bvh::parse_bvh(&text, Path::new("p.bvh")) {
-                let rig = rig::rig_from_bvh(&b, 1.0);
-                let clip = rig::clip_from_bvh(&b, 1.0);
-                for f in 0..clip.frame_count() {
-                    let _ = clip.positions(&rig, f);
-                }
-            }
-            let _ = mapping::parse_mapping(&text, Path::new("p.txt"));
-        }
-    }
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -1102,7 +1002,6 @@ fn play_imported(humanoid_file: &str, motion: &str, asf: Option<&str>) -> (f32, 
     (worst_rotation, worst_translation, r.frame_count())
 }
 
-#[test]
 fn an_imported_walk_plays_back_with_the_retargeted_rotations_of_every_frame() {
     let (rotation, translation, frames) = play_imported("JinLOA1.x3d", "asf/07_05.amc", Some("asf/07.asf"));
     println!("07_05 on JinLOA1, {frames} frames played: worst rotation {rotation:e}, translation {translation:e}");
@@ -1111,7 +1010,6 @@ fn an_imported_walk_plays_back_with_the_retargeted_rotations_of_every_frame() {
     assert!(translation < 1e-5, "joint translations differ by {translation} m");
 }
 
-#[test]
 fn an_imported_bvh_plays_back_with_the_retargeted_rotations_of_every_frame() {
     let (rotation, translation, frames) = play_imported("JohnJoint20.x3d", "bvh/131_03.bvh", None);
     println!(
@@ -1166,9 +1064,8 @@ fn check_frames(what: &str, images: &[(u32, u32, Vec<u8>)]) {
     }
 }
 
-#[test]
 fn render_retargets_a_capture_onto_the_file_and_draws_its_frames() {
-    let Some(_ctx) = common::gpu_or_skip() else { return };
+    let _ctx = common::gpu();
     let dir = tempfile::tempdir().unwrap();
     let jin = corpus("x3d/JinLOA1.x3d");
     let (amc, asf, bvh) = (corpus("asf/07_05.amc"), corpus("asf/07.asf"), corpus("bvh/131_03.bvh"));
@@ -1237,7 +1134,6 @@ fn render_retargets_a_capture_onto_the_file_and_draws_its_frames() {
     assert!(!out.exists());
 }
 
-#[test]
 fn the_window_opens_a_skeleton_with_its_motion_at_the_chosen_frame_rate() {
     use hanim_viewer::mocap::WindowCapture;
     let asf = corpus("asf/07.asf");
@@ -1268,9 +1164,8 @@ fn the_window_opens_a_skeleton_with_its_motion_at_the_chosen_frame_rate() {
     assert!(e.to_string().contains("goes with an .asf skeleton"), "{e}");
 }
 
-#[test]
 fn catalog_poses_humanoids_in_a_frame_of_a_capture() {
-    let Some(_ctx) = common::gpu_or_skip() else { return };
+    let _ctx = common::gpu();
     let dir = tempfile::tempdir().unwrap();
     let jin = corpus("x3d/JinLOA1.x3d");
     let (amc, asf) = (corpus("asf/07_05.amc"), corpus("asf/07.asf"));

@@ -5,6 +5,25 @@
 
 mod common;
 
+test_main!(
+    nancy_and_allen_list_four_touch_started_clips_and_play_them_by_the_keys,
+    joe_kick_clips_play_rotations_translations_and_the_displacer_weight_by_the_keys,
+    joe_salute_walk_lists_three_looping_clips,
+    pirouette_plays_in_real_time_and_through_its_frame_stepper_chain,
+    a_script_driven_animation_is_listed_as_unsupported,
+    jin_motion_has_its_frames_and_duration_and_plays_the_channel_data,
+    jin_motion_loops_backwards_with_a_negative_increment,
+    jin_motion_euler_channels_multiply_in_the_listed_order_and_frame_index,
+    an_interpolator_with_more_keys_than_values_is_warned_and_cut,
+    jin_motion_honours_start_and_end_frames,
+    root_modes_place_the_travelling_root,
+    a_values_array_that_is_not_channels_times_frames_is_rejected,
+    several_enabled_motions_combine_per_joint_and_kind_and_user_offsets_stay_on_top,
+    sampled_motion_frames_deform_the_same_on_the_gpu,
+    a_rendered_sequence_of_a_corpus_motion_moves_and_stays_in_frame,
+    an_empty_corpus_motion_is_listed_with_no_frames_and_drives_nothing
+);
+
 use common::by_hand::{assert_same_rotation, def, direct_interpolator, key_pair, load, slerp_by_hand};
 use glam::{Quat, Vec3};
 use hanim_viewer::animation::{Animations, ClipSource, Interpolation, RootMode, SampleOptions};
@@ -92,7 +111,6 @@ fn names(list: &[(String, f64, bool, Vec<String>)]) -> Vec<&str> {
     list.iter().map(|c| c.0.as_str()).collect()
 }
 
-#[test]
 fn nancy_and_allen_list_four_touch_started_clips_and_play_them_by_the_keys() {
     for file in ["x3d/NancyNativeTags.x3d", "x3d/AllenDutton.x3d"] {
         if !common::corpus_listed(file) {
@@ -112,7 +130,6 @@ fn nancy_and_allen_list_four_touch_started_clips_and_play_them_by_the_keys() {
     }
 }
 
-#[test]
 fn joe_kick_clips_play_rotations_translations_and_the_displacer_weight_by_the_keys() {
     for file in ["x3d/JoeKick.x3d", "x3d/JoeSkinTexcoordDisplacerKick.x3d"] {
         let doc = load(file);
@@ -134,7 +151,6 @@ fn joe_kick_clips_play_rotations_translations_and_the_displacer_weight_by_the_ke
     }
 }
 
-#[test]
 fn joe_salute_walk_lists_three_looping_clips() {
     let file = "x3d/JoeSkeletonSkinSiteSaluteWalk.x3d";
     let list = clip_list(&load(file));
@@ -146,7 +162,6 @@ fn joe_salute_walk_lists_three_looping_clips() {
     check_rotations_by_hand(file, "Time3", 5.8, true, &[0.2, 4.4]);
 }
 
-#[test]
 fn pirouette_plays_in_real_time_and_through_its_frame_stepper_chain() {
     let file = "x3d/Pirouette.x3d";
     let doc = load(file);
@@ -177,7 +192,6 @@ fn pirouette_plays_in_real_time_and_through_its_frame_stepper_chain() {
     }
 }
 
-#[test]
 fn a_script_driven_animation_is_listed_as_unsupported() {
     let animations = Animations::from_document(&load("x3d/BvhSeamless3dExport1.x3d"));
     assert_eq!(animations.clips.len(), 1);
@@ -224,7 +238,6 @@ fn joint(doc: &Document, name: &str) -> usize {
     doc.humanoids[0].joint_index(name).unwrap_or_else(|| panic!("no joint {name}"))
 }
 
-#[test]
 fn jin_motion_has_its_frames_and_duration_and_plays_the_channel_data() {
     let doc = load(JIN);
     let animations = Animations::from_document_strict(&doc).unwrap();
@@ -292,7 +305,6 @@ fn pose_args(motion: Option<&str>, frame: Option<usize>, time: Option<f64>) -> p
     }
 }
 
-#[test]
 fn jin_motion_loops_backwards_with_a_negative_increment() {
     let doc = jin_with(" enabled='true' loop='true' frameIncrement='-2'");
     let animations = Animations::from_document_strict(&doc).unwrap();
@@ -328,7 +340,6 @@ fn jin_motion_loops_backwards_with_a_negative_increment() {
     assert!(animations.clips[0].finished(19.55, Interpolation::Smooth));
 }
 
-#[test]
 fn jin_motion_euler_channels_multiply_in_the_listed_order_and_frame_index() {
     let doc = load(JIN);
     let values = jin_values();
@@ -356,7 +367,6 @@ fn jin_motion_euler_channels_multiply_in_the_listed_order_and_frame_index() {
     assert!((report.frame.unwrap() - 50.0).abs() < 1e-9);
 }
 
-#[test]
 fn an_interpolator_with_more_keys_than_values_is_warned_and_cut() {
     let text = r#"<X3D version='4.0'><Scene>
       <HAnimHumanoid DEF='hanim_H' name='H'>
@@ -379,7 +389,6 @@ fn an_interpolator_with_more_keys_than_values_is_warned_and_cut() {
     assert_same_rotation(poses[0].rotations[0], Quat::from_rotation_y(1.2), "held");
 }
 
-#[test]
 fn jin_motion_honours_start_and_end_frames() {
     let doc = jin_with(" enabled='true' loop='true' startFrame='200' endFrame='100'");
     let animations = Animations::from_document_strict(&doc).unwrap();
@@ -393,7 +402,6 @@ fn jin_motion_honours_start_and_end_frames() {
     assert!((u - 105.0).abs() < 1e-6, "{u}");
 }
 
-#[test]
 fn root_modes_place_the_travelling_root() {
     let doc = load(JIN);
     let values = jin_values();
@@ -412,7 +420,6 @@ fn root_modes_place_the_travelling_root() {
     assert!(in_place.abs_diff_eq(Vec3::new(rest.x, rest.y + later.y - first.y, rest.z), 1e-3), "{in_place}");
 }
 
-#[test]
 fn a_values_array_that_is_not_channels_times_frames_is_rejected() {
     let path = common::test_data("motion_bad_values.x3d");
     let doc = hanim::load(&path).unwrap();
@@ -429,7 +436,6 @@ fn a_values_array_that_is_not_channels_times_frames_is_rejected() {
     }
 }
 
-#[test]
 fn several_enabled_motions_combine_per_joint_and_kind_and_user_offsets_stay_on_top() {
     let doc = hanim::load(&common::test_data("motion_two.x3d")).unwrap();
     let animations = Animations::from_document_strict(&doc).unwrap();
@@ -474,9 +480,8 @@ fn several_enabled_motions_combine_per_joint_and_kind_and_user_offsets_stay_on_t
 /// Same tolerance as tests/gpu_skin.rs: 1e-5 of the skin's bounding-box diagonal.
 const GPU_TOLERANCE: f32 = 1e-5;
 
-#[test]
 fn sampled_motion_frames_deform_the_same_on_the_gpu() {
-    let Some(ctx) = common::gpu_or_skip() else { return };
+    let ctx = common::gpu();
     for (file, clip, cycle) in [
         ("x3d/JoeKick.x3d", "KickTimer", 3.73),
         ("x3d/JoeSkinTexcoordDisplacerKick.x3d", "KickTimer", 3.73),
@@ -572,7 +577,7 @@ fn check_sequence(file: &str, clip: &str, every: u32, expected_frames: usize) {
     let options = hanim_viewer::animation::SampleOptions::default();
     let times = animations.sequence_times(index, every, options.interpolation);
     let request = hanim_viewer::render::SceneRequest::new(160, 120);
-    let ctx = common::gpu_or_skip().expect("the command above rendered on a GPU");
+    let ctx = common::gpu();
     hanim_viewer::render::render_times(&ctx, &doc, &animations, &options, &request, &times, |i, image| {
         let corners = (0..8).map(|c| {
             let pick = |bit: usize, lo: f32, hi: f32| if c & bit == 0 { lo } else { hi };
@@ -592,16 +597,14 @@ fn check_sequence(file: &str, clip: &str, every: u32, expected_frames: usize) {
     }
 }
 
-#[test]
 fn a_rendered_sequence_of_a_corpus_motion_moves_and_stays_in_frame() {
-    let Some(_ctx) = common::gpu_or_skip() else { return };
+    let _ctx = common::gpu();
     // 392 frames, every 56th: frames 0, 56, ..., 336 (7 images).
     check_sequence(JIN, "motion_animation", 56, 7);
     // 3.73 s at 30 frames/s, every 20th: 0, 0.667, ..., 3.333 s (6 images).
     check_sequence("x3d/JoeKick.x3d", "KickTimer", 20, 6);
 }
 
-#[test]
 fn an_empty_corpus_motion_is_listed_with_no_frames_and_drives_nothing() {
     // hanimmotion_containerfield.x3d: three empty HAnimMotions, one inside the humanoid (the others are
     // outside any humanoid and belong to none).

@@ -6,6 +6,18 @@
 
 mod common;
 
+test_main!(
+    each_file_gives_exactly_its_code_and_the_base_file_none,
+    check_for_a_player_keeps_what_breaks_it,
+    repair_fixes_each_code_it_claims_without_moving_the_skin,
+    repair_touches_only_what_it_fixes,
+    repair_refuses_classic_files_and_unknown_codes_writing_nothing,
+    a_clip_breaking_the_knee_limit_is_reported_at_exactly_those_frames_worst_first,
+    a_corpus_skin_with_a_doubled_joints_list_is_found_and_repaired_to_the_original_bytes,
+    translation_joints_with_segments_and_sites_become_centres_without_moving_anything,
+    repaired_copies_validate_against_the_x3d_4_0_schema
+);
+
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -52,7 +64,6 @@ fn codes(path: &Path, extra: &[&str]) -> (i32, BTreeSet<String>) {
     (status, codes)
 }
 
-#[test]
 fn each_file_gives_exactly_its_code_and_the_base_file_none() {
     for path in fixtures() {
         let (_, found) = codes(&path, &[]);
@@ -62,7 +73,6 @@ fn each_file_gives_exactly_its_code_and_the_base_file_none() {
     assert_eq!((status, found), (0, BTreeSet::new()));
 }
 
-#[test]
 fn check_for_a_player_keeps_what_breaks_it() {
     let file = common::test_data("portability/HANIM-JOINT-TRANSLATION-NO-CENTER.x3d");
     assert_eq!(codes(&file, &["--for", "castle"]), (1, BTreeSet::from(["HANIM-JOINT-TRANSLATION-NO-CENTER".into()])));
@@ -103,7 +113,6 @@ const NOT_REPAIRED: &[&str] = &[
     "HANIM-NO-JOINTS",
 ];
 
-#[test]
 fn repair_fixes_each_code_it_claims_without_moving_the_skin() {
     let dir = tempfile::tempdir().unwrap();
     let bent = [
@@ -135,7 +144,6 @@ fn repair_fixes_each_code_it_claims_without_moving_the_skin() {
     }
 }
 
-#[test]
 fn repair_touches_only_what_it_fixes() {
     let clean = std::fs::read_to_string(common::test_data("portability/clean.x3d")).unwrap();
     let without_meta = |t: &str| t.lines().filter(|l| !l.contains("<meta ")).collect::<Vec<_>>().join("\n");
@@ -157,7 +165,6 @@ fn repair_touches_only_what_it_fixes() {
     assert_eq!(std::fs::read(&out).unwrap(), std::fs::read(&path).unwrap());
 }
 
-#[test]
 fn repair_refuses_classic_files_and_unknown_codes_writing_nothing() {
     let dir = tempfile::tempdir().unwrap();
     let wrl = dir.path().join("h.x3dv");
@@ -193,7 +200,6 @@ fn knee_clip(dir: &Path, degrees: &[f32]) -> PathBuf {
     path
 }
 
-#[test]
 fn a_clip_breaking_the_knee_limit_is_reported_at_exactly_those_frames_worst_first() {
     let dir = tempfile::tempdir().unwrap();
     // 2.4 rad = 137.5°, −0.1 rad = −5.73°: frames 2, 4 and 6 break the limits.
@@ -225,7 +231,6 @@ fn a_clip_breaking_the_knee_limit_is_reported_at_exactly_those_frames_worst_firs
     assert!(text.contains("no clip named 'walk'") && text.contains("kick"), "{text}");
 }
 
-#[test]
 fn a_corpus_skin_with_a_doubled_joints_list_is_found_and_repaired_to_the_original_bytes() {
     // Real auto-rigged files list every joint twice; X_ITE then draws no skin (docs/portability.md).
     let original = std::fs::read_to_string(common::corpus("x3d/JoeKick.x3d")).unwrap();
@@ -250,7 +255,6 @@ fn a_corpus_skin_with_a_doubled_joints_list_is_found_and_repaired_to_the_origina
     assert_eq!(std::fs::read_to_string(&out).unwrap(), original);
 }
 
-#[test]
 fn translation_joints_with_segments_and_sites_become_centres_without_moving_anything() {
     let path = common::test_data("portability/segments_translation.x3d");
     let dir = tempfile::tempdir().unwrap();
@@ -297,12 +301,10 @@ fn schema_valid(files: &[PathBuf]) -> Option<Vec<bool>> {
 
 /// Every fixture that validates against the X3D 4.0 schema still validates once repaired: what repair
 /// adds (a component statement first in the head, `joints` entries, DEF names) keeps the schema's order.
-#[test]
 fn repaired_copies_validate_against_the_x3d_4_0_schema() {
-    let test = "repaired_copies_validate_against_the_x3d_4_0_schema";
     let originals = fixtures();
     let Some(valid) = schema_valid(&originals) else {
-        return common::window::skip_or_fail(test, "xmllint or ../shared/schemas/x3d-4.0.xsd not found");
+        common::harness::skip("xmllint or ../shared/schemas/x3d-4.0.xsd not found");
     };
     let dir = tempfile::tempdir().unwrap();
     let mut repaired = Vec::new();

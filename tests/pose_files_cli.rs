@@ -4,6 +4,12 @@
 
 mod common;
 
+test_main!(
+    pose_json_is_a_pose_file_that_renders_as_the_reach_did,
+    a_pose_file_renders_as_the_same_rotations_given_with_pose,
+    bad_pose_files_are_clear_errors_and_write_nothing
+);
+
 use std::path::Path;
 use std::process::{Command, Output};
 
@@ -25,11 +31,8 @@ fn changed_pixels(a: &Path, b: &Path) -> usize {
     pa.chunks(4).zip(pb.chunks(4)).filter(|(x, y)| (0..3).any(|c| x[c].abs_diff(y[c]) > 2)).count()
 }
 
-#[test]
 fn pose_json_is_a_pose_file_that_renders_as_the_reach_did() {
-    if common::gpu_or_skip().is_none() {
-        return;
-    }
+    common::needs_gpu();
     let dir = tempfile::tempdir().unwrap();
     let file = common::corpus("x3d/JinLOA4.x3d");
     let file = file.to_str().unwrap();
@@ -56,11 +59,8 @@ fn pose_json_is_a_pose_file_that_renders_as_the_reach_did() {
     assert!(apart <= 4, "the loaded pose differs from the reach in {apart} pixels");
 }
 
-#[test]
 fn a_pose_file_renders_as_the_same_rotations_given_with_pose() {
-    if common::gpu_or_skip().is_none() {
-        return;
-    }
+    common::needs_gpu();
     let dir = tempfile::tempdir().unwrap();
     let file = common::corpus("x3d/JinLOA1.x3d");
     let file = file.to_str().unwrap();
@@ -93,7 +93,6 @@ fn a_pose_file_renders_as_the_same_rotations_given_with_pose() {
     assert!(html.contains("pose &apos;arms&apos;"), "the page names the pose");
 }
 
-#[test]
 fn bad_pose_files_are_clear_errors_and_write_nothing() {
     let dir = tempfile::tempdir().unwrap();
     let file = common::corpus("x3d/JinLOA1.x3d");

@@ -1,9 +1,24 @@
 //! Headless rendering on a real adapter (lavapipe in CI): corpus humanoids drawn from the GPU skin land
 //! inside their projected bounding box on a clean background, a joint rotation changes only the side of
 //! the image it should, and the `render` command writes its PNG atomically. Small images: lavapipe is
-//! slow. Without an adapter the GPU tests skip loudly, except under `CI=true`, where they fail.
+//! slow. Without an adapter the GPU tests are reported ignored, except under `CI=true`, where they fail.
 
 mod common;
+
+test_main!(
+    skinned_humanoids_are_drawn_inside_their_bounding_box,
+    rotating_the_left_shoulder_changes_only_the_image_right_side,
+    a_humanoid_without_skin_draws_its_segments_inside_its_box,
+    the_render_command_writes_the_png_atomically,
+    an_unknown_joint_is_an_error_naming_close_joints,
+    primitives_lines_and_sorted_transparency_render,
+    a_textured_corpus_file_shows_its_texture_and_a_missing_one_warns,
+    scene_shapes_are_drawn_and_the_headlight_setting_is_respected,
+    computed_views_frame_the_body_not_far_away_sites,
+    scene_lights_light_what_they_reach,
+    a_humanoid_without_geometry_shows_its_skeleton_unless_only_the_file_is_asked_for,
+    an_lod_shows_the_level_for_the_cameras_distance
+);
 
 use std::path::Path;
 
@@ -93,9 +108,8 @@ fn assert_inside_projected_box(image: &RenderedImage, what: &str) -> usize {
     inside
 }
 
-#[test]
 fn skinned_humanoids_are_drawn_inside_their_bounding_box() {
-    let Some(ctx) = common::gpu_or_skip() else { return };
+    let ctx = common::gpu();
     // BvhSeamless3dExport1 has no Background: black, X3D's default skyColor (the standard lighting model;
     // the studio look's grey is `--lighting studio`).
     for (name, background) in [("BvhSeamless3dExport1.x3d", [0.0, 0.0, 0.0]), ("JoeKick.x3d", [0.0, 0.0, 0.0])] {
@@ -133,9 +147,8 @@ fn changed_pixels(a: &RenderedImage, b: &RenderedImage) -> Vec<(u32, u32)> {
     changed
 }
 
-#[test]
 fn rotating_the_left_shoulder_changes_only_the_image_right_side() {
-    let Some(ctx) = common::gpu_or_skip() else { return };
+    let ctx = common::gpu();
     // The figure's left is +X; a front camera looking down −Z sees it on the image's right.
     for (name, joint) in [("JoeKick.x3d", "l_shoulder"), ("BvhSeamless3dExport1.x3d", "LeftShoulder")] {
         let doc = load(name);
@@ -166,9 +179,8 @@ fn rotating_the_left_shoulder_changes_only_the_image_right_side() {
 
 /// DiamondManLOA1 has no skin: its segments hold small diamonds at the joint centres, drawn rigidly; at this
 /// size each is a few pixels, so the count is small but must stay inside the figure's projected box.
-#[test]
 fn a_humanoid_without_skin_draws_its_segments_inside_its_box() {
-    let Some(ctx) = common::gpu_or_skip() else { return };
+    let ctx = common::gpu();
     let doc = load("DiamondManLOA1.x3d");
     assert!(doc.humanoids[0].skin.is_none());
     let image = render(&ctx, &doc, &SceneRequest::new(SIZE, SIZE));
@@ -187,9 +199,8 @@ fn a_humanoid_without_skin_draws_its_segments_inside_its_box() {
     assert!(foreground > 40, "the segment geometry drew only {foreground} pixels");
 }
 
-#[test]
 fn the_render_command_writes_the_png_atomically() {
-    let Some(_ctx) = common::gpu_or_skip() else { return };
+    let _ctx = common::gpu();
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("shot.png");
     let args = RenderArgs {
@@ -230,7 +241,6 @@ fn the_render_command_writes_the_png_atomically() {
     assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
 }
 
-#[test]
 fn an_unknown_joint_is_an_error_naming_close_joints() {
     // No GPU needed: the pose is resolved before anything is drawn.
     let doc = load("JoeKick.x3d");
@@ -269,9 +279,8 @@ fn mean_around(image: &RenderedImage, p: Vec3, radius: i32) -> [f32; 3] {
 /// brighter than a flat colour), with the white IndexedLineSet below them and the cyan PointSet points;
 /// and of the two transparent
 /// squares the nearer (red) one, although written first, is drawn last, over the farther blue one.
-#[test]
 fn primitives_lines_and_sorted_transparency_render() {
-    let Some(ctx) = common::gpu_or_skip() else { return };
+    let ctx = common::gpu();
     let doc = load_path(&common::test_data("primitives_humanoid.x3d"));
     let mut request = SceneRequest::new(320, 240);
     request.view = ViewRequest::Named("front".into());
@@ -321,9 +330,8 @@ fn primitives_lines_and_sorted_transparency_render() {
 /// JinLOA1's 18 segments share one ImageTexture (`images/Jin.png`, beside the file in the corpus): the
 /// figure shows the atlas's colours (blue hair, green top). KoreanCharacterMotionAnnexD01Jin is the same
 /// figure whose url (`Jin.png`) names no file: a warning, and the figure is drawn untextured (grey).
-#[test]
 fn a_textured_corpus_file_shows_its_texture_and_a_missing_one_warns() {
-    let Some(ctx) = common::gpu_or_skip() else { return };
+    let ctx = common::gpu();
     let saturated = |image: &RenderedImage, hue: fn([u8; 4]) -> bool| {
         (0..image.height)
             .flat_map(|y| (0..image.width).map(move |x| (x, y)))
@@ -362,12 +370,9 @@ fn a_textured_corpus_file_shows_its_texture_and_a_missing_one_warns() {
 /// own projected box) but not framed — computed views frame the figure, so props, floors and HUD panels
 /// do not shrink it. NavigationInfo headlight='false' (JoeKick) is read, and turning the headlight off
 /// darkens a diffuse-only shape.
-#[test]
 fn scene_shapes_are_drawn_and_the_headlight_setting_is_respected() {
-    if !common::corpus_has(&["x3d/NancyNativeTags.x3d"]) {
-        return;
-    }
-    let Some(ctx) = common::gpu_or_skip() else { return };
+    common::needs_corpus(&["x3d/NancyNativeTags.x3d"]);
+    let ctx = common::gpu();
     // Whether the floor is drawn is told by its pixels against the background: in the standard model the
     // headlight travels parallel to the floor (N·L = 0), which X3D draws black on the black default
     // background, so this part looks in the studio look (key light from above, grey background).
@@ -413,9 +418,8 @@ fn scene_shapes_are_drawn_and_the_headlight_setting_is_respected() {
 /// Framing ignores outliers: HAnim2SpecificationLOA3Illustrated carries site markers and labels metres
 /// from the body; the default (computed front) view frames the body, so the figure's drawn pixels span most
 /// of the image height (before: about a tenth of it).
-#[test]
 fn computed_views_frame_the_body_not_far_away_sites() {
-    let Some(ctx) = common::gpu_or_skip() else { return };
+    let ctx = common::gpu();
     let doc = load("HAnim2SpecificationLOA3Illustrated.x3d");
     let image = render(&ctx, &doc, &SceneRequest::new(SIZE, SIZE));
     save(&image, "HAnim2SpecificationLOA3Illustrated.framed.png");
@@ -433,7 +437,6 @@ fn computed_views_frame_the_body_not_far_away_sites() {
 /// is dropped with a warning); with the headlight off, a DirectionalLight shining along −Z lights the front
 /// of the fixture's Box, one shining along +Z (from behind) does not, and a PointLight whose radius ends
 /// before the Box adds nothing.
-#[test]
 fn scene_lights_light_what_they_reach() {
     use hanim_viewer::hanim::{LightKind, SceneLight};
     let joe = load("JoeKick.x3d");
@@ -441,7 +444,7 @@ fn scene_lights_light_what_they_reach() {
     assert!(matches!(kinds[..], [LightKind::Point { .. }]), "{kinds:?}");
     assert!(joe.warnings.iter().any(|w| w.message.contains("zero direction")), "the SpotLight is reported");
 
-    let Some(ctx) = common::gpu_or_skip() else { return };
+    let ctx = common::gpu();
     let mut doc = load_path(&common::test_data("primitives_humanoid.x3d"));
     doc.settings.headlight = false;
     let mut request = SceneRequest::new(160, 120);
@@ -487,9 +490,8 @@ fn scene_lights_light_what_they_reach() {
 /// A humanoid without any geometry (a bare skeleton, as hierarchy generators write them) gets its
 /// skeleton drawn so that the picture shows something; asked for only what the file draws (the request
 /// `--play-as-file` makes), it shows nothing, as the peers do.
-#[test]
 fn a_humanoid_without_geometry_shows_its_skeleton_unless_only_the_file_is_asked_for() {
-    let Some(ctx) = common::gpu_or_skip() else { return };
+    let ctx = common::gpu();
     let text = "<X3D profile='Immersive' version='4.0'><head><component name='HAnim' level='1'/></head><Scene>\
         <Viewpoint DEF='Cam' position='0 0.9 3'/>\
         <HAnimHumanoid name='Bare' version='2.0'><HAnimJoint DEF='root' name='humanoid_root' center='0 0.9 0' \
@@ -515,9 +517,8 @@ fn a_humanoid_without_geometry_shows_its_skeleton_unless_only_the_file_is_asked_
 /// An LOD with a range shows the level for the camera's distance (X3D 4.0 10.4.3): a red box within 10 m
 /// of its center, a blue one from 10 m on; the picture's own camera decides (the window and renders that
 /// play the file place the scene with the same walk, `place_scene_seen_from`).
-#[test]
 fn an_lod_shows_the_level_for_the_cameras_distance() {
-    let Some(ctx) = common::gpu_or_skip() else { return };
+    let ctx = common::gpu();
     let text = "<X3D profile='Immersive' version='4.0'><head><component name='HAnim' level='1'/></head><Scene>\
         <Viewpoint DEF='Near' position='0 0.9 4'/><Viewpoint DEF='Far' position='0 0.9 25' fieldOfView='0.2'/>\
         <HAnimHumanoid name='Lod' version='2.0'><HAnimJoint DEF='root' name='humanoid_root' containerField='skeleton'/>\

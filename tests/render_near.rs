@@ -3,15 +3,16 @@
 
 mod common;
 
+test_main!(a_viewpoint_marker_in_front_of_the_camera_is_not_clipped);
+
 use glam::Vec3;
 use hanim_viewer::hanim;
 use hanim_viewer::render::{self as headless, SceneRequest, ViewRequest};
 
 /// `tests/data/near_marker.x3d`: a red ball 1.1 m in front of the camera, the figure about 4 m away.
 /// Before, the near plane sat at half the distance to the figure's box (about 1.5 m) and cut the ball.
-#[test]
 fn a_viewpoint_marker_in_front_of_the_camera_is_not_clipped() {
-    let Some(ctx) = common::gpu_or_skip() else { return };
+    let ctx = common::gpu();
     let path = common::test_data("near_marker.x3d");
     let doc = hanim::load(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     assert!((doc.settings.near_clip_distance() - 0.125).abs() < 1e-6, "X3D's default avatarSize[0] / 2");

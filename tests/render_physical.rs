@@ -7,6 +7,17 @@
 
 mod common;
 
+test_main!(
+    physical_material_follows_the_gltf_brdf_under_the_headlight,
+    the_metallic_roughness_map_scales_the_factors_by_its_blue_and_green,
+    the_normal_map_turns_the_normal_on_physical_and_phong_materials,
+    the_emissive_map_tints_the_emissive_colour,
+    the_occlusion_map_darkens_ambient_light_only,
+    a_texture_mapping_picks_the_texture_coordinates_it_names,
+    vertex_colours_multiply_the_linear_base_colour,
+    the_materials_scene_draws_its_normal_map
+);
+
 use std::f32::consts::PI;
 use std::path::Path;
 
@@ -76,7 +87,7 @@ fn square(dir: &Path, appearance: &str, tex_coord: &str, scene: &str, lighting: 
     let path = dir.join("square.x3d");
     std::fs::write(&path, x3d).unwrap();
     let doc = hanim::load(&path).unwrap_or_else(|e| panic!("{e}"));
-    let ctx = common::gpu_or_skip().expect("checked by the caller");
+    let ctx = common::gpu();
     let mut request = SceneRequest::new(101, 101);
     request.view = ViewRequest::Named("Cam".into());
     request.lighting = lighting;
@@ -106,11 +117,8 @@ fn flat_png(dir: &Path, name: &str, rgb: [u8; 3]) {
     image::RgbImage::from_pixel(4, 4, image::Rgb(rgb)).save(dir.join(name)).unwrap();
 }
 
-#[test]
 fn physical_material_follows_the_gltf_brdf_under_the_headlight() {
-    if common::gpu_or_skip().is_none() {
-        return;
-    }
+    common::needs_gpu();
     let dir = tempfile::tempdir().unwrap();
     let axis = Vec3::Z;
     for (base, metallic, roughness) in
@@ -128,11 +136,8 @@ fn physical_material_follows_the_gltf_brdf_under_the_headlight() {
     assert_near("default PhysicalMaterial", lit_square(dir.path(), "<PhysicalMaterial/>"), metal);
 }
 
-#[test]
 fn the_metallic_roughness_map_scales_the_factors_by_its_blue_and_green() {
-    if common::gpu_or_skip().is_none() {
-        return;
-    }
+    common::needs_gpu();
     let dir = tempfile::tempdir().unwrap();
     flat_png(dir.path(), "mr.png", [255, 102, 51]);
     let mapped = lit_square(
@@ -145,11 +150,8 @@ fn the_metallic_roughness_map_scales_the_factors_by_its_blue_and_green() {
     assert_near("metallic-roughness map", mapped, want);
 }
 
-#[test]
 fn the_normal_map_turns_the_normal_on_physical_and_phong_materials() {
-    if common::gpu_or_skip().is_none() {
-        return;
-    }
+    common::needs_gpu();
     let dir = tempfile::tempdir().unwrap();
     // A normal turned 36.9° towards +s (+x here): (0.6, 0, 0.8) encoded in [0, 1].
     let texel = [204u8, 128, 230];
@@ -186,11 +188,8 @@ fn the_normal_map_turns_the_normal_on_physical_and_phong_materials() {
     assert_near("Phong, tilted map", tilted, [0.8 * n_dot_l(decoded) * 255.0; 3]);
 }
 
-#[test]
 fn the_emissive_map_tints_the_emissive_colour() {
-    if common::gpu_or_skip().is_none() {
-        return;
-    }
+    common::needs_gpu();
     let dir = tempfile::tempdir().unwrap();
     flat_png(dir.path(), "glow.png", [255, 128, 0]);
     let dark = "<NavigationInfo headlight='false'/>";
@@ -204,11 +203,8 @@ fn the_emissive_map_tints_the_emissive_colour() {
     }
 }
 
-#[test]
 fn the_occlusion_map_darkens_ambient_light_only() {
-    if common::gpu_or_skip().is_none() {
-        return;
-    }
+    common::needs_gpu();
     let dir = tempfile::tempdir().unwrap();
     flat_png(dir.path(), "ao.png", [0, 0, 0]);
     let material = |occlusion: &str| {
@@ -228,11 +224,8 @@ fn the_occlusion_map_darkens_ambient_light_only() {
     assert!(dark[0] + 3.0 < bright[0], "occluded {dark:?} against open {bright:?}");
 }
 
-#[test]
 fn a_texture_mapping_picks_the_texture_coordinates_it_names() {
-    if common::gpu_or_skip().is_none() {
-        return;
-    }
+    common::needs_gpu();
     let dir = tempfile::tempdir().unwrap();
     // Left half black, right half white.
     image::RgbImage::from_fn(8, 8, |x, _| image::Rgb(if x < 4 { [0; 3] } else { [255; 3] }))
@@ -254,11 +247,8 @@ fn a_texture_mapping_picks_the_texture_coordinates_it_names() {
     assert_near("no mapping: the first set", unlit(""), [0.0; 3]);
 }
 
-#[test]
 fn vertex_colours_multiply_the_linear_base_colour() {
-    if common::gpu_or_skip().is_none() {
-        return;
-    }
+    common::needs_gpu();
     let dir = tempfile::tempdir().unwrap();
     // The same colour at the four corners (indexed by coordIndex).
     let x3d_colour = "<Color color='0.5 0.25 1 0.5 0.25 1 0.5 0.25 1 0.5 0.25 1'/>";
@@ -278,9 +268,8 @@ fn vertex_colours_multiply_the_linear_base_colour() {
 /// it loads with nothing reported as not drawn, and the normal map shows where it should: the
 /// normal-mapped box's front face carries the map's vertical ridges (light and dark bands across it),
 /// which the same scene without the map does not.
-#[test]
 fn the_materials_scene_draws_its_normal_map() {
-    let Some(ctx) = common::gpu_or_skip() else { return };
+    let ctx = common::gpu();
     let original = common::test_data("physical/materials.x3d");
     let doc = hanim::load(&original).unwrap_or_else(|e| panic!("{e}"));
     let notes: Vec<_> = doc.warnings.iter().filter(|w| w.message.contains("not drawn")).collect();

@@ -4,6 +4,8 @@
 
 mod common;
 
+test_main!(a_wireframe_and_points_in_the_skin_follow_the_joints, a_line_through_a_joint_marker_stays_hidden_inside_it);
+
 use std::path::Path;
 
 use glam::Vec3;
@@ -41,9 +43,8 @@ fn dark_near(image: &RenderedImage, p: Vec3, radius: i32) -> bool {
 /// `tests/data/skin_wireframe.x3d`: point 2 at (1.5, 0, 0) follows `l_shoulder` (centre at the origin).
 /// At rest the wireframe's edge 1→2 passes (1, −0.5, 0); after a quarter turn about +z point 2 is at
 /// (0, 1.5, 0) and the edge 1→2 passes (0.25, 0.25, 0). Lines that were not skinned would stay at rest.
-#[test]
 fn a_wireframe_and_points_in_the_skin_follow_the_joints() {
-    let Some(ctx) = common::gpu_or_skip() else { return };
+    let ctx = common::gpu();
     let path = common::test_data("skin_wireframe.x3d");
     let doc = hanim::load(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     let mut request = SceneRequest::new(320, 320);
@@ -74,9 +75,8 @@ fn a_wireframe_and_points_in_the_skin_follow_the_joints() {
 /// A line running through a small joint marker (a 2.5 cm blue ball seen from 10 m, as in
 /// HAnimModelHandLeft) stays inside it: the nudge that lifts lines over the surface they lie on is a
 /// fraction of the distance, far less than the ball's radius.
-#[test]
 fn a_line_through_a_joint_marker_stays_hidden_inside_it() {
-    let Some(ctx) = common::gpu_or_skip() else { return };
+    let ctx = common::gpu();
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("marker.x3d");
     std::fs::write(

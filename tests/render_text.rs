@@ -4,6 +4,12 @@
 
 mod common;
 
+test_main!(
+    a_text_h_is_drawn_where_the_file_puts_it,
+    diamond_man_labels_are_drawn_beside_their_spheres,
+    text_under_a_site_counts_in_the_bounds
+);
+
 use std::path::Path;
 
 use glam::Vec3;
@@ -46,9 +52,8 @@ fn is_dark(p: [u8; 4]) -> bool {
 /// `tests/data/text_h.x3d`: a black "H" 1 m high, centred on x = 2 (justify MIDDLE), baseline at
 /// y = −0.5, on a white background beside a grey box. Dark pixels lie only within the H's rectangle;
 /// its stems and crossbar are dark, its counters (above and below the crossbar) white.
-#[test]
 fn a_text_h_is_drawn_where_the_file_puts_it() {
-    let Some(ctx) = common::gpu_or_skip() else { return };
+    let ctx = common::gpu();
     let doc = load_path(&common::test_data("text_h.x3d"));
     let mut request = SceneRequest::new(320, 240);
     request.view = ViewRequest::Named("TextCam".into());
@@ -101,13 +106,10 @@ fn a_text_h_is_drawn_where_the_file_puts_it() {
 /// DiamondManLOA2's key: seven Text labels (a title at (1, 1.5) and six beside coloured spheres, from
 /// x = 1.2, at y 0.2..1.2). Rendered with and without the Text shapes from the same camera, the labels add
 /// many pixels there and change nothing elsewhere.
-#[test]
 fn diamond_man_labels_are_drawn_beside_their_spheres() {
     // DiamondManLOA2 is not redistributed with the repository (see tests/corpus/MANIFEST.md).
-    if !common::corpus_has(&["x3d/DiamondManLOA2.x3d"]) {
-        return;
-    }
-    let Some(ctx) = common::gpu_or_skip() else { return };
+    common::needs_corpus(&["x3d/DiamondManLOA2.x3d"]);
+    let ctx = common::gpu();
     let doc = load_path(&common::corpus("x3d/DiamondManLOA2.x3d"));
     let texts = |d: &Document| {
         d.other_shapes
@@ -180,7 +182,6 @@ fn diamond_man_labels_are_drawn_beside_their_spheres() {
 }
 
 /// Text under a humanoid's site counts in the humanoid's bounds (its glyph boxes, placed by the site).
-#[test]
 fn text_under_a_site_counts_in_the_bounds() {
     let text = r#"<X3D version='4.0'><Scene>
           <HAnimHumanoid name='h' version='2.0'>

@@ -8,6 +8,12 @@
 
 mod common;
 
+test_main!(
+    a_fine_checkerboard_seen_small_averages_unless_texture_properties_ask_for_nearest,
+    nearest_magnification_keeps_texel_edges_and_the_default_blends_them,
+    the_x3d4_material_textures_are_drawn_and_preferred_to_the_appearance_texture
+);
+
 use std::path::Path;
 
 use glam::Vec3;
@@ -40,7 +46,7 @@ fn square(dir: &Path, appearance: &str, close: bool) -> RenderedImage {
     let path = dir.join("square.x3d");
     std::fs::write(&path, x3d).unwrap();
     let doc = hanim::load(&path).unwrap_or_else(|e| panic!("{e}"));
-    let ctx = common::gpu_or_skip().expect("checked by the caller");
+    let ctx = common::gpu();
     let mut request = SceneRequest::new(200, 200);
     request.view = ViewRequest::Named("Cam".into());
     headless::render_document(&ctx, &doc, &request).unwrap_or_else(|e| panic!("{e:#}"))
@@ -66,11 +72,8 @@ fn spread(values: &[f32]) -> f32 {
     (values.iter().map(|v| (v - mean).powi(2)).sum::<f32>() / values.len() as f32).sqrt()
 }
 
-#[test]
 fn a_fine_checkerboard_seen_small_averages_unless_texture_properties_ask_for_nearest() {
-    if common::gpu_or_skip().is_none() {
-        return;
-    }
+    common::needs_gpu();
     let dir = tempfile::tempdir().unwrap();
     let checker = image::RgbImage::from_fn(256, 256, |x, y| {
         if (x + y) % 2 == 0 { image::Rgb([0, 0, 0]) } else { image::Rgb([255, 255, 255]) }
@@ -92,11 +95,8 @@ fn a_fine_checkerboard_seen_small_averages_unless_texture_properties_ask_for_nea
     assert!(raw_spread > 60.0, "nearest, no mipmaps spread {raw_spread}");
 }
 
-#[test]
 fn nearest_magnification_keeps_texel_edges_and_the_default_blends_them() {
-    if common::gpu_or_skip().is_none() {
-        return;
-    }
+    common::needs_gpu();
     let dir = tempfile::tempdir().unwrap();
     let two =
         image::RgbImage::from_fn(2, 2, |x, _| if x == 0 { image::Rgb([0, 0, 0]) } else { image::Rgb([255, 255, 255]) });
@@ -131,11 +131,8 @@ fn square_colour(image: &RenderedImage) -> [f32; 3] {
     sum.map(|v| v / n)
 }
 
-#[test]
 fn the_x3d4_material_textures_are_drawn_and_preferred_to_the_appearance_texture() {
-    if common::gpu_or_skip().is_none() {
-        return;
-    }
+    common::needs_gpu();
     let dir = tempfile::tempdir().unwrap();
     image::RgbImage::from_pixel(4, 4, image::Rgb([255, 0, 0])).save(dir.path().join("red.png")).unwrap();
     image::RgbImage::from_pixel(4, 4, image::Rgb([0, 0, 255])).save(dir.path().join("blue.png")).unwrap();

@@ -3,9 +3,18 @@
 //! of each joint whose segment has geometry lands on (or next to) drawn pixels; rotating one joint of a
 //! segmented figure changes pixels only near that joint's subtree; a segment's morphed coord is drawn and
 //! boxed where the Transforms inside the segment put each Shape using it. Small images: lavapipe is slow.
-//! Without an adapter the GPU tests skip loudly, except under `CI=true`, where they fail.
+//! Without an adapter the GPU tests are reported ignored, except under `CI=true`, where they fail.
 
 mod common;
+
+test_main!(
+    every_corpus_humanoid_renders_and_segment_joints_lie_on_their_geometry,
+    posing_one_joint_of_a_segmented_figure_changes_only_its_subtree,
+    segment_shapes_are_found_through_grouping_nodes,
+    a_segment_displacer_moves_the_drawn_segment_like_the_cpu_reference,
+    the_box_of_a_morphing_segment_holds_its_points_where_its_shapes_place_them,
+    each_shape_sharing_a_segment_coord_draws_the_morphed_points_under_its_own_transform
+);
 
 use std::path::Path;
 
@@ -91,9 +100,8 @@ fn joints_with_geometry(doc: &Document, h: usize, min_extent: f32) -> Vec<usize>
     joints
 }
 
-#[test]
 fn every_corpus_humanoid_renders_and_segment_joints_lie_on_their_geometry() {
-    let Some(ctx) = common::gpu_or_skip() else { return };
+    let ctx = common::gpu();
     let mut checked = 0;
     for path in corpus_files() {
         let name = path.file_name().unwrap().to_string_lossy().to_string();
@@ -136,9 +144,8 @@ fn every_corpus_humanoid_renders_and_segment_joints_lie_on_their_geometry() {
     assert!(checked >= 5, "only {checked} corpus files have segment geometry");
 }
 
-#[test]
 fn posing_one_joint_of_a_segmented_figure_changes_only_its_subtree() {
-    let Some(ctx) = common::gpu_or_skip() else { return };
+    let ctx = common::gpu();
     let doc = load(&common::corpus("x3d/JinLOA1.x3d"));
     let h = &doc.humanoids[0];
     assert!(h.skin.is_none() && !h.segments.is_empty(), "JinLOA1 is a segmented figure");
@@ -171,11 +178,8 @@ fn posing_one_joint_of_a_segmented_figure_changes_only_its_subtree() {
     );
 }
 
-#[test]
 fn segment_shapes_are_found_through_grouping_nodes() {
-    if !common::corpus_has(&["x3d/NancyNativeTags.x3d"]) {
-        return;
-    }
+    common::needs_corpus(&["x3d/NancyNativeTags.x3d"]);
     let doc = load(&common::corpus("x3d/NancyNativeTags.x3d"));
     let h = &doc.humanoids[0];
     let shapes = rigid_shapes(&doc.scene, h).unwrap();
@@ -188,9 +192,8 @@ fn segment_shapes_are_found_through_grouping_nodes() {
 /// A segment displacer morphs the segment's coord in the skin pass and the segment's Shape draws the
 /// morphed points: with the displacer at weight 4, the CPU reference puts the triangle's tip 0.4 higher,
 /// and the render shows geometry there that the weight-0 render does not have.
-#[test]
 fn a_segment_displacer_moves_the_drawn_segment_like_the_cpu_reference() {
-    let Some(ctx) = common::gpu_or_skip() else { return };
+    let ctx = common::gpu();
     let doc = load(&common::test_data("cpu_segment_displacer.x3d"));
     let h = &doc.humanoids[0];
     let name = "l_upperarm_bulge_action";
@@ -235,7 +238,6 @@ fn assert_box(got: Aabb, min: Vec3, max: Vec3, what: &str) {
 
 /// The box holds the placed points (y from 2), not the coord's own (y from 0), and follows the
 /// displacer's tip to y 4 under both Transforms.
-#[test]
 fn the_box_of_a_morphing_segment_holds_its_points_where_its_shapes_place_them() {
     let doc = load(&common::test_data(SHARED_COORD));
     let h = &doc.humanoids[0];
@@ -250,9 +252,8 @@ fn the_box_of_a_morphing_segment_holds_its_points_where_its_shapes_place_them() 
 /// The GPU draws each Shape from the segment's morphed points under its own Transform, where the CPU
 /// reference (`deform_segment`, placed by the Shape's offset and the joint) puts them; nothing is drawn
 /// at the coord's own, untransformed points.
-#[test]
 fn each_shape_sharing_a_segment_coord_draws_the_morphed_points_under_its_own_transform() {
-    let Some(ctx) = common::gpu_or_skip() else { return };
+    let ctx = common::gpu();
     let doc = load(&common::test_data(SHARED_COORD));
     let h = &doc.humanoids[0];
     let weight = DisplacerWeight { name: TIP_UP.into(), weight: 1.0 };

@@ -7,6 +7,16 @@
 
 mod common;
 
+test_main!(
+    gpu_overlay_values_equal_the_cpu_influences,
+    joekick_heatmap_is_hot_only_where_the_joint_weighs,
+    joekick_influence_colours_match_the_cpu_counts_at_visible_vertices,
+    every_count_and_weight_sum_shows_its_colour,
+    segmented_figure_is_coloured_segment_by_segment,
+    bad_overlays_are_clear_errors_and_write_nothing,
+    axes_and_sites_are_drawn_where_the_cpu_places_joints_and_sites
+);
+
 use glam::{Mat4, Vec3};
 use hanim_viewer::gpu::{GpuSkin, SkinCorners};
 use hanim_viewer::hanim::{self, Document, Humanoid};
@@ -21,9 +31,8 @@ fn load(name: &str) -> Document {
     hanim::load(&common::corpus(name)).unwrap_or_else(|e| panic!("{name}: {e}"))
 }
 
-#[test]
 fn gpu_overlay_values_equal_the_cpu_influences() {
-    let Some(ctx) = common::gpu_or_skip() else { return };
+    let ctx = common::gpu();
     for name in ["x3d/JoeKick.x3d", "x3d/JoeSkinTexcoordDisplacerKick.x3d", "x3d/BvhSeamless3dExport1.x3d"] {
         let doc = load(name);
         let h = &doc.humanoids[0];
@@ -176,7 +185,7 @@ fn render(doc: &Document, mode: OverlayMode, joint: Option<&str>) -> RenderedIma
 }
 
 fn render_sized(doc: &Document, mode: OverlayMode, joint: Option<&str>, (w, h): (u32, u32)) -> RenderedImage {
-    let ctx = common::gpu_or_skip().expect("checked by the caller");
+    let ctx = common::gpu();
     let mut request = SceneRequest::new(w, h);
     request.overlay = OverlaySet { mode, joint: joint.map(str::to_string), axes: false, sites: false };
     render_document(&ctx, doc, &request).unwrap()
@@ -205,11 +214,8 @@ fn hot_outside(image: &RenderedImage, region: &Mask) -> (usize, usize) {
     (hot, outside)
 }
 
-#[test]
 fn joekick_heatmap_is_hot_only_where_the_joint_weighs() {
-    if common::gpu_or_skip().is_none() {
-        return;
-    }
+    common::needs_gpu();
     let doc = load("x3d/JoeKick.x3d");
     let h = &doc.humanoids[0];
     let pose = Pose::rest(h);
@@ -274,11 +280,8 @@ fn uniform_around(image: &RenderedImage, x: u32, y: u32) -> bool {
     (y - 2..=y + 2).all(|yy| (x - 2..=x + 2).all(|xx| (0..3).all(|c| image.pixel(xx, yy)[c].abs_diff(centre[c]) <= 2)))
 }
 
-#[test]
 fn joekick_influence_colours_match_the_cpu_counts_at_visible_vertices() {
-    if common::gpu_or_skip().is_none() {
-        return;
-    }
+    common::needs_gpu();
     let doc = load("x3d/JoeKick.x3d");
     let image = render_sized(&doc, OverlayMode::Influences, None, (720, 960));
     save(&image, "joekick-influences.png");
@@ -288,11 +291,8 @@ fn joekick_influence_colours_match_the_cpu_counts_at_visible_vertices() {
 
 /// Six patches weighted by 0 to 5 joints, with sums 0, 0.5, 1 and 1.75 (`tests/data/skin_weight_sums.x3d`):
 /// every class of both colourings appears, each vertex in its own colour.
-#[test]
 fn every_count_and_weight_sum_shows_its_colour() {
-    if common::gpu_or_skip().is_none() {
-        return;
-    }
+    common::needs_gpu();
     let doc = hanim::load(&common::test_data("skin_weight_sums.x3d")).unwrap();
     let image = render_sized(&doc, OverlayMode::WeightSums, None, (480, 360));
     save(&image, "weight-sums-unweighted.png");
@@ -365,11 +365,8 @@ fn check_visible_vertices(
     counts_seen
 }
 
-#[test]
 fn segmented_figure_is_coloured_segment_by_segment() {
-    if common::gpu_or_skip().is_none() {
-        return;
-    }
+    common::needs_gpu();
     let doc = load("x3d/JinLOA1.x3d");
     let h = &doc.humanoids[0];
     assert!(h.skin.is_none(), "JinLOA1 is a segmented figure");
@@ -417,7 +414,6 @@ fn segmented_figure_is_coloured_segment_by_segment() {
     assert_eq!(PointInfluence::rigid(Some(j), Some(j)).weight, 1.0);
 }
 
-#[test]
 fn bad_overlays_are_clear_errors_and_write_nothing() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("never.png");
@@ -447,16 +443,13 @@ fn bad_overlays_are_clear_errors_and_write_nothing() {
 }
 
 /// `axes` and `sites` draw only around the joint centres and the Sites, as the CPU places them.
-#[test]
 fn axes_and_sites_are_drawn_where_the_cpu_places_joints_and_sites() {
-    if common::gpu_or_skip().is_none() {
-        return;
-    }
+    common::needs_gpu();
     let doc = load("x3d/JoeSkeletonSkinSiteSaluteWalk.x3d");
     let h = &doc.humanoids[0];
     let pose = Pose::rest(h);
     let plain = render(&doc, OverlayMode::Off, None);
-    let ctx = common::gpu_or_skip().unwrap();
+    let ctx = common::gpu();
     let draw_with = |axes: bool, sites: bool| {
         let mut request = SceneRequest::new(360, 480);
         request.overlay = OverlaySet { mode: OverlayMode::Off, joint: None, axes, sites };

@@ -13,6 +13,13 @@
 
 mod common;
 
+test_main!(
+    humanoids_a_scene_repeats_are_found_as_twins,
+    twins_drawn_together_look_exactly_like_humanoids_drawn_one_by_one,
+    every_twin_in_the_shared_skin_agrees_with_the_cpu_reference_at_its_own_pose,
+    merged_rigid_shapes_land_where_their_joints_place_them_on_cpu_and_gpu
+);
+
 use glam::{Mat4, Quat};
 use hanim_viewer::gpu::GpuContext;
 use hanim_viewer::gpu::agreement::random_pose;
@@ -21,8 +28,6 @@ use hanim_viewer::gpu::scene_renderer::SceneRenderer;
 use hanim_viewer::hanim::twins::twin_groups;
 use hanim_viewer::hanim::{self, Document, HumanoidIndex};
 use hanim_viewer::pose::Pose;
-use rand::SeedableRng;
-use rand::rngs::StdRng;
 
 const WIDTH: u32 = 480;
 const HEIGHT: u32 = 240;
@@ -36,7 +41,6 @@ fn groups(doc: &Document) -> Vec<Vec<usize>> {
     twin_groups(doc).into_iter().map(|g| g.into_iter().map(|i| i.0).collect()).collect()
 }
 
-#[test]
 fn humanoids_a_scene_repeats_are_found_as_twins() {
     assert_eq!(groups(&load("joekick_inlines.x3d")), vec![vec![0, 1, 2]], "three Inlines of one file");
     assert_eq!(groups(&load("jin_inlines.x3d")), vec![vec![0, 1]], "two Inlines of a segmented figure");
@@ -50,7 +54,7 @@ fn humanoids_a_scene_repeats_are_found_as_twins() {
 
 /// A gentle random pose for each humanoid (the first at rest), so that twins differ.
 fn poses(doc: &Document) -> Vec<Pose> {
-    let mut rng = StdRng::seed_from_u64(0x7_15);
+    let mut rng = hanim_viewer::gpu::agreement::PoseStream::new(0x7_15);
     doc.indexed_humanoids()
         .map(|(i, h)| {
             let mut pose = random_pose(h, &mut rng);
@@ -116,9 +120,8 @@ fn covered_pixels(rgba: &[u8]) -> usize {
     rgba.chunks(4).filter(|p| p[..3] != rgba[..3]).count()
 }
 
-#[test]
 fn twins_drawn_together_look_exactly_like_humanoids_drawn_one_by_one() {
-    let Some(ctx) = common::gpu_or_skip() else { return };
+    let ctx = common::gpu();
     let formats = hanim_viewer::app::viewport::ViewportTarget::formats_for(&ctx.adapter_info);
     let mut renderer = SceneRenderer::new(&ctx, formats).unwrap();
     for (name, batches) in
@@ -160,9 +163,8 @@ fn twins_drawn_together_look_exactly_like_humanoids_drawn_one_by_one() {
     }
 }
 
-#[test]
 fn every_twin_in_the_shared_skin_agrees_with_the_cpu_reference_at_its_own_pose() {
-    let Some(ctx) = common::gpu_or_skip() else { return };
+    let ctx = common::gpu();
     let formats = hanim_viewer::app::viewport::ViewportTarget::formats_for(&ctx.adapter_info);
     let renderer = SceneRenderer::new(&ctx, formats).unwrap();
     let doc = load("joekick_inlines.x3d");
@@ -193,7 +195,6 @@ fn every_twin_in_the_shared_skin_agrees_with_the_cpu_reference_at_its_own_pose()
     }
 }
 
-#[test]
 fn merged_rigid_shapes_land_where_their_joints_place_them_on_cpu_and_gpu() {
     use hanim_viewer::mesh::rigid_merge::{RigidPiece, can_merge, merge_rigid};
     use hanim_viewer::mesh::{rigid_shape_mesh, rigid_shapes};
@@ -221,7 +222,7 @@ fn merged_rigid_shapes_land_where_their_joints_place_them_on_cpu_and_gpu() {
         assert!(pieces.len() > 1, "{}: {} pieces", path.display(), pieces.len());
         let merged = merge_rigid(h, &pieces);
         // CPU: the merged skin at a pose puts every point where the rigid draw would, G_j · offset · p.
-        let mut rng = StdRng::seed_from_u64(0x5E6);
+        let mut rng = hanim_viewer::gpu::agreement::PoseStream::new(0x5E6);
         let pose = random_pose(h, &mut rng);
         let globals = hanim_viewer::pose::humanoid_from_joint(h, &pose);
         let skinned = hanim_viewer::pose::deform_skin(&merged.humanoid, &pose).unwrap().points;
@@ -245,7 +246,7 @@ fn merged_rigid_shapes_land_where_their_joints_place_them_on_cpu_and_gpu() {
         );
         assert!(relative <= 1e-5, "{}: {relative}", path.display());
         // GPU: the pass that skins the merged points agrees with the CPU reference at several poses.
-        let Some(ctx) = common::gpu_or_skip() else { return };
+        let ctx = common::gpu();
         let mut poses = vec![Pose::rest(&merged.humanoid)];
         poses.extend((0..3).map(|_| random_pose(&merged.humanoid, &mut rng)));
         let a = hanim_viewer::gpu::agreement::measure_instances(&ctx, &merged.humanoid, &poses, 3).unwrap();

@@ -4,6 +4,20 @@
 
 mod common;
 
+test_main!(
+    viewpoint_sites_of_the_hanim2_specification_model_sit_at_their_site_transforms,
+    a_viewpoint_in_a_transform_inside_a_skeleton_site_follows_the_site_and_its_joint,
+    every_corpus_file_with_viewpoint_sites_lists_them_once_each,
+    an_eye_view_looks_the_way_a_head_turned_90_degrees_faces,
+    the_computed_face_view_follows_a_turned_head,
+    hanim1_eye_and_face_viewpoints_under_skullbase_follow_the_head,
+    computed_views_frame_the_figure_not_the_camera_markers,
+    each_humanoid_of_a_file_has_its_own_computed_views_in_its_own_orientation,
+    render_finds_views_by_computed_name_description_or_def,
+    a_file_viewpoint_named_like_a_computed_view_wins_and_the_prefix_reaches_the_computed_one,
+    grouping_transforms_in_the_viewpoints_field_place_sites_and_bare_viewpoints
+);
+
 use std::f32::consts::{FRAC_PI_2, PI};
 
 use glam::{Mat4, Quat, Vec3};
@@ -59,7 +73,6 @@ fn source_of(doc: &Document, def: &str) -> ViewSource {
         .source
 }
 
-#[test]
 fn viewpoint_sites_of_the_hanim2_specification_model_sit_at_their_site_transforms() {
     // 14 sites declared in `viewpoints` and 4 skeleton sites (eyes, hands) USEd there: all evaluated
     // with the humanoid transform only (identity here), so each camera is at its site's translation.
@@ -102,7 +115,6 @@ fn viewpoint_sites_of_the_hanim2_specification_model_sit_at_their_site_transform
     assert_eq!(computed, ["Front", "Side", "Top", "Inclined", "Face"]);
 }
 
-#[test]
 fn a_viewpoint_in_a_transform_inside_a_skeleton_site_follows_the_site_and_its_joint() {
     // JoeKick: humanoid_root (centre 0 0.875 0) > sacrum > site RootFront_view (no transform) >
     // Transform scale 0.175 > Viewpoint with the default position 0 0 10. By hand at rest:
@@ -136,7 +148,6 @@ fn a_viewpoint_in_a_transform_inside_a_skeleton_site_follows_the_site_and_its_jo
     assert!(Vec3::from(top.position).abs_diff_eq(Vec3::new(0.0, 3.5, 0.0), TOLERANCE));
 }
 
-#[test]
 fn every_corpus_file_with_viewpoint_sites_lists_them_once_each() {
     // (file, viewpoint sites per MANIFEST.md) — each holds at least one Viewpoint.
     for (file, sites) in [
@@ -184,7 +195,6 @@ fn every_corpus_file_with_viewpoint_sites_lists_them_once_each() {
     }
 }
 
-#[test]
 fn an_eye_view_looks_the_way_a_head_turned_90_degrees_faces() {
     // The test fixture's eye site hangs in the skull segment (not in `viewpoints`), so it follows
     // skullbase (centre 0 1.6 0); the site is at (0.03, 1.7, 0.08) and its Viewpoint has the default
@@ -216,7 +226,6 @@ fn an_eye_view_looks_the_way_a_head_turned_90_degrees_faces() {
     assert!(Vec3::from(v.direction).abs_diff_eq(-Vec3::X, 1e-4));
 }
 
-#[test]
 fn the_computed_face_view_follows_a_turned_head() {
     let doc = load("HAnim2SpecificationLOA3Illustrated.x3d");
     let h = &doc.humanoids[0];
@@ -260,7 +269,6 @@ const HANIM1_HEAD: &str = r#"<?xml version="1.0" encoding="UTF-8"?>
 </X3D>
 "#;
 
-#[test]
 fn hanim1_eye_and_face_viewpoints_under_skullbase_follow_the_head() {
     let doc = hanim::load_str(HANIM1_HEAD, std::path::Path::new("hanim1_head.x3d")).unwrap();
     let h = &doc.humanoids[0];
@@ -290,7 +298,6 @@ fn hanim1_eye_and_face_viewpoints_under_skullbase_follow_the_head() {
     assert!(eye_turned.world_from_camera.abs_diff_eq(by_hand, 1e-3));
 }
 
-#[test]
 fn computed_views_frame_the_figure_not_the_camera_markers() {
     // The specification model's viewpoint sites carry markers up to 3.5 m away; the computed views
     // frame the body only (about 1.8 m tall), so the front camera stands within 4 m of it.
@@ -328,7 +335,6 @@ const TWO_HUMANOIDS: &str = r#"<?xml version="1.0" encoding="UTF-8"?>
 </X3D>
 "#;
 
-#[test]
 fn each_humanoid_of_a_file_has_its_own_computed_views_in_its_own_orientation() {
     let doc = hanim::load_str(TWO_HUMANOIDS, std::path::Path::new("two.x3d")).unwrap();
     assert_eq!(doc.humanoids.len(), 2);
@@ -350,7 +356,6 @@ fn each_humanoid_of_a_file_has_its_own_computed_views_in_its_own_orientation() {
     assert!(Vec3::from(b.direction).abs_diff_eq(-Vec3::X, 1e-3), "{:?}", b.direction);
 }
 
-#[test]
 fn render_finds_views_by_computed_name_description_or_def() {
     let doc = load("JoeKick.x3d");
     let poses: Vec<Pose> = doc.humanoids.iter().map(Pose::rest).collect();
@@ -371,7 +376,6 @@ fn render_finds_views_by_computed_name_description_or_def() {
     assert!(error.contains("close names") && error.contains("Scene_Top View"), "{error}");
 }
 
-#[test]
 fn a_file_viewpoint_named_like_a_computed_view_wins_and_the_prefix_reaches_the_computed_one() {
     // Viewpoints described "Top" (looking down from 5 m) and DEF'd "front" (from the side): the file's
     // own views answer to `top` and `front`; `computed:top` / `computed:front` frame the figure.
@@ -408,7 +412,6 @@ fn a_file_viewpoint_named_like_a_computed_view_wins_and_the_prefix_reaches_the_c
     assert!((default.field_of_view - std::f32::consts::FRAC_PI_4).abs() < 1e-6);
 }
 
-#[test]
 fn grouping_transforms_in_the_viewpoints_field_place_sites_and_bare_viewpoints() {
     // A Transform (translation 0 0 1, turned π/2 about Y) in `viewpoints` around a site and a bare
     // Viewpoint; the humanoid itself is moved 1 m up. Camera = H·T·L(site)·T(position).

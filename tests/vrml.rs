@@ -6,6 +6,36 @@
 
 mod common;
 
+test_main!(
+    every_corpus_vrml_file_loads_with_its_counts,
+    gzip_corpus_files_are_recognised_by_content,
+    nancy_in_vrml97_is_the_same_humanoid_as_nancy_in_xml,
+    nancy_routes_and_interpolators_are_the_same_in_both_encodings,
+    joe_in_classic_vrml_matches_joe_in_xml,
+    routes_and_interpolators_land_in_the_scene_as_in_xml,
+    hanim_1_0_layout_with_root_joint_outside_the_humanoid,
+    proto_with_is_expands_with_instance_values_and_defaults,
+    nested_protos_pass_values_through_both_interfaces,
+    externproto_without_a_local_file_falls_back_to_the_hanim_names,
+    externproto_from_a_local_file_expands_its_definition,
+    hanim_protos_under_other_names_are_recognised_by_their_fields,
+    strings_with_escapes,
+    unit_statements_scale_lengths_and_angles,
+    gzip_files_load_whatever_their_name,
+    classic_text_loads_through_load_str,
+    classic_inlines_are_read,
+    malformed_vrml_gives_a_clear_error_with_its_position,
+    every_truncation_of_a_classic_file_fails_cleanly,
+    deep_nesting_does_not_overflow_the_stack,
+    the_cli_reads_classic_files,
+    classic_skinned_humanoid_deforms_on_the_gpu_like_the_cpu_reference,
+    classic_corpus_humanoids_render_and_a_joint_rotation_moves_only_its_side,
+    protos_nested_to_an_exponential_size_are_refused,
+    mutated_classic_files_never_panic,
+    xml_extern_proto_declare_is_resolved_from_a_local_classic_file,
+    a_part_file_without_a_header_line_is_inlined_with_a_warning
+);
+
 use std::collections::BTreeSet;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -113,7 +143,6 @@ const CORPUS: &[Expect] = &[
     },
 ];
 
-#[test]
 fn every_corpus_vrml_file_loads_with_its_counts() {
     let dir = common::corpus_folder("vrml");
     let mut seen = BTreeSet::new();
@@ -167,11 +196,8 @@ fn every_corpus_vrml_file_loads_with_its_counts() {
     }
 }
 
-#[test]
 fn gzip_corpus_files_are_recognised_by_content() {
-    if !common::corpus_has(&["vrml/SphereMan_1.1.wrl", "vrml/dork-proto.wrl"]) {
-        return;
-    }
+    common::needs_corpus(&["vrml/SphereMan_1.1.wrl", "vrml/dork-proto.wrl"]);
     for name in ["SphereMan_1.1.wrl", "dork-proto.wrl"] {
         let bytes = std::fs::read(common::corpus(&format!("vrml/{name}"))).unwrap();
         assert_eq!(&bytes[..2], &[0x1f, 0x8b], "{name} is stored gzip-compressed");
@@ -196,11 +222,8 @@ fn assert_same_skeleton(a: &Humanoid, b: &Humanoid, rename: &[(&str, &str)], wha
     }
 }
 
-#[test]
 fn nancy_in_vrml97_is_the_same_humanoid_as_nancy_in_xml() {
-    if !common::corpus_has(&["vrml/nancy_h-anim.wrl", "x3d/NancyNativeTags.x3d"]) {
-        return;
-    }
+    common::needs_corpus(&["vrml/nancy_h-anim.wrl", "x3d/NancyNativeTags.x3d"]);
     // nancy_h-anim.wrl (VRML97, H-Anim 1.1 PROTOs) and NancyNativeTags.x3d (X3D 3.3 native HAnim nodes) are
     // the same Nancy; the X3D translation renamed the root `HumanoidRoot` to `humanoid_root`.
     let wrl = load(&common::corpus("vrml/nancy_h-anim.wrl"));
@@ -230,11 +253,8 @@ fn routes(scene: &Scene) -> BTreeSet<(String, String, String, String)> {
     scene.routes.iter().map(|r| (def(r.from_node), r.from_field.clone(), def(r.to_node), r.to_field.clone())).collect()
 }
 
-#[test]
 fn nancy_routes_and_interpolators_are_the_same_in_both_encodings() {
-    if !common::corpus_has(&["vrml/nancy_h-anim.wrl", "x3d/NancyNativeTags.x3d"]) {
-        return;
-    }
+    common::needs_corpus(&["vrml/nancy_h-anim.wrl", "x3d/NancyNativeTags.x3d"]);
     let wrl = load(&common::corpus("vrml/nancy_h-anim.wrl")).scene;
     let xml = load(&common::corpus("x3d/NancyNativeTags.x3d")).scene;
     // The X3D translation renamed the interpolators (`l_hipRotInterp_Jump` → `l_hip_RotationInterpolator_Jump`,
@@ -264,7 +284,6 @@ fn nancy_routes_and_interpolators_are_the_same_in_both_encodings() {
     assert!(compared >= 68, "{compared} interpolators compared");
 }
 
-#[test]
 fn joe_in_classic_vrml_matches_joe_in_xml() {
     // JoeHAnimKick1a.x3dv (ClassicVRML, HAnim 1 names) is Joe Williams' Joe without the five face joints
     // (eyelids, eyebrows, temporomandibular) that JoeSkinTexcoordDisplacerKick.x3d adds; JoeKick.x3d is a
@@ -327,7 +346,6 @@ fn scene_outline(scene: &Scene) -> Vec<String> {
     out
 }
 
-#[test]
 fn routes_and_interpolators_land_in_the_scene_as_in_xml() {
     let classic = x3d::load_file(&fixture("routes.x3dv"), &LoadOptions::default()).unwrap();
     let xml = x3d::load_file(&fixture("routes.x3d"), &LoadOptions::default()).unwrap();
@@ -349,7 +367,6 @@ fn routes_and_interpolators_land_in_the_scene_as_in_xml() {
     assert_eq!(doc.scene.mf_rotation(interp, "keyValue").unwrap()[1], [1.0, 0.0, 0.0, 0.8]);
 }
 
-#[test]
 fn hanim_1_0_layout_with_root_joint_outside_the_humanoid() {
     let doc = load(&fixture("hanim10_layout.wrl"));
     let h = only_humanoid(&doc);
@@ -408,7 +425,6 @@ fn hanim_1_0_layout_with_root_joint_outside_the_humanoid() {
     assert!((moved - Vec3::new(0.1, 1.6, -0.03)).length() < 1e-5, "{moved}");
 }
 
-#[test]
 fn proto_with_is_expands_with_instance_values_and_defaults() {
     let scene = x3d::load_file(&fixture("proto_is.wrl"), &LoadOptions::default()).unwrap();
     let check = |def: &str, translation: [f32; 3], color: [f32; 3], radius: f32, extra: usize| {
@@ -434,7 +450,6 @@ fn proto_with_is_expands_with_instance_values_and_defaults() {
     assert_eq!(scene.string(tag, "title"), Some("tag"));
 }
 
-#[test]
 fn nested_protos_pass_values_through_both_interfaces() {
     let scene = x3d::load_file(&fixture("nested_protos.wrl"), &LoadOptions::default()).unwrap();
     let check = |def: &str, offset: [f32; 3], kids: usize| {
@@ -454,7 +469,6 @@ fn nested_protos_pass_values_through_both_interfaces() {
     check("Defaults", [5.0, 5.0, 5.0], 0);
 }
 
-#[test]
 fn externproto_without_a_local_file_falls_back_to_the_hanim_names() {
     let doc = load(&fixture("externproto_fallback.wrl"));
     let h = only_humanoid(&doc);
@@ -468,7 +482,6 @@ fn externproto_without_a_local_file_falls_back_to_the_hanim_names() {
     assert!(notes.iter().any(|m| m.contains("missing_hanim_protos.wrl") && m.contains(": not found")), "{notes:?}");
 }
 
-#[test]
 fn externproto_from_a_local_file_expands_its_definition() {
     let doc = load(&fixture("externproto_local.wrl"));
     assert!(doc.warnings.is_empty(), "{:?}", doc.warnings);
@@ -482,7 +495,6 @@ fn externproto_from_a_local_file_expands_its_definition() {
     assert_eq!(h.joints[0].rest.center, Vec3::new(0.0, 1.0, 0.0));
 }
 
-#[test]
 fn hanim_protos_under_other_names_are_recognised_by_their_fields() {
     let doc = load(&fixture("renamed_protos.wrl"));
     let h = only_humanoid(&doc);
@@ -496,7 +508,6 @@ fn hanim_protos_under_other_names_are_recognised_by_their_fields() {
     assert_eq!(h.sites[0].parent, SiteParent::Segment(0));
 }
 
-#[test]
 fn strings_with_escapes() {
     let doc = load(&fixture("strings.x3dv"));
     let scene = &doc.scene;
@@ -514,7 +525,6 @@ fn strings_with_escapes() {
     assert_eq!(scene.string(anchor, "description"), Some("no url"));
 }
 
-#[test]
 fn unit_statements_scale_lengths_and_angles() {
     let doc = load(&fixture("units.x3dv"));
     let h = only_humanoid(&doc);
@@ -534,7 +544,6 @@ fn gzip(bytes: &[u8]) -> Vec<u8> {
     encoder.finish().unwrap()
 }
 
-#[test]
 fn gzip_files_load_whatever_their_name() {
     let dir = tempfile::tempdir().unwrap();
     let joints = |path: &Path| load(path).humanoids[0].joints.len();
@@ -558,14 +567,12 @@ fn gzip_files_load_whatever_their_name() {
     assert_eq!(joints(&path), 2);
 }
 
-#[test]
 fn classic_text_loads_through_load_str() {
     let text = std::fs::read_to_string(fixture("routes.x3dv")).unwrap();
     let doc = hanim::load_str(&text, &fixture("routes.x3dv")).unwrap();
     assert_eq!(doc.humanoids[0].joints.len(), 2);
 }
 
-#[test]
 fn classic_inlines_are_read() {
     // JoeHAnimKick1a.x3dv inlines JointCoordinateAxes.x3dv; hanim_transforms.x3dv inlines an XML file.
     let doc = load(&common::corpus("vrml/JoeHAnimKick1a.x3dv"));
@@ -604,7 +611,6 @@ const BAD: &[(&str, &str, &[&str])] = &[
     ("vrml1.wrl", "1:1", &["VRML 1.0 files are not supported"]),
 ];
 
-#[test]
 fn malformed_vrml_gives_a_clear_error_with_its_position() {
     let dir = common::test_data("bad_vrml");
     let mut failures = Vec::new();
@@ -642,7 +648,6 @@ fn malformed_vrml_gives_a_clear_error_with_its_position() {
     assert!(BAD.len() >= 15);
 }
 
-#[test]
 fn every_truncation_of_a_classic_file_fails_cleanly() {
     let text = std::fs::read_to_string(fixture("hanim10_layout.wrl")).unwrap();
     let path = fixture("hanim10_layout.wrl");
@@ -662,7 +667,6 @@ fn every_truncation_of_a_classic_file_fails_cleanly() {
     assert!(errors > 100, "{errors}");
 }
 
-#[test]
 fn deep_nesting_does_not_overflow_the_stack() {
     // 100,000 nested Transforms and a 20,000-deep Joint chain, read on a thread with a small stack.
     let depth = 100_000;
@@ -694,7 +698,6 @@ fn deep_nesting_does_not_overflow_the_stack() {
     assert_eq!(handle.join().unwrap(), (depth + 1, joints));
 }
 
-#[test]
 fn the_cli_reads_classic_files() {
     let exe = env!("CARGO_BIN_EXE_hanim-viewer");
     if common::corpus_listed("vrml/dork-proto.wrl") {
@@ -715,9 +718,8 @@ fn the_cli_reads_classic_files() {
 /// GPU deformation of the skinned classic-encoded humanoid agrees with the CPU reference (same bound as
 /// gpu_skin.rs: 1e-5 of the bounding-box diagonal, f32 on both sides). The other corpus VRML humanoids
 /// have no skin or segment coords to deform.
-#[test]
 fn classic_skinned_humanoid_deforms_on_the_gpu_like_the_cpu_reference() {
-    let Some(ctx) = common::gpu_or_skip() else { return };
+    let ctx = common::gpu();
     let doc = load(&common::corpus("vrml/JoeHAnimKick1a.x3dv"));
     let a = hanim_viewer::gpu::agreement::measure(&ctx, only_humanoid(&doc), 4, 0x5EED).unwrap();
     eprintln!("JoeHAnimKick1a.x3dv: {a:?}");
@@ -737,9 +739,8 @@ fn foreground_pixels(image: &headless::RenderedImage) -> Vec<(u32, u32)> {
         .collect()
 }
 
-#[test]
 fn classic_corpus_humanoids_render_and_a_joint_rotation_moves_only_its_side() {
-    let Some(ctx) = common::gpu_or_skip() else { return };
+    let ctx = common::gpu();
     let (w, h) = (160, 120);
     for (name, min_pixels) in [
         ("nancy_h-anim.wrl", 800),
@@ -777,7 +778,6 @@ fn classic_corpus_humanoids_render_and_a_joint_rotation_moves_only_its_side() {
     assert!(changed.iter().all(|&x| x >= w / 2 - 2), "changes left of the centre: {:?}", changed.iter().min());
 }
 
-#[test]
 fn protos_nested_to_an_exponential_size_are_refused() {
     // Each PROTO's body holds two instances of the previous one: 2^40 nodes if expanded.
     let mut text = String::from("#VRML V2.0 utf8\nPROTO P0 [ ] { Group { children [ Shape { } Shape { } ] } }\n");
@@ -789,7 +789,6 @@ fn protos_nested_to_an_exponential_size_are_refused() {
     assert!(err.to_string().contains("PROTO instances expand to more than"), "{err}");
 }
 
-#[test]
 fn mutated_classic_files_never_panic() {
     // Seeded single-byte edits, deletions and duplications of a fixture: every result is a scene or an
     // error with a position, never a panic.
@@ -828,7 +827,6 @@ fn mutated_classic_files_never_panic() {
     assert!(errors > 100, "{errors} of 1500 mutations were errors");
 }
 
-#[test]
 fn xml_extern_proto_declare_is_resolved_from_a_local_classic_file() {
     let doc = load(&fixture("externproto_from_xml.x3d"));
     // The remote url listed first is tried and reported (every failed url is a warning), then the local one.
@@ -846,7 +844,6 @@ fn xml_extern_proto_declare_is_resolved_from_a_local_classic_file() {
 /// A part file an Inline refers to, written without the `#VRML V2.0 utf8` header line (VRML97 4.2.1 asks
 /// for one; modelling tools leave it out of the parts a main file inlines, and X_ITE reads them): read
 /// as VRML97 with a warning naming it, its geometry drawn. A main file without a header stays refused.
-#[test]
 fn a_part_file_without_a_header_line_is_inlined_with_a_warning() {
     let path = fixture("headerless_inline.wrl");
     let scene = x3d::load_file(&path, &LoadOptions::default()).unwrap_or_else(|e| panic!("{e}"));

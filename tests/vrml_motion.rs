@@ -6,6 +6,12 @@
 
 mod common;
 
+test_main!(
+    nancy_in_vrml97_lists_the_clips_of_nancy_in_xml,
+    nancy_in_vrml97_plays_her_keys_slerped_by_hand_and_as_in_xml,
+    vrml_interpolator_clips_render_frames_that_differ_and_deform_like_the_cpu_reference
+);
+
 use common::by_hand::{assert_same_rotation, direct_interpolator, key_pair, load, slerp_by_hand};
 use glam::Quat;
 use hanim_viewer::animation::{Animations, ClipSource, Interpolation, SampleOptions};
@@ -53,11 +59,8 @@ fn clip_list(doc: &Document) -> Vec<ClipFacts> {
         .collect()
 }
 
-#[test]
 fn nancy_in_vrml97_lists_the_clips_of_nancy_in_xml() {
-    if !common::corpus_has(&["vrml/nancy_h-anim.wrl", "x3d/NancyNativeTags.x3d"]) {
-        return;
-    }
+    common::needs_corpus(&["vrml/nancy_h-anim.wrl", "x3d/NancyNativeTags.x3d"]);
     let wrl = clip_list(&load("vrml/nancy_h-anim.wrl"));
     let xml = clip_list(&load("x3d/NancyNativeTags.x3d"));
     let names: Vec<&str> = wrl.iter().map(|c| c.0.as_str()).collect();
@@ -75,11 +78,8 @@ fn nancy_in_vrml97_lists_the_clips_of_nancy_in_xml() {
     assert!(wrl.iter().all(|c| c.6 == 18 && !c.4), "18 tracks each, none playing at load: {wrl:?}");
 }
 
-#[test]
 fn nancy_in_vrml97_plays_her_keys_slerped_by_hand_and_as_in_xml() {
-    if !common::corpus_has(&["vrml/nancy_h-anim.wrl", "x3d/NancyNativeTags.x3d"]) {
-        return;
-    }
+    common::needs_corpus(&["vrml/nancy_h-anim.wrl", "x3d/NancyNativeTags.x3d"]);
     let wrl = load("vrml/nancy_h-anim.wrl");
     let xml = load("x3d/NancyNativeTags.x3d");
     let h = &wrl.humanoids[0];
@@ -150,9 +150,8 @@ fn render_clip(
     (poses, images)
 }
 
-#[test]
 fn vrml_interpolator_clips_render_frames_that_differ_and_deform_like_the_cpu_reference() {
-    let Some(ctx) = common::gpu_or_skip() else { return };
+    let ctx = common::gpu();
     // Nancy's walk (VRML97) and Joe's kick (ClassicVRML, skinned).
     for (file, clip, every) in [("vrml/nancy_h-anim.wrl", "Walk_Time", 10), ("vrml/JoeHAnimKick1a.x3dv", "Ex_Time", 20)]
     {

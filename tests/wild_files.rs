@@ -23,6 +23,19 @@
 
 mod common;
 
+test_main!(
+    jin_blink_json_a_face_of_segments_and_displacers,
+    hanim_model_foot_left_json_a_foot_alone,
+    hanim_pose_example_x3dj_a_humanoid_stub_under_a_text_panel,
+    boxman_json_skin_in_several_shapes_and_an_externprotodeclare,
+    joe_hanim_kick1a_sites_found_x3dv_bom_and_x3d_3_header,
+    joe_demo5_joe_skin5_x3dv_x_ite_writing_with_a_spaced_component,
+    humanoid0_json_a_use_of_no_def_in_joints_and_an_unbound_transparent_skin,
+    bvh_conversion1_illustrated_x3d_a_use_of_no_def_among_its_site_markers,
+    hanim_pose_example_font_styles_keep_their_bold_style,
+    every_wild_file_has_its_manifest_row_with_its_size
+);
+
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
@@ -239,51 +252,42 @@ fn exercise(wild: &Wild) {
     assert_eq!(counts(&rebuilt, wild.file), (wild.joints, wild.skin_points), "{}: after the round trip", wild.file);
 
     // The picture at the first Viewpoint.
-    let Some(ctx) = common::gpu_or_skip() else { return };
+    let ctx = common::gpu();
     render_at_first_viewpoint(&ctx, &doc, wild);
 }
 
-#[test]
 fn jin_blink_json_a_face_of_segments_and_displacers() {
     exercise(&JIN_BLINK);
 }
 
-#[test]
 fn hanim_model_foot_left_json_a_foot_alone() {
     exercise(&FOOT_LEFT);
 }
 
-#[test]
 fn hanim_pose_example_x3dj_a_humanoid_stub_under_a_text_panel() {
     exercise(&POSE_EXAMPLE);
 }
 
-#[test]
 fn boxman_json_skin_in_several_shapes_and_an_externprotodeclare() {
     exercise(&BOXMAN);
 }
 
-#[test]
 fn joe_hanim_kick1a_sites_found_x3dv_bom_and_x3d_3_header() {
     exercise(&KICK_SITES_FOUND);
 }
 
-#[test]
 fn joe_demo5_joe_skin5_x3dv_x_ite_writing_with_a_spaced_component() {
     exercise(&JOE_DEMO5);
 }
 
-#[test]
 fn humanoid0_json_a_use_of_no_def_in_joints_and_an_unbound_transparent_skin() {
     exercise(&HUMANOID0);
 }
 
-#[test]
 fn bvh_conversion1_illustrated_x3d_a_use_of_no_def_among_its_site_markers() {
     exercise(&BVH_ILLUSTRATED);
 }
 
-#[test]
 fn hanim_pose_example_font_styles_keep_their_bold_style() {
     let path = common::corpus(POSE_EXAMPLE.file);
     let original = load(&path);
@@ -330,7 +334,6 @@ fn gzip_source_size(notice: &str) -> Option<usize> {
     after.split(' ').next()?.parse().ok()
 }
 
-#[test]
 fn every_wild_file_has_its_manifest_row_with_its_size() {
     // `tests/corpus/MANIFEST.md`: one row per vendored file, its size in bytes (the copies are byte-exact,
     // or the gzip compression of the source blob; `.gitattributes` keeps git from converting line endings).

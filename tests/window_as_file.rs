@@ -6,9 +6,15 @@
 //! fixture, and NancyNativeTags' menu).
 //!
 //! Needs `xvfb-run` (package `xvfb`) and a Vulkan adapter (lavapipe). Under `CI=true` a missing display
-//! or adapter fails the test; elsewhere it skips with a loud message.
+//! or adapter fails the test; elsewhere it is reported ignored.
 
 mod common;
+
+test_main!(
+    joes_ball_moves_when_the_window_plays_as_the_file_says,
+    a_click_on_a_touch_sensor_starts_its_clip,
+    clicking_nancys_walk_label_in_the_window_starts_her_walk
+);
 
 use common::window::{read_rgba, run_script};
 
@@ -16,7 +22,6 @@ fn changed_pixels(a: &[u8], b: &[u8]) -> usize {
     a.chunks(4).zip(b.chunks(4)).filter(|(p, q)| p.iter().zip(q.iter()).any(|(u, v)| u.abs_diff(*v) > 24)).count()
 }
 
-#[test]
 fn joes_ball_moves_when_the_window_plays_as_the_file_says() {
     let file = common::corpus("x3d/JoeKick.x3d");
     let dir = tempfile::tempdir().unwrap();
@@ -34,7 +39,7 @@ fn joes_ball_moves_when_the_window_plays_as_the_file_says() {
         ),
     )
     .unwrap();
-    let Some(_log) = run_script("window_as_file", Some(&file), &script, dir.path()) else { return };
+    let _log = run_script("window_as_file", Some(&file), &script, dir.path());
     let (w, h, clip) = read_rgba(&shot("clip.png"));
     let (w1, h1, late) = read_rgba(&shot("file_late.png"));
     let (w2, h2, early) = read_rgba(&shot("file_early.png"));
@@ -57,7 +62,6 @@ fn joes_ball_moves_when_the_window_plays_as_the_file_says() {
 /// click on empty space or on the unsensed Plate, the arm hangs as authored; 1.5 s after a click on the
 /// Button (a one-second clip, so it has ended at its last key) the arm is raised, and only the arm's
 /// pixels changed. A click by name on geometry no sensor senses is a script error.
-#[test]
 fn a_click_on_a_touch_sensor_starts_its_clip() {
     let file = common::test_data("touch_starts_clip.x3d");
     let dir = tempfile::tempdir().unwrap();
@@ -74,7 +78,7 @@ fn a_click_on_a_touch_sensor_starts_its_clip() {
         ),
     )
     .unwrap();
-    let Some(log) = run_script("window_touch", Some(&file), &script, dir.path()) else { return };
+    let log = run_script("window_touch", Some(&file), &script, dir.path());
     let (w, h, before) = read_rgba(&shot("before.png"));
     let (_, _, missed) = read_rgba(&shot("missed.png"));
     let (_, _, raised) = read_rgba(&shot("raised.png"));
@@ -89,20 +93,15 @@ fn a_click_on_a_touch_sensor_starts_its_clip() {
     // Clicking the unsensed Plate by name is a script error that names it.
     let bad = dir.path().join("bad.txt");
     std::fs::write(&bad, "view Front\nplay-as-file on\nclick Plate\nquit\n").unwrap();
-    let failed = common::window::run_script_expecting_failure("window_touch", Some(&file), &bad, dir.path());
-    if let Some(stderr) = failed {
-        assert!(stderr.contains("line 3: click: 'Plate'") && stderr.contains("no enabled TouchSensor"), "{stderr}");
-    }
+    let stderr = common::window::run_script_expecting_failure("window_touch", Some(&file), &bad, dir.path());
+    assert!(stderr.contains("line 3: click: 'Plate'") && stderr.contains("no enabled TouchSensor"), "{stderr}");
 }
 
 /// NancyNativeTags' menu, a HUD that a ProximitySensor keeps in front of the camera: a scripted click on
 /// the Walk label (its TouchSensor `Walk_Touch`) starts her walk, so 1.5 s later her figure has moved.
-#[test]
 fn clicking_nancys_walk_label_in_the_window_starts_her_walk() {
     // Nancy is not redistributed with the repository (see tests/corpus/MANIFEST.md).
-    if !common::corpus_has(&["x3d/NancyNativeTags.x3d"]) {
-        return;
-    }
+    common::needs_corpus(&["x3d/NancyNativeTags.x3d"]);
     let file = common::corpus("x3d/NancyNativeTags.x3d");
     let dir = tempfile::tempdir().unwrap();
     let shot = |name: &str| dir.path().join(name);
@@ -118,7 +117,7 @@ fn clicking_nancys_walk_label_in_the_window_starts_her_walk() {
         ),
     )
     .unwrap();
-    let Some(log) = run_script("window_touch_nancy", Some(&file), &script, dir.path()) else { return };
+    let log = run_script("window_touch_nancy", Some(&file), &script, dir.path());
     let (w, h, standing) = read_rgba(&shot("standing.png"));
     let (_, _, still) = read_rgba(&shot("still_standing.png"));
     let (_, _, walking) = read_rgba(&shot("walking.png"));

@@ -5,9 +5,16 @@
 //! picture comes back the same.
 //!
 //! Needs `xvfb-run` (package `xvfb`) and a Vulkan adapter (lavapipe). Under `CI=true` a missing display
-//! or adapter fails the test; elsewhere it skips with a loud message.
+//! or adapter fails the test; elsewhere it is reported ignored.
 
 mod common;
+
+test_main!(
+    scripted_session_poses_an_arm_and_switches_views,
+    the_window_recovers_from_a_lost_gpu_device,
+    the_second_humanoid_of_a_file_is_posed_after_choosing_it,
+    an_idle_window_draws_no_frames_until_something_changes
+);
 
 use std::path::{Path, PathBuf};
 
@@ -46,7 +53,6 @@ fn changed(a: &Image, b: &Image, threshold: u8) -> Vec<(u32, u32)> {
     out
 }
 
-#[test]
 fn scripted_session_poses_an_arm_and_switches_views() {
     let file = common::corpus("x3d/JoeKick.x3d");
     assert!(file.exists(), "corpus file {} is missing", file.display());
@@ -92,7 +98,7 @@ fn scripted_session_poses_an_arm_and_switches_views() {
     )
     .unwrap();
 
-    let Some(log) = run_script("window_e2e", Some(&file), &script, dir.path()) else { return };
+    let log = run_script("window_e2e", Some(&file), &script, dir.path());
     for name in
         ["rest.png", "posed.png", "top.png", "small.png", "sized.png", "default_rest.png", "belly.png", "eye.png"]
     {
@@ -164,7 +170,6 @@ fn scripted_session_poses_an_arm_and_switches_views() {
     );
 }
 
-#[test]
 fn the_window_recovers_from_a_lost_gpu_device() {
     // A posed, textured humanoid; the device is destroyed as a driver reset would (`lose-device`). The
     // viewer builds a new device and every GPU resource from what it keeps: the next picture is the same
@@ -184,7 +189,7 @@ fn the_window_recovers_from_a_lost_gpu_device() {
         ),
     )
     .unwrap();
-    let Some(log) = run_script("window_e2e", Some(&file), &script, dir.path()) else { return };
+    let log = run_script("window_e2e", Some(&file), &script, dir.path());
     assert!(log.contains("GPU device lost (Destroyed)"), "the loss was noticed:\n{log}");
     assert!(log.contains("the view was restored on"), "and recovered from:\n{log}");
     let (before, after, posed) =
@@ -199,7 +204,6 @@ fn the_window_recovers_from_a_lost_gpu_device() {
     assert!(moved > 300, "the arm still poses after the recovery ({moved} pixels)");
 }
 
-#[test]
 fn the_second_humanoid_of_a_file_is_posed_after_choosing_it() {
     // Two copies of the built-in figure side by side (tests/data/two_humanoids.x3d). The front view frames
     // the humanoid chosen for posing, as it stands when the view is chosen. Raising humanoid 2's left arm changes its own figure; humanoid 1,
@@ -224,7 +228,7 @@ fn the_second_humanoid_of_a_file_is_posed_after_choosing_it() {
         ),
     )
     .unwrap();
-    let Some(_log) = run_script("window_e2e", Some(&file), &script, dir.path()) else { return };
+    let _log = run_script("window_e2e", Some(&file), &script, dir.path());
     let read = |name: &str| Image::read(&shot(name));
     let (first, second, second_posed) = (read("first.png"), read("second.png"), read("second_posed.png"));
     let (first_again, first_posed, second_again) =
@@ -255,7 +259,6 @@ fn the_second_humanoid_of_a_file_is_posed_after_choosing_it() {
     assert!(right < w / 4, "humanoid 2 kept its pose (changes up to column {right} of {w})");
 }
 
-#[test]
 fn an_idle_window_draws_no_frames_until_something_changes() {
     // With nothing playing and no input the window sleeps: `rest 3 0` lets it be for 3 s and fails the
     // script when it drew any frame meanwhile (it drew ~25 a second when egui's repaint wish after each
@@ -276,7 +279,7 @@ fn an_idle_window_draws_no_frames_until_something_changes() {
     .unwrap();
     let jin = common::corpus("x3d/JinLOA4.x3d");
     for file in [None, Some(jin.as_path())] {
-        let Some(log) = run_script("window_e2e", file, &script, dir.path()) else { return };
+        let log = run_script("window_e2e", file, &script, dir.path());
         let rests: Vec<&str> = log.lines().filter(|l| l.contains(" rested ")).collect();
         eprintln!("{file:?}: {rests:#?}");
         assert_eq!(rests.len(), 4, "every rest ran:\n{log}");

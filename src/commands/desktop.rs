@@ -44,11 +44,11 @@ pub fn data_dir(user: bool) -> Result<PathBuf> {
     if !user {
         return Ok(PathBuf::from(SYSTEM_DATA_DIR));
     }
-    if let Some(dir) = std::env::var_os("XDG_DATA_HOME").map(PathBuf::from).filter(|d| d.is_absolute()) {
-        return Ok(dir);
-    }
-    match std::env::var_os("HOME").map(PathBuf::from).filter(|h| h.is_absolute()) {
-        Some(home) => Ok(home.join(".local/share")),
+    use etcetera::BaseStrategy as _;
+    // etcetera ignores a relative `$XDG_DATA_HOME`; a relative `$HOME` is refused here.
+    let dir = etcetera::base_strategy::Xdg::new().map(|xdg| xdg.data_dir()).ok().filter(|d| d.is_absolute());
+    match dir {
+        Some(dir) => Ok(dir),
         None => bail!("--user needs XDG_DATA_HOME or HOME to be set to an absolute path"),
     }
 }

@@ -15,7 +15,7 @@ pub struct InfoArgs {
     /// The humanoid file (omit with --gpu to describe only the GPU).
     #[arg(required_unless_present = "gpu")]
     pub file: Option<PathBuf>,
-    /// Print JSON (stable keys, documented in the README) instead of text.
+    /// Print JSON (stable keys, documented in docs/guide/checking.md) instead of text.
     #[arg(long)]
     pub json: bool,
     /// Also describe the GPU adapter the viewer would use (name, backend, type).

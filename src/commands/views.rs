@@ -15,7 +15,7 @@ use crate::views::{ResolvedView, resolve_document_views};
 pub struct ViewsArgs {
     /// The X3D file.
     pub file: PathBuf,
-    /// Print JSON (an object with `file` and `views`; keys documented in the README) instead of text.
+    /// Print JSON (an object with `file` and `views`; keys documented in docs/guide/pictures.md) instead of text.
     #[arg(long)]
     pub json: bool,
 }

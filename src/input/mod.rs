@@ -20,7 +20,7 @@ use std::io::Read;
 use std::path::{Path, PathBuf};
 
 /// What a file is read as. Each kind has a size limit, overridable in whole MiB by an environment
-/// variable (in the environment of any command or the window), documented in the README's
+/// variable (in the environment of any command or the window), documented in the guide's
 /// *Input files* section.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum InputKind {

@@ -1,5 +1,5 @@
 //! Stable diagnostic codes: every `check` rule has one (`HANIM-JOINTS-EMPTY`, …), with the players it is
-//! known to break. The README's table of codes gives each one's clause, what each player does with it (with
+//! known to break. The guide's table of codes (docs/guide/checking.md) gives each one's clause, what each player does with it (with
 //! the tracker issue or source file it was read from) and what `repair` does.
 
 use serde::Serialize;
@@ -49,7 +49,7 @@ const fn code(rule: &'static str, code: &'static str, breaks: &'static [Player],
     RuleCode { rule, code, breaks, repairable }
 }
 
-/// Every rule `check` applies, in the README table's order.
+/// Every rule `check` applies, in the order of the guide's table (docs/guide/checking.md).
 pub const CODES: &[RuleCode] = &[
     // Portability: silent authoring mistakes each player tolerates differently.
     code("joints-empty", "HANIM-JOINTS-EMPTY", &[XIte], true),

@@ -1,4 +1,4 @@
-//! `hanim-viewer info`: what a file holds, as text or as JSON with stable keys (documented in README).
+//! `hanim-viewer info`: what a file holds, as text or as JSON with stable keys (documented in docs/guide/checking.md).
 
 use std::fmt::Write as _;
 use std::path::Path;

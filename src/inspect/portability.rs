@@ -1,7 +1,7 @@
 //! `check` rules about portability: authoring mistakes that the standard leaves open or that each player
 //! tolerates differently, so a humanoid animates in one browser and not in another. Each rule's code,
 //! clause and the players it breaks (with the tracker issues and source files they were read from) are in
-//! the README's table of codes; `repair` (`inspect::repair`) fixes most of them.
+//! the guide's table of codes (docs/guide/checking.md); `repair` (`inspect::repair`) fixes most of them.
 
 use std::collections::{HashMap, HashSet};
 

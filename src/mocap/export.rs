@@ -6,6 +6,7 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 use glam::{DQuat, DVec3, EulerRot};
+use quick_xml::escape::escape;
 use quick_xml::events::Event;
 
 use super::mapping::Mapping;
@@ -170,20 +171,16 @@ impl MotionTrack {
         }
         format!(
             "{indent}<HAnimMotion containerField='motions' DEF='{def}' name='{name}' description='{description}' enabled='true' loop='{looping}' frameDuration='{duration}' frameIncrement='1' startFrame='0' endFrame='{end}'\n{indent}  joints='{joints}'\n{indent}  channels='{channels}'\n{indent}  values='{values}'/>\n",
-            def = xml_escape(def),
-            name = xml_escape(&self.name),
-            description = xml_escape(&self.description),
+            def = escape(def),
+            name = escape(&self.name),
+            description = escape(&self.description),
             looping = self.looping,
             duration = self.frame_duration,
             end = frames.saturating_sub(1),
-            joints = xml_escape(&names.join(" ")),
+            joints = escape(&names.join(" ")),
             channels = self.channels(),
         )
     }
-}
-
-pub fn xml_escape(text: &str) -> String {
-    text.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('\'', "&apos;").replace('"', "&quot;")
 }
 
 /// The H-Anim names of a rig's joints: the first target of the mapping where it is unused so far, else
@@ -282,13 +279,13 @@ pub fn stick_figure_x3d(
     let _ = writeln!(
         out,
         "    <meta name='description' content='Stick figure of motion-capture skeleton {}'/>",
-        xml_escape(&humanoid_name)
+        escape(&humanoid_name)
     );
     out.push_str("  </head>\n  <Scene>\n");
     let _ = writeln!(
         out,
         "    <HAnimHumanoid DEF='Stick_Humanoid' name='{}' version='2.0' loa='-1' skeletalConfiguration='BASIC'>",
-        xml_escape(&humanoid_name)
+        escape(&humanoid_name)
     );
     let joint_uses = write_stick_joints(&mut out, rig, names, posed, lift);
     for def in &joint_uses {
@@ -329,7 +326,7 @@ fn write_stick_joints(
         }
         let pad = "  ".repeat(depth);
         let joint = &rig.joints[j];
-        let name = xml_escape(&names[j]);
+        let name = escape(&names[j]);
         // The index keeps DEFs unique even where two names differ only in characters DEF cannot hold.
         let def = format!("Stick_{j}_{}", names[j].replace(|c: char| !c.is_ascii_alphanumeric() && c != '_', "_"));
         let field = if joint.parent.is_none() { "skeleton" } else { "children" };
@@ -349,7 +346,7 @@ fn write_stick_joints(
             out,
             "{pad}<HAnimJoint containerField='{field}' DEF='{def}' name='{name}' center='{}' description='{}'{extra}>",
             fmt_vec(joint.rest),
-            xml_escape(&joint.name)
+            escape(&joint.name)
         );
         joint_uses.push(def);
         write_stick_segment(out, rig, j, &children[j], &name, &pad);

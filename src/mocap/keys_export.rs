@@ -18,9 +18,10 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 use glam::{Quat, Vec3};
+use quick_xml::escape::escape;
 use quick_xml::events::Event;
 
-use super::export::{InsertMotionError, MotionTrack, TrackJoint, insert_motion, xml_escape};
+use super::export::{InsertMotionError, MotionTrack, TrackJoint, insert_motion};
 use crate::animation::AuthoredClip;
 use crate::animation::authored::root_joint;
 use crate::hanim::Humanoid;
@@ -268,10 +269,10 @@ fn splice(text: &str, mut edits: Vec<(usize, usize, String)>) -> String {
 /// the tag's end).
 fn set_attribute(text: &str, tag: &JointTag, name: &str, value: &str) -> (usize, usize, String) {
     match tag.attributes.iter().find(|(n, ..)| n == name) {
-        Some((_, a, b)) => (*a, *b, xml_escape(value)),
+        Some((_, a, b)) => (*a, *b, escape(value).into_owned()),
         None => {
             let close = if text[..tag.end].ends_with("/>") { tag.end - 2 } else { tag.end - 1 };
-            (close, close, format!(" {name}='{}'", xml_escape(value)))
+            (close, close, format!(" {name}='{}'", escape(value)))
         }
     }
 }
@@ -438,7 +439,7 @@ fn interpolators_xml(
             routes,
             "<ROUTE fromNode='{clock}' fromField='fraction_changed' toNode='{name}' toField='set_fraction'/>\n\
              <ROUTE fromNode='{name}' fromField='value_changed' toNode='{}' toField='set_{field}'/>",
-            xml_escape(def)
+            escape(def)
         );
     }
     out + &routes

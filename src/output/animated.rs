@@ -138,6 +138,8 @@ pub enum AnimationError {
     FrameSize { index: usize, len: usize, expected: usize, width: u32, height: u32 },
     #[error("internal: {written} frames written, {expected} announced")]
     FrameCount { written: usize, expected: usize },
+    #[error(transparent)]
+    Output(#[from] super::OutputError),
 }
 
 pub(super) fn io_error(action: &'static str, path: &Path) -> impl FnOnce(std::io::Error) -> AnimationError + use<> {
@@ -189,21 +191,7 @@ impl AnimationWriter {
         frame_count: usize,
     ) -> Result<AnimationWriter, AnimationError> {
         check_settings(format, settings, frame_count)?;
-        let folder = match path.parent() {
-            Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
-            _ => PathBuf::from("."),
-        };
-        std::fs::create_dir_all(&folder).map_err(io_error("creating the folder", &folder))?;
-        let name = path.file_name().map_or_else(|| "animation".into(), |n| n.to_string_lossy().into_owned());
-        let mut builder = tempfile::Builder::new();
-        // An ordinary file's permissions (0666 less the umask), not a temporary file's private 0600.
-        #[cfg(unix)]
-        builder.permissions(std::os::unix::fs::PermissionsExt::from_mode(0o666));
-        let temp = builder
-            .prefix(&format!(".{name}."))
-            .suffix(&format!(".{}", format.extension()))
-            .tempfile_in(&folder)
-            .map_err(io_error("creating a temporary file in", &folder))?;
+        let temp = super::temp_file_beside(path, &format!(".{}", format.extension()))?;
         let file = || temp.reopen().map(BufWriter::new).map_err(io_error("opening", temp.path()));
         let (width, height) = (settings.width, settings.height);
         let encoder = match format {
@@ -308,12 +296,7 @@ impl AnimationWriter {
             }
             Encoder::Ffmpeg(pipe) => pipe.finish()?,
         }
-        self.temp.as_file().sync_all().map_err(io_error("writing", &temp_path))?;
-        self.temp.persist(&self.destination).map_err(|e| AnimationError::Io {
-            action: "renaming the temporary file to",
-            path: self.destination.display().to_string(),
-            source: e.error,
-        })?;
+        super::persist(self.temp, &self.destination)?;
         Ok(self.destination)
     }
 }

@@ -424,7 +424,7 @@ fn about_ui(ui: &mut egui::Ui, state: &mut UiState, info: &FrameInfo) {
 }
 
 /// What the About window says of licences.
-const ABOUT_LICENCE: &str = "hanim-viewer's own licence is not chosen yet (see the README). It carries the \
+const ABOUT_LICENCE: &str = "hanim-viewer's own licence is not chosen yet (see the README's credits and licences). It carries the \
     DejaVu fonts (Bitstream Vera licence) and a built-in humanoid (CC0-1.0).";
 
 /// The About window as plain text (for a bug report).

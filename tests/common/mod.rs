@@ -2,6 +2,7 @@
 #![allow(dead_code)] // each test binary uses its own subset
 
 pub mod by_hand;
+pub mod harness;
 pub mod image_compare;
 pub mod offscreen;
 pub mod peak;
@@ -43,66 +44,59 @@ pub fn find_corpus(relative: &str) -> Option<PathBuf> {
 }
 
 /// A corpus file (or folder) that a test needs. Files in `tests/corpus/` are always found; a test that
-/// needs one of [`NOT_VENDORED`] first asks [`corpus_has`], so that an absent file skips it loudly.
+/// needs one of [`NOT_VENDORED`] first calls [`needs_corpus`], so that an absent file skips it.
 pub fn corpus(relative: &str) -> PathBuf {
     find_corpus(relative).unwrap_or_else(|| {
         panic!(
             "corpus file {relative} not found in {:?} (a test that needs a file outside tests/corpus must call \
-             common::corpus_has first)",
+             common::needs_corpus first)",
             corpus_roots()
         )
     })
 }
 
-/// The running test's name (libtest names each test's thread after it).
+/// The running test's name: the one [`harness`] runs on this thread, else the thread's (libtest names
+/// each test's thread after it).
 pub fn test_name() -> String {
+    if let Some(name) = harness::running_test() {
+        return name.to_string();
+    }
     match std::thread::current().name() {
         Some(name) if name != "main" => name.to_string(),
         _ => "(test)".to_string(),
     }
 }
 
-/// Reports a corpus file that cannot be found: under `CI=true` the test fails (CI has the whole corpus);
-/// elsewhere one loud `SKIP <test>: <file> not found` line. `rest` says what the test does next.
-pub fn report_missing(file: &str, rest: &str) {
-    let test = test_name();
-    if std::env::var("CI").as_deref() == Ok("true") {
-        panic!(
-            "CI=true but {file} was not found in {:?} (set HANIM_CORPUS or put the shared corpus beside the project)",
-            corpus_roots()
-        );
-    }
-    // Straight to the process's stderr: libtest captures eprintln! of passing tests, and this line must show.
-    use std::io::Write;
-    let _ = writeln!(std::io::stderr(), "SKIP {test}: {file} not found{rest}");
+/// Where to get a corpus file that is not found.
+fn not_found(file: &str) -> String {
+    format!("{file} not found (set HANIM_CORPUS or put the shared corpus beside the project as ../shared)")
 }
 
-/// Whether every listed corpus file can be found. When one cannot, prints `SKIP <test>: <file> not found`
-/// (under `CI=true` it panics instead) and returns `false`: the test then returns, and passes.
+/// Skips the running test ([`harness::skip`]) unless every listed corpus file can be found; under
+/// `CI=true` a missing file fails it.
 ///
 /// ```ignore
-/// if !common::corpus_has(&["x3d/NancyNativeTags.x3d"]) {
-///     return;
-/// }
+/// common::needs_corpus(&["x3d/NancyNativeTags.x3d"]);
 /// ```
-pub fn corpus_has(files: &[&str]) -> bool {
-    match files.iter().find(|f| find_corpus(f).is_none()) {
-        Some(missing) => {
-            report_missing(missing, "");
-            false
-        }
-        None => true,
+pub fn needs_corpus(files: &[&str]) {
+    if let Some(missing) = files.iter().find(|f| find_corpus(f).is_none()) {
+        harness::skip(not_found(missing));
     }
 }
 
-/// Whether one file of a test's list can be found; when not, one `SKIP <test>: <file> not found (…)` line
-/// (under `CI=true`: a failure) and the test goes on with the other files of its list.
+/// Whether one file of a test's list can be found. A file in `tests/corpus/` must be: its absence fails
+/// the test. One of [`NOT_VENDORED`] may be absent outside CI: the test goes on with the other files of
+/// its list, and is reported as having run without it ([`harness::partly`]).
 pub fn corpus_listed(file: &str) -> bool {
-    let found = find_corpus(file).is_some();
-    if !found {
-        report_missing(file, " (the test checks the other files of its list)");
+    if find_corpus(file).is_some() {
+        return true;
     }
-    found
+    assert!(
+        NOT_VENDORED.contains(&file),
+        "{file} is not in tests/corpus, where every file outside common::NOT_VENDORED must be"
+    );
+    harness::partly(not_found(file));
+    false
 }
 
 /// The corpus files of `folder` ("x3d", "vrml", …) that cannot be found anywhere.
@@ -113,8 +107,8 @@ pub fn corpus_missing(folder: &str) -> Vec<&'static str> {
 
 /// A whole corpus folder, for tests that read or catalogue every file in it: the first root whose
 /// `folder` holds every file of the shared corpus's folder. Without one (a bare clone), the repository's
-/// folder, after one `SKIP <test>: <file> not found (…)` line per absent file (under `CI=true`: a failure);
-/// the test then checks the files that are there.
+/// folder: the test runs on the files that are there and is reported as having run without the others
+/// ([`harness::partly`]; under `CI=true`: a failure).
 pub fn corpus_folder(folder: &str) -> PathBuf {
     let prefix = format!("{}/", folder.trim_end_matches('/'));
     let wanted: Vec<&str> = NOT_VENDORED.iter().copied().filter(|f| f.starts_with(&prefix)).collect();
@@ -124,7 +118,7 @@ pub fn corpus_folder(folder: &str) -> PathBuf {
     }
     // Textures (Nancy's logo) go with a scene file that is reported already.
     for file in corpus_missing(folder).into_iter().filter(|f| !f.ends_with(".gif")) {
-        report_missing(file, " (the test runs on the other files of the folder)");
+        harness::partly(not_found(file));
     }
     roots[0].join(folder)
 }
@@ -133,27 +127,36 @@ pub fn test_data(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data").join(name)
 }
 
-/// A GPU context, or `None` with a loud message when no adapter exists. Under `CI=true` a missing
-/// adapter fails the test: CI must never pass without running the GPU path.
-pub fn gpu_or_skip() -> Option<GpuContext> {
+/// A GPU context on the first adapter; without one the running test is skipped ([`harness::skip`]; under
+/// `CI=true` it fails: CI must never pass without running the GPU path).
+pub fn gpu() -> GpuContext {
     match GpuContext::headless(None) {
-        Ok(ctx) => {
-            eprintln!("GPU adapter: {}", ctx.summary);
-            Some(ctx)
-        }
-        Err(e) if std::env::var("CI").as_deref() == Ok("true") => {
-            panic!("CI=true but no GPU adapter could be used: {e} (install mesa-vulkan-drivers for lavapipe)")
-        }
-        Err(e) => {
-            eprintln!("SKIP (no GPU adapter: {e}) -- this test did not run");
-            None
-        }
+        Ok(ctx) => ctx,
+        Err(e) => harness::skip(format!("no GPU adapter: {e} (install mesa-vulkan-drivers for lavapipe)")),
     }
 }
 
-/// A device on the real adapter with `limits` lower than the adapter's own, to play a small GPU (`None`
-/// as [`gpu_or_skip`] when there is no adapter).
-pub fn small_device(limits: wgpu::Limits) -> Option<GpuContext> {
-    gpu_or_skip()?;
-    Some(GpuContext::headless_with_limits(None, limits).expect("a device with lower limits than the adapter's"))
+/// Skips the running test, as [`gpu`] does, when no GPU adapter can be used (for tests that reach the
+/// GPU through the binary or a library call of their own).
+pub fn needs_gpu() {
+    drop(gpu());
+}
+
+/// A device on the real adapter with `limits` lower than the adapter's own, to play a small GPU (skipped
+/// as [`gpu`] is when there is no adapter).
+pub fn small_device(limits: wgpu::Limits) -> GpuContext {
+    needs_gpu();
+    GpuContext::headless_with_limits(None, limits).expect("a device with lower limits than the adapter's")
+}
+
+/// A GPU context when there is an adapter. Without one the test goes on without the parts that need it,
+/// and is reported as having run without it ([`harness::partly`]; under `CI=true`: a failure).
+pub fn gpu_if_any(without: &str) -> Option<GpuContext> {
+    match GpuContext::headless(None) {
+        Ok(ctx) => Some(ctx),
+        Err(e) => {
+            harness::partly(format!("a GPU adapter ({e}): {without}"));
+            None
+        }
+    }
 }

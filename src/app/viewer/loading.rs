@@ -12,7 +12,7 @@ use super::Viewer;
 use crate::app::scene::LoadedScene;
 use crate::hanim::{self, Document};
 
-/// The built-in humanoid shown when no file is given: an original CC0 figure (see the README's credits).
+/// The built-in humanoid shown when no file is given: an original CC0 figure (see docs/guide/credits.md).
 pub const DEFAULT_HUMANOID: &str = include_str!("../../../assets/humanoids/default.x3d");
 /// The name the built-in humanoid is shown and reloaded under.
 pub const DEFAULT_HUMANOID_NAME: &str = "default humanoid (built in)";

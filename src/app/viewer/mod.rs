@@ -106,15 +106,16 @@ pub struct Viewer {
     library: pose_files::PoseLibrary,
 }
 
-/// The program's config folder: `HANIM_VIEWER_CONFIG_DIR`, else `hanim-viewer` in the XDG config folder.
+/// The program's config folder: `HANIM_VIEWER_CONFIG_DIR`, else `hanim-viewer` in the platform's config
+/// folder (on Linux `$XDG_CONFIG_HOME` when it is absolute, as the XDG rule says, else `~/.config`).
+/// `None` when there is no home folder, or only a relative one: the state is then not kept.
 fn config_dir() -> Option<PathBuf> {
+    use etcetera::BaseStrategy as _;
     if let Some(dir) = std::env::var_os("HANIM_VIEWER_CONFIG_DIR") {
         return Some(PathBuf::from(dir));
     }
-    let base = std::env::var_os("XDG_CONFIG_HOME")
-        .map(PathBuf::from)
-        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".config")))?;
-    Some(base.join("hanim-viewer"))
+    let base = etcetera::choose_base_strategy().ok()?.config_dir();
+    base.is_absolute().then(|| base.join("hanim-viewer"))
 }
 
 /// Where the panels' state is remembered between runs.

@@ -1,5 +1,5 @@
 //! `repair`: a corrected copy of an X3D XML humanoid file for the portability findings of `check` that
-//! have a fix that moves nothing (README, "repair"). Every fix is an edit of the original text at the
+//! have a fix that moves nothing (docs/guide/checking.md, "repair"). Every fix is an edit of the original text at the
 //! element or attribute the scene's positions point to ([`xml`]); the rest of the file stays byte for
 //! byte. What each fix does, and what it refuses, is documented on its function.
 

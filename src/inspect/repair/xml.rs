@@ -3,6 +3,7 @@
 
 use std::collections::HashMap;
 
+use quick_xml::escape::escape;
 use quick_xml::events::Event;
 
 /// One element of the text: byte ranges of its start tag and of the whole element.
@@ -149,7 +150,7 @@ impl Edits {
     /// Sets attribute `name` of `element` to `value` (XML-escaped here): replaces the value between its
     /// quotes, or adds ` name='value'` after the element name.
     pub fn set_attribute(&mut self, text: &str, element: &Element, name: &str, value: &str) {
-        let value = escape(value);
+        let value = escape(value).into_owned();
         match attributes(text, element).into_iter().find(|a| a.name == name) {
             Some(a) => self.replace(a.value_start, a.value_end, value),
             None => self.insert(element.start + 1 + element.name.len(), format!(" {name}='{value}'")),
@@ -223,10 +224,6 @@ impl Edits {
 pub fn line_indent(text: &str, offset: usize) -> String {
     let line_start = text[..offset].rfind('\n').map_or(0, |n| n + 1);
     text[line_start..offset].chars().take_while(|c| c.is_whitespace()).collect()
-}
-
-fn escape(value: &str) -> String {
-    value.replace('&', "&amp;").replace('<', "&lt;").replace('\'', "&apos;").replace('"', "&quot;")
 }
 
 #[cfg(test)]

@@ -7,6 +7,8 @@
 
 use std::fmt::Write as _;
 
+use quick_xml::escape::escape;
+
 use super::{HumanoidPose, JointPose, root_joint};
 use crate::hanim::{HanimPose, Humanoid};
 
@@ -38,12 +40,12 @@ pub fn hanim_pose_xml(pose: &HumanoidPose, name: &str, indent: &str) -> String {
     let _ = writeln!(
         out,
         "{indent}<HAnimPose name='{}'{loa} transitionDuration='0' containerField='children'>",
-        attribute(name)
+        escape(name)
     );
     let mut root_written = false;
     for joint in &pose.joints {
         let [x, y, z, angle] = super::axis_angle_of(joint.rotation());
-        let mut fields = format!("name='{}' rotation='{x} {y} {z} {angle}'", attribute(&joint.name));
+        let mut fields = format!("name='{}' rotation='{x} {y} {z} {angle}'", escape(&joint.name));
         let is_root = super::canonical_joint_name(&joint.name, &pose.name) == "humanoid_root";
         if let (true, false, Some([tx, ty, tz])) = (is_root, root_written, pose.root_translation) {
             let _ = write!(fields, " translation='{tx} {ty} {tz}'");
@@ -52,22 +54,6 @@ pub fn hanim_pose_xml(pose: &HumanoidPose, name: &str, indent: &str) -> String {
         let _ = writeln!(out, "{indent}  <HAnimJoint {fields} containerField='children'/>");
     }
     let _ = writeln!(out, "{indent}</HAnimPose>");
-    out
-}
-
-/// `text` safe inside a single-quoted XML attribute.
-fn attribute(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '\'' => out.push_str("&apos;"),
-            '"' => out.push_str("&quot;"),
-            c => out.push(c),
-        }
-    }
     out
 }
 
