@@ -1,0 +1,2 @@
+//! Reading glTF and VRM.
+pub mod bones;
