@@ -17,6 +17,7 @@ use crate::gltf::json::{
 };
 use crate::gltf::srgb_to_linear;
 use crate::input::{InputKind, read};
+use crate::mesh::texture_image::data_url_bytes;
 use crate::mesh::texture_sampling::{Filter, Wrap};
 use crate::mesh::{RenderMesh, TextureRef, Topology};
 
@@ -132,9 +133,13 @@ fn texture_for(w: &mut Writer, texture: &TextureRef) -> Option<u32> {
 }
 
 fn load_image(texture: &TextureRef) -> Option<(Vec<u8>, &'static str, String)> {
-    for path in texture.local_candidates() {
-        let Ok(bytes) = read(&path, InputKind::Reference) else { continue };
-        let name = path.file_name().map_or_else(String::new, |n| n.to_string_lossy().into_owned());
+    let embedded =
+        texture.urls.iter().filter_map(|url| data_url_bytes(url)).map(|bytes| (bytes, "embedded".to_string()));
+    let files = texture.local_candidates().into_iter().filter_map(|path| {
+        let bytes = read(&path, InputKind::Reference).ok()?;
+        Some((bytes, path.file_name().map_or_else(String::new, |n| n.to_string_lossy().into_owned())))
+    });
+    for (bytes, name) in embedded.chain(files) {
         if bytes.starts_with(b"\x89PNG\r\n\x1a\n") {
             return Some((bytes, "image/png", name));
         }
