@@ -321,13 +321,14 @@ fn first_joint_child(e: &Element) -> usize {
 
 fn joint_element(plan: &skeleton::JointPlan, def: &str) -> Element {
     let mut e = el("HAnimJoint").attr("DEF", def).attr("name", plan.name.clone()).attr("center", vec3(plan.center));
-    if plan.translation.abs().max_element() > 1e-7 {
+    if plan.translation.abs().max_element() > 1e-6 {
         e = e.attr("translation", vec3(plan.translation));
     }
     if plan.rotation != Quat::IDENTITY {
         e = e.attr("rotation", rotation(plan.rotation));
     }
-    if (plan.scale - Vec3::ONE).abs().max_element() > 1e-7 {
+    // Decomposing a rest matrix leaves scales a few ulps from 1.
+    if (plan.scale - Vec3::ONE).abs().max_element() > 1e-5 {
         e = e.attr("scale", vec3(plan.scale));
     }
     if let Some(h) = &plan.hanim {
