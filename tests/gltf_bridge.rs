@@ -350,3 +350,116 @@ fn bad_gltf_input_is_a_clear_error_and_writes_nothing() {
     assert!(!run.status.success());
     assert!(String::from_utf8_lossy(&run.stderr).contains("broken.gltf"));
 }
+
+/// The JSON and binary chunks of a `.glb`.
+fn glb_chunks(bytes: &[u8]) -> (serde_json::Value, Vec<u8>) {
+    let json_len = u32::from_le_bytes(bytes[12..16].try_into().unwrap()) as usize;
+    let json = serde_json::from_slice(&bytes[20..20 + json_len]).unwrap();
+    let bin_at = 20 + json_len;
+    let bin_len = u32::from_le_bytes(bytes[bin_at..bin_at + 4].try_into().unwrap()) as usize;
+    (json, bytes[bin_at + 8..bin_at + 8 + bin_len].to_vec())
+}
+
+fn glb(json: &serde_json::Value, bin: &[u8]) -> Vec<u8> {
+    let mut text = serde_json::to_vec(json).unwrap();
+    while text.len() % 4 != 0 {
+        text.push(b' ');
+    }
+    let total = 12 + 8 + text.len() + 8 + bin.len();
+    let mut out = b"glTF".to_vec();
+    out.extend(2u32.to_le_bytes());
+    out.extend((total as u32).to_le_bytes());
+    out.extend((text.len() as u32).to_le_bytes());
+    out.extend(b"JSON");
+    out.extend(&text);
+    out.extend((bin.len() as u32).to_le_bytes());
+    out.extend(b"BIN\0");
+    out.extend(bin);
+    out
+}
+
+/// A VRM avatar made from an exported humanoid: its joints renamed as VRoid and Mixamo name them, this
+/// program's H-Anim `extras` removed, a `VRMC_vrm` (1.0) or `VRM` (0.x) extension naming the bones and
+/// an expression that sets the morph target at half weight. Read back, the bones carry their H-Anim
+/// names, the expression is a displacer named by it, the weights are the original ones, and a 0.x avatar
+/// (which faces −Z) is turned to face +Z.
+#[test]
+fn vrm_avatars_open_with_hanim_joint_names_and_their_expressions() {
+    let doc = hanim::load(&common::corpus("x3d/JoeKick.x3d")).unwrap();
+    let original = &doc.humanoids[0];
+    let dir = tempfile::tempdir().unwrap();
+    let exported = dir.path().join("joe.glb");
+    export_to(&doc, &exported, true);
+    let (json, bin) = glb_chunks(&std::fs::read(&exported).unwrap());
+    let node_of = |name: &str| json["nodes"].as_array().unwrap().iter().position(|n| n["name"] == name).unwrap();
+    let skin_node = json["nodes"].as_array().unwrap().iter().position(|n| n.get("skin").is_some()).unwrap();
+    let displacer = &original.displacers[0];
+    for version0 in [false, true] {
+        let mut json = json.clone();
+        for (hanim, vroid) in [
+            ("humanoid_root", "J_Bip_C_Hips"),
+            ("skullbase", "J_Bip_C_Head"),
+            ("l_hip", "J_Bip_L_UpperLeg"),
+            ("l_knee", "mixamorig:LeftLeg"),
+        ] {
+            let n = node_of(hanim);
+            json["nodes"][n]["name"] = vroid.into();
+        }
+        for node in json["nodes"].as_array_mut().unwrap() {
+            if matches!(
+                node.pointer("/extras/hanim/type").and_then(|t| t.as_str()),
+                Some("HAnimJoint" | "HAnimHumanoid")
+            ) {
+                node.as_object_mut().unwrap().remove("extras");
+            }
+        }
+        let mesh = json["nodes"][skin_node]["mesh"].as_u64().unwrap();
+        json["extensions"] = if version0 {
+            serde_json::json!({"VRM": {
+                "meta": {"title": "Joe"},
+                "humanoid": {"humanBones": [
+                    {"bone": "hips", "node": node_of("humanoid_root")},
+                    {"bone": "head", "node": node_of("skullbase")},
+                    {"bone": "leftUpperLeg", "node": node_of("l_hip")}]},
+                "blendShapeMaster": {"blendShapeGroups": [
+                    {"name": "Joy", "presetName": "joy", "binds": [{"mesh": mesh, "index": 0, "weight": 50}]}]}}})
+        } else {
+            serde_json::json!({"VRMC_vrm": {
+                "specVersion": "1.0",
+                "meta": {"name": "Joe"},
+                "humanoid": {"humanBones": {
+                    "hips": {"node": node_of("humanoid_root")},
+                    "head": {"node": node_of("skullbase")},
+                    "leftUpperLeg": {"node": node_of("l_hip")}}},
+                "expressions": {"preset": {"happy": {"morphTargetBinds": [{"node": skin_node, "index": 0, "weight": 0.5}]}}}}})
+        };
+        json["extensionsUsed"] = serde_json::json!([if version0 { "VRM" } else { "VRMC_vrm" }]);
+        let vrm = dir.path().join(if version0 { "joe0.vrm" } else { "joe1.vrm" });
+        std::fs::write(&vrm, glb(&json, &bin)).unwrap();
+        let back = hanim::load(&vrm).unwrap_or_else(|e| panic!("{}: {e}", vrm.display()));
+        let h = &back.humanoids[0];
+        assert_eq!(h.name, "Joe");
+        for name in ["humanoid_root", "skullbase", "l_hip", "l_knee", "r_hip"] {
+            assert!(
+                h.joint_index(name).is_some(),
+                "{name} missing: {:?}",
+                h.joints.iter().map(|j| &j.name).collect::<Vec<_>>()
+            );
+        }
+        let expression = if version0 { "joy" } else { "happy" };
+        let e =
+            h.displacers.iter().find(|d| d.name == expression).unwrap_or_else(|| panic!("no displacer {expression}"));
+        assert!(!h.displacers.iter().any(|d| d.name == displacer.name), "the bound morph target is the expression's");
+        let (skin_a, skin_b) = (original.skin.as_ref().unwrap(), h.skin.as_ref().unwrap());
+        for (&i, &delta) in displacer.coord_index.iter().zip(&displacer.displacements) {
+            let p = skin_a.points[i as usize];
+            let k = e.coord_index.iter().position(|&q| skin_b.points[q as usize] == p);
+            let got = k.map_or(Vec3::ZERO, |k| e.displacements[k]);
+            assert!((got - delta * 0.5).length() < 1e-6, "{expression} at {p}: {got} for {delta}");
+        }
+        check_weights("vrm", &doc, original, h);
+        let facing = h.transform.rotation * Vec3::Z;
+        let expected = if version0 { -Vec3::Z } else { Vec3::Z };
+        assert!((facing - expected).length() < 1e-6, "VRM 0.x: {version0}, the humanoid's +Z is {facing}");
+    }
+}
