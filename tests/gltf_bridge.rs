@@ -362,7 +362,7 @@ fn glb_chunks(bytes: &[u8]) -> (serde_json::Value, Vec<u8>) {
 
 fn glb(json: &serde_json::Value, bin: &[u8]) -> Vec<u8> {
     let mut text = serde_json::to_vec(json).unwrap();
-    while text.len() % 4 != 0 {
+    while !text.len().is_multiple_of(4) {
         text.push(b' ');
     }
     let total = 12 + 8 + text.len() + 8 + bin.len();

@@ -247,6 +247,10 @@ pub(super) fn write_skin(w: &mut Writer, index: usize, nodes: &mut HumanoidNodes
     Ok(())
 }
 
+/// A rigid shape's mesh, its points in its holder's space, and the morphing segment (with the grouping
+/// transforms above the shape) whose `coord` it draws.
+type RigidPart = (RenderMesh, Vec<Vec3>, Option<(usize, Mat4)>);
+
 /// Each joint's rigid geometry as one mesh on the joint's node, in the node's frame (points minus the
 /// joint's centre); geometry fixed to the humanoid (and skin shapes that do not deform) on a node under
 /// the humanoid node.
@@ -256,7 +260,7 @@ pub(super) fn write_rigid(w: &mut Writer, index: usize, nodes: &mut HumanoidNode
     let scene = &doc.scene;
     let mut notes = Vec::new();
     // Per holder (joint, or None for the humanoid): (mesh, points in the holder's space, morph segment).
-    let mut by_holder: BTreeMap<Option<usize>, Vec<(RenderMesh, Vec<Vec3>, Option<(usize, Mat4)>)>> = BTreeMap::new();
+    let mut by_holder: BTreeMap<Option<usize>, Vec<RigidPart>> = BTreeMap::new();
     for rigid in rigid_shapes(scene, h)? {
         if let Some(shape) = rigid_shape_mesh(scene, h, &rigid, &mut notes)? {
             let offset = shape.offset;

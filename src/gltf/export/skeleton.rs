@@ -24,7 +24,9 @@ pub(in crate::gltf) struct HumanoidNodes {
 }
 
 /// A matrix as a node's translation, rotation and scale (left out where they are the defaults).
-pub(super) fn trs(m: Mat4) -> (Option<[f32; 3]>, Option<[f32; 4]>, Option<[f32; 3]>) {
+type Trs = (Option<[f32; 3]>, Option<[f32; 4]>, Option<[f32; 3]>);
+
+pub(super) fn trs(m: Mat4) -> Trs {
     let (s, r, t) = m.to_scale_rotation_translation();
     let r = if r.is_finite() && r.length() > 0.5 { r.normalize() } else { Quat::IDENTITY };
     let t = (t.length_squared() > 0.0).then(|| t.to_array());
@@ -130,7 +132,7 @@ fn camera_node(w: &mut Writer, parent: Option<u32>, v: &Viewpoint, local: Mat4) 
     let field_of_view = if v.field_of_view.is_finite() && v.field_of_view > 0.01 && v.field_of_view < 3.1 {
         v.field_of_view
     } else {
-        0.785_398
+        std::f32::consts::FRAC_PI_4
     };
     let label = if !v.description.trim().is_empty() {
         v.description.trim().to_string()

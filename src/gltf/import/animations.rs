@@ -128,7 +128,7 @@ pub(super) fn build(
                 ReadOutputs::MorphTargetWeights(w) => {
                     let all: Vec<f32> = w.into_f32().collect();
                     let frames = if spline { times.len() * 3 } else { times.len() };
-                    if frames == 0 || all.len() % frames != 0 {
+                    if frames == 0 || !all.len().is_multiple_of(frames) {
                         continue;
                     }
                     let targets = all.len() / frames;

@@ -132,12 +132,16 @@ fn bits(v: Vec3) -> [u32; 3] {
     [v.x.to_bits(), v.y.to_bits(), v.z.to_bits()]
 }
 
+/// One morph target of one skinned node: `(node, target)`, its name, default weight, and the points it
+/// moves.
+type Morph = ((usize, usize), String, f32, HashMap<u32, Vec3>);
+
 /// The skin: every primitive of every skinned mesh node.
 pub(super) fn build_skin(source: &Source, skeleton: &Skeleton, vrm: Option<&Vrm>) -> SkinPlan {
     let mut plan = SkinPlan { inverse_bind: vec![None; skeleton.joints.len()], ..SkinPlan::default() };
     let mut welded: HashMap<Vec<u32>, u32> = HashMap::new();
     // Per (node, morph target): the points it moves.
-    let mut morphs: Vec<((usize, usize), String, f32, HashMap<u32, Vec3>)> = Vec::new();
+    let mut morphs: Vec<Morph> = Vec::new();
     let nodes: Vec<gltf::Node> = source.gltf.nodes().collect();
     for node in nodes.iter().filter(|n| n.skin().is_some() && n.mesh().is_some()) {
         let (Some(skin), Some(mesh)) = (node.skin(), node.mesh()) else { continue };
