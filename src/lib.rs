@@ -9,6 +9,7 @@ pub mod app;
 pub mod cli;
 pub mod commands;
 pub mod font;
+pub mod gltf;
 pub mod gpu;
 pub mod hanim;
 pub mod input;

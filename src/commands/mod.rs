@@ -86,7 +86,7 @@ pub fn run(command: Command, cli: fn() -> clap::Command) -> Result<ExitCode> {
 }
 
 /// A humanoid file as `info` and `check` read it: an ASF or BVH skeleton as its stick-figure humanoid.
-fn load_document(path: &Path) -> Result<crate::hanim::Document> {
+pub(crate) fn load_document(path: &Path) -> Result<crate::hanim::Document> {
     if let Some(doc) = crate::mocap::stick_document_for(path) {
         return Ok(doc?);
     }

@@ -29,6 +29,14 @@ pub fn decode_texture(texture: &TextureRef) -> Result<(DecodedImage, std::path::
     let mut tried = Vec::new();
     let mut remote = 0;
     for url in texture.urls.iter().filter(|u| !u.trim().is_empty()) {
+        if let Some(bytes) = data_url_bytes(url) {
+            // An image written into the url itself (what glTF imports give embedded images).
+            match decode_bytes(bytes) {
+                Ok(image) => return Ok((image, texture.base.join("data-url"))),
+                Err(reason) => tried.push(format!("a data: url: {reason}")),
+            }
+            continue;
+        }
         match local_target(&texture.base, url) {
             Ok((path, _)) => match decode_file(&path, limit) {
                 Ok(image) => return Ok((image, path)),
@@ -49,6 +57,21 @@ pub fn decode_texture(texture: &TextureRef) -> Result<(DecodedImage, std::path::
 /// The image in the regular file at `path` (at most `limit` bytes, see `x3d::reference`).
 fn decode_file(path: &Path, limit: u64) -> Result<DecodedImage, String> {
     let bytes = read_referenced_file(path, limit).map_err(|e| e.to_string())?;
+    decode_bytes(bytes)
+}
+
+/// The bytes of a base64 `data:` url (RFC 2397), or `None` for any other url or a malformed one.
+pub fn data_url_bytes(url: &str) -> Option<Vec<u8>> {
+    use base64::Engine as _;
+    let rest = url.trim().strip_prefix("data:")?;
+    let (header, payload) = rest.split_once(',')?;
+    if !header.ends_with(";base64") {
+        return None;
+    }
+    base64::engine::general_purpose::STANDARD.decode(payload.trim()).ok()
+}
+
+fn decode_bytes(bytes: Vec<u8>) -> Result<DecodedImage, String> {
     let reader = image::ImageReader::new(std::io::Cursor::new(bytes));
     let reader = reader.with_guessed_format().map_err(|_| "cannot be read".to_string())?;
     let format = reader.format();

@@ -74,6 +74,16 @@ pub enum UiCommand {
     /// Sets the joints `pose` names to its rotations (within the limits unless they are off), as one
     /// undo step; what it did is left in [`super::PoseEditor::last_applied`].
     ApplyPose(Box<crate::pose::file::HumanoidPose>),
+    /// Asks where to write the humanoids as glTF 2.0 (File ▸ Export glTF…); `current_pose`: the pose shown
+    /// becomes the rest pose.
+    ExportGltfDialog {
+        current_pose: bool,
+    },
+    /// Writes them into this file (`.glb` or `.gltf`).
+    ExportGltf {
+        path: PathBuf,
+        current_pose: bool,
+    },
     /// Asks where to write the copy File ▸ Save as X3D… describes ([`super::UiState::save_x3d`]).
     SaveX3dDialog,
     /// Writes that copy into this file.

@@ -242,6 +242,20 @@ fn menu_ui(ui: &mut egui::Ui, state: &mut UiState, info: &FrameInfo) -> Vec<UiCo
             {
                 state.save_x3d.open = true;
             }
+            if ui
+                .add_enabled(info.file.is_some(), egui::Button::new("Export glTF…"))
+                .on_hover_text("the humanoids, their skins, displacers and every clip (captures and keys too) as glTF 2.0")
+                .clicked()
+            {
+                commands.push(UiCommand::ExportGltfDialog { current_pose: false });
+            }
+            if ui
+                .add_enabled(info.file.is_some(), egui::Button::new("Export glTF with this pose as rest…"))
+                .on_hover_text("as Export glTF…, the pose shown written as the rest pose")
+                .clicked()
+            {
+                commands.push(UiCommand::ExportGltfDialog { current_pose: true });
+            }
             if ui.button("Quit  (Ctrl+Q)").clicked() {
                 commands.push(UiCommand::Quit);
             }

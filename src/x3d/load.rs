@@ -35,6 +35,18 @@ pub fn load_str(text: &str, path: &Path, options: &LoadOptions) -> Result<Scene,
 
 /// Loads scene bytes of any supported encoding, gzip-compressed or not.
 pub fn load_bytes(bytes: &[u8], path: &Path, options: &LoadOptions) -> Result<Scene, X3dError> {
+    if crate::gltf::is_gltf(path, bytes) {
+        // A glTF or VRM asset: read as the X3D document of its humanoid (`gltf::import`).
+        let (text, warnings) = crate::gltf::import::to_x3d_text(bytes, path)?;
+        let mut scene = parse_main(text.as_bytes(), path, options)?;
+        scene.warnings.extend(
+            warnings.into_iter().map(|message| super::error::Warning {
+                pos: SourcePos { file: path.to_path_buf(), at: None },
+                message,
+            }),
+        );
+        return Ok(scene);
+    }
     let bytes = decompress_if_gzip(bytes, path, options.max_decompressed_bytes)?;
     let text = decode_to_utf8(&bytes, path)?;
     parse_main(&text, path, options)

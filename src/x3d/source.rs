@@ -15,9 +15,10 @@ use super::scene::{Encoding, Loc, Scene, SourceFile};
 /// File extensions the viewer opens (lower case, without the dot): X3D XML, ClassicVRML, VRML97, X3D
 /// JSON and their gzip-compressed forms. A `.gz` suffix is accepted after any of the others
 /// (`.wrl.gz`). `.json` names other files too (pose files, catalogues): where files are gathered from a
-/// folder, a `.json` file counts only when [`starts_like_x3d_json`].
+/// folder, a `.json` file counts only when [`starts_like_x3d_json`]. glTF 2.0 and VRM assets (`.gltf`,
+/// `.glb`, `.vrm`) are read as the H-Anim humanoid they hold (`crate::gltf::import`).
 pub const SUPPORTED_EXTENSIONS: &[&str] =
-    &["x3d", "xml", "x3dv", "wrl", "x3dj", "json", "x3dz", "x3dvz", "wrz", "x3djz", "gz"];
+    &["x3d", "xml", "x3dv", "wrl", "x3dj", "json", "x3dz", "x3dvz", "wrz", "x3djz", "gz", "gltf", "glb", "vrm"];
 
 /// Extensions whose content is the classic (VRML-style) syntax.
 const CLASSIC_EXTENSIONS: &[&str] = &["x3dv", "wrl", "x3dvz", "wrz", "vrml"];

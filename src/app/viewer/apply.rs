@@ -133,6 +133,22 @@ impl Viewer {
                 }
             }
             UiCommand::SaveX3d(path) => self.save_x3d(path),
+            UiCommand::ExportGltfDialog { current_pose } => {
+                let stem =
+                    self.scene.as_ref().and_then(|s| s.path.file_stem()).map(|s| s.to_string_lossy().into_owned());
+                let mut dialog = rfd::FileDialog::new()
+                    .set_title("Export glTF")
+                    .add_filter("glTF binary", &["glb"])
+                    .add_filter("glTF JSON", &["gltf"])
+                    .set_file_name(format!("{}.glb", stem.unwrap_or_else(|| "humanoid".to_string())));
+                if let Some(folder) = &self.ui.last_folder {
+                    dialog = dialog.set_directory(folder);
+                }
+                if let Some(path) = dialog.save_file() {
+                    self.export_gltf(path, current_pose);
+                }
+            }
+            UiCommand::ExportGltf { path, current_pose } => self.export_gltf(path, current_pose),
             UiCommand::ChooseScreenshotFolder => {
                 let mut dialog = rfd::FileDialog::new().set_title("Folder for screenshots");
                 if let Some(folder) = self.ui.screenshot_folder.as_ref().or(self.ui.last_folder.as_ref()) {

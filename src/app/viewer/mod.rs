@@ -22,6 +22,7 @@ mod capture;
 mod device;
 mod egui_layer;
 mod export;
+mod export_gltf;
 mod frame;
 mod ik_drag;
 mod loading;

@@ -53,6 +53,15 @@ pub fn convert_bytes_noting(
     to: OutputKind,
     max_decompressed: u64,
 ) -> Result<(Vec<u8>, Vec<Warning>), X3dError> {
+    if crate::gltf::is_gltf(path, bytes) {
+        let imported = crate::gltf::import::import(bytes, path)?;
+        let warnings = imported
+            .warnings
+            .into_iter()
+            .map(|message| Warning { pos: SourcePos { file: path.to_path_buf(), at: None }, message })
+            .collect();
+        return finish(&imported.document, to, path, warnings);
+    }
     let bytes = decompress_if_gzip(bytes, path, max_decompressed)?;
     let text = decode_to_utf8(&bytes, path)?;
     let text = text.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(&text);
@@ -71,7 +80,17 @@ pub fn convert_bytes_noting(
             message: undefined_use_message(&d.name),
         })
         .collect();
-    let written = write(&document, to.encoding);
+    finish(&document, to, path, warnings)
+}
+
+/// `document` written as `to`, compressed when asked.
+fn finish(
+    document: &super::SyntaxDocument,
+    to: OutputKind,
+    path: &Path,
+    warnings: Vec<Warning>,
+) -> Result<(Vec<u8>, Vec<Warning>), X3dError> {
+    let written = write(document, to.encoding);
     if !to.gzip {
         return Ok((written.into_bytes(), warnings));
     }

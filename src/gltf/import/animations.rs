@@ -1,0 +1,175 @@
+//! glTF animations as X3D clips: one TimeSensor per animation (its DEF the animation's name, the name
+//! the transport lists), an OrientationInterpolator or PositionInterpolator per animated joint field and a
+//! ScalarInterpolator per animated displacer weight, ROUTEd to them. STEP keys become pairs of keys at the
+//! same time; CUBICSPLINE keys keep their values (the tangents are dropped, reported).
+
+use glam::{Quat, Vec3};
+
+use super::Source;
+use super::skeleton::Skeleton;
+use super::skin::DisplacerPlan;
+use super::tree::{Build, Defs, el, floats, num, rotation, vec3};
+use crate::x3d::syntax::Element;
+
+fn route(from: &str, from_field: &str, to: &str, to_field: &str) -> Element {
+    el("ROUTE").attr("fromNode", from).attr("fromField", from_field).attr("toNode", to).attr("toField", to_field)
+}
+
+/// Keys of one channel: times and values, STEP turned into doubled keys.
+fn keyed<T: Copy>(times: &[f32], values: Vec<T>, step: bool) -> (Vec<f32>, Vec<T>) {
+    if !step || times.len() < 2 {
+        return (times.to_vec(), values);
+    }
+    let (mut t, mut v) = (Vec::new(), Vec::new());
+    for i in 0..times.len() {
+        if i > 0 {
+            t.push(times[i]);
+            v.push(values[i - 1]);
+        }
+        t.push(times[i]);
+        v.push(values[i]);
+    }
+    (t, v)
+}
+
+/// The clips, as elements to append to the scene; `joint_defs` and `displacer_defs` name the targets.
+pub(super) fn build(
+    source: &Source,
+    skeleton: &Skeleton,
+    displacers: &[DisplacerPlan],
+    joint_defs: &[String],
+    displacer_defs: &[String],
+    defs: &mut Defs,
+) -> Vec<Element> {
+    let mut out = Vec::new();
+    let animations: Vec<gltf::Animation> = source.gltf.animations().collect();
+    for (a, animation) in animations.iter().enumerate() {
+        let name = animation.name().map_or_else(|| format!("animation_{a}"), str::to_string);
+        let extras: Option<serde_json::Value> =
+            animation.extras().as_ref().and_then(|raw| serde_json::from_str(raw.get()).ok());
+        let flag = |key: &str, default: bool| {
+            extras
+                .as_ref()
+                .and_then(|e| e.pointer(&format!("/hanim/{key}")))
+                .and_then(|v| v.as_bool())
+                .unwrap_or(default)
+        };
+        let buffers = &source.buffers;
+        let mut duration = 0f32;
+        let mut channels = Vec::new();
+        for channel in animation.channels() {
+            let reader = channel.reader(|b| buffers.get(b.index()).map(Vec::as_slice));
+            let (Some(inputs), Some(outputs)) = (reader.read_inputs(), reader.read_outputs()) else { continue };
+            let times: Vec<f32> = inputs.collect();
+            duration = duration.max(times.iter().copied().fold(0.0, f32::max));
+            channels.push((channel.target().node().index(), channel.sampler().interpolation(), times, outputs));
+        }
+        let clock = defs.make(&name);
+        let cycle = if duration > 0.0 { duration } else { 1.0 };
+        let mut elements = Vec::new();
+        let mut cubic = false;
+        for (n, interpolation, times, outputs) in channels {
+            use gltf::animation::Interpolation;
+            use gltf::animation::util::ReadOutputs;
+            let step = interpolation == Interpolation::Step;
+            let spline = interpolation == Interpolation::CubicSpline;
+            cubic |= spline;
+            // A cubic spline stores in-tangent, value, out-tangent per key: the value is the middle one.
+            let values_of = |all: Vec<Vec<f32>>| -> Vec<Vec<f32>> {
+                if spline { all.chunks(3).filter_map(|c| c.get(1).cloned()).collect() } else { all }
+            };
+            let keys = |t: &[f32]| floats(t.iter().map(|&t| t / cycle));
+            let joint = skeleton.joint_of_node.get(&n).copied();
+            match outputs {
+                ReadOutputs::Rotations(r) => {
+                    let Some(j) = joint else { continue };
+                    let values: Vec<Quat> = values_of(r.into_f32().map(|q| q.to_vec()).collect())
+                        .into_iter()
+                        .map(|q| {
+                            let (_, r, _) =
+                                skeleton.joint_fields(j, Vec3::ZERO, Quat::from_slice(&q).normalize(), Vec3::ONE);
+                            r
+                        })
+                        .collect();
+                    let (t, v) = keyed(&times, values, step);
+                    let def = defs.make(&format!("{}_rotation", joint_defs[j]));
+                    let key_value = v.iter().map(|&q| rotation(q)).collect::<Vec<_>>().join(" ");
+                    elements.push(
+                        el("OrientationInterpolator")
+                            .attr("DEF", def.clone())
+                            .attr("key", keys(&t))
+                            .attr("keyValue", key_value),
+                    );
+                    elements.push(route(&clock, "fraction_changed", &def, "set_fraction"));
+                    elements.push(route(&def, "value_changed", &joint_defs[j], "set_rotation"));
+                }
+                ReadOutputs::Translations(tr) => {
+                    let Some(j) = joint else { continue };
+                    let rest = skeleton.joints[j].rotation;
+                    let values: Vec<Vec3> = values_of(tr.map(|v| v.to_vec()).collect())
+                        .into_iter()
+                        .map(|v| skeleton.joint_fields(j, Vec3::from_slice(&v), rest, Vec3::ONE).0)
+                        .collect();
+                    let (t, v) = keyed(&times, values, step);
+                    let def = defs.make(&format!("{}_translation", joint_defs[j]));
+                    let key_value = v.iter().map(|&p| vec3(p)).collect::<Vec<_>>().join(" ");
+                    elements.push(
+                        el("PositionInterpolator")
+                            .attr("DEF", def.clone())
+                            .attr("key", keys(&t))
+                            .attr("keyValue", key_value),
+                    );
+                    elements.push(route(&clock, "fraction_changed", &def, "set_fraction"));
+                    elements.push(route(&def, "value_changed", &joint_defs[j], "set_translation"));
+                }
+                ReadOutputs::Scales(_) => {
+                    source.warn(format!("animation {name}: scale channels are not read"));
+                }
+                ReadOutputs::MorphTargetWeights(w) => {
+                    let all: Vec<f32> = w.into_f32().collect();
+                    let frames = if spline { times.len() * 3 } else { times.len() };
+                    if frames == 0 || !all.len().is_multiple_of(frames) {
+                        continue;
+                    }
+                    let targets = all.len() / frames;
+                    for (d, displacer) in displacers.iter().enumerate() {
+                        let Some((node, k)) = displacer.target else { continue };
+                        if node != n || k >= targets {
+                            continue;
+                        }
+                        let values: Vec<f32> = (0..times.len())
+                            .map(|i| all[if spline { (3 * i + 1) * targets } else { i * targets } + k])
+                            .collect();
+                        let (t, v) = keyed(&times, values, step);
+                        let def = defs.make(&format!("{}_weight", displacer_defs[d]));
+                        elements.push(
+                            el("ScalarInterpolator")
+                                .attr("DEF", def.clone())
+                                .attr("key", keys(&t))
+                                .attr("keyValue", floats(v)),
+                        );
+                        elements.push(route(&clock, "fraction_changed", &def, "set_fraction"));
+                        elements.push(route(&def, "value_changed", &displacer_defs[d], "set_weight"));
+                    }
+                }
+            }
+        }
+        if cubic {
+            source.warn(format!("animation {name}: cubic spline keys are read as linear keys (tangents dropped)"));
+        }
+        if elements.is_empty() {
+            source.warn(format!("animation {name}: drives no joint or displacer; left out"));
+            continue;
+        }
+        // The first clip plays when the file opens, unless this program's export says otherwise.
+        let sensor = el("TimeSensor")
+            .attr("DEF", clock.clone())
+            .attr("description", name.clone())
+            .attr("cycleInterval", num(cycle))
+            .attr("loop", if flag("loop", true) { "true" } else { "false" })
+            .attr("enabled", if flag("enabled", out.is_empty()) { "true" } else { "false" });
+        out.push(sensor);
+        out.extend(elements);
+    }
+    out
+}
