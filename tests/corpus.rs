@@ -236,7 +236,7 @@ fn check_reports_gpu_agreement_for_skinned_files() {
             assert!(error <= 1e-5, "GPU/CPU disagreement {error}");
             assert!(!report["findings"].as_array().unwrap().iter().any(|f| f["rule"] == "gpu-agreement"));
         }
-        None => common::harness::partly(format!("a GPU adapter: check found none, agreement not checked: {report}")),
+        None => common::harness::partly("a GPU adapter (check found none): the agreement was not checked"),
     }
     // A file with nothing to deform does not start the GPU.
     let out = run_cli(&["check", "--json", common::corpus("x3d/JinLOA1.x3d").to_str().unwrap()]);

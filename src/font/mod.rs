@@ -1,5 +1,5 @@
 //! Fonts for X3D `Text` (ISO/IEC 19775-1, clause 15): the bundled faces, the `FontStyle` fields, and
-//! the layout of a Text node's strings into placed glyphs ([`layout`]). Meshing the glyph outlines is
+//! the layout of a Text node's strings into placed glyphs ([`layout`](mod@layout)). Meshing the glyph outlines is
 //! `mesh::text`; bounds use [`text_bounds`] here, so that `pose` needs no mesh.
 //!
 //! The faces are DejaVu Sans, DejaVu Serif and DejaVu Sans Mono (Bitstream Vera licence, text in

@@ -1,7 +1,7 @@
 //! What events write into the nodes geometry reads its vertices from, drawn: a CoordinateInterpolator
 //! into a Coordinate's `point`, a NormalInterpolator into a Normal's `vector`, a ColorInterpolator into a
 //! Color's `color`, a CoordinateInterpolator2D into a TextureCoordinate's `point`. A Shape whose geometry
-//! uses a node a ROUTE writes is drawn by an *event draw* ([`EventGeometry`]): when the values its nodes
+//! uses a node a ROUTE writes is drawn by an *event draw* (`EventGeometry`): when the values its nodes
 //! hold change, its mesh is built again from them exactly as a file with those values written in would
 //! be (triangulation, generated normals within the crease angle, colours, texture coordinates), and each
 //! of its four buffers — points, normals, corner vertices, indices — is written only when its bytes

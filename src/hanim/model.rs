@@ -371,18 +371,18 @@ pub struct SceneSettings {
     /// NavigationInfo headlight (X3D default: on).
     pub headlight: bool,
     pub navigation_types: Vec<String>,
-    /// NavigationInfo avatarSize[0], the collision distance, when the file gives a usable one.
+    /// NavigationInfo `avatarSize[0]`, the collision distance, when the file gives a usable one.
     pub collision_distance: Option<f32>,
     /// The scene's light nodes that are on, in world space.
     pub lights: Vec<SceneLight>,
 }
 
 impl SceneSettings {
-    /// X3D's default avatarSize[0] (ISO/IEC 19775-1, 23.4.4 NavigationInfo).
+    /// X3D's default `avatarSize[0]` (ISO/IEC 19775-1, 23.4.4 NavigationInfo).
     pub const DEFAULT_COLLISION_DISTANCE: f32 = 0.25;
 
     /// How near the viewer geometry is still drawn: half the collision distance (NavigationInfo
-    /// avatarSize[0], which the standard ties to the near clipping plane; X_ITE and view3dscene clip at
+    /// `avatarSize[0]`, which the standard ties to the near clipping plane; X_ITE and view3dscene clip at
     /// half of it). Renders never clip nearer geometry than this, whatever they frame.
     pub fn near_clip_distance(&self) -> f32 {
         self.collision_distance.unwrap_or(Self::DEFAULT_COLLISION_DISTANCE) * 0.5

@@ -177,7 +177,7 @@ impl MotionTrack {
             looping = self.looping,
             duration = self.frame_duration,
             end = frames.saturating_sub(1),
-            joints = escape(&names.join(" ")),
+            joints = escape(names.join(" ")),
             channels = self.channels(),
         )
     }

@@ -4,7 +4,7 @@
 //!
 //! Data flow: text → [`asf`]/[`amc`]/[`bvh`] (parsed files, positions kept for errors) → [`rig`] (one
 //! kinematic form in metres: joints at rest, per-frame local rotations) → [`StickFigure`] (an
-//! [`hanim::Humanoid`](crate::hanim::Humanoid) and a [`Pose`] per frame) or [`retarget`] (a motion for
+//! [`Humanoid`](crate::hanim::Humanoid) and a [`Pose`] per frame) or [`retarget`] (a motion for
 //! another humanoid) → [`export`] (X3D text; the commands write it atomically). [`session`] keeps a
 //! capture retargeted onto the window's humanoid. Errors are typed: [`MocapError`] for a file that does
 //! not parse, [`CaptureError`] for loading and showing a capture, and one per module above it.

@@ -10,7 +10,7 @@ use crate::input::{describe_file_type, io_failure};
 
 /// File extensions searched for in folders (lower case, without the dot): every encoding the loader
 /// reads (XML, ClassicVRML, VRML97, X3D JSON and their gzip forms). A `.json` file found in a folder is
-/// taken only when it is X3D JSON ([`is_x3d_unless_json`]): pose files and catalogues are `.json` too.
+/// taken only when it is X3D JSON (`is_x3d_unless_json`): pose files and catalogues are `.json` too.
 pub const INPUT_EXTENSIONS: &[&str] = crate::x3d::SUPPORTED_EXTENSIONS;
 
 /// One input file found.

@@ -8,7 +8,7 @@
 //! (or `.apng`/`.webp`), `DIR/index.html` and `DIR/catalog.json` (the page in parts, for `catalog merge`).
 //! A file that cannot be loaded or rendered is reported and skipped; the others go on. `--shard I/N`
 //! catalogues a fixed share of the inputs; `catalog merge` joins the shares ([`manifest`]).
-//! `--motions DIR --onto FILE` catalogues captures instead of humanoids ([`takes`]).
+//! `--motions DIR --onto FILE` catalogues captures instead of humanoids (`takes`).
 
 mod html;
 mod inputs;

@@ -1,8 +1,8 @@
 //! Inverse kinematics: joint rotations that bring end effectors (Sites or joint centres) to target
 //! positions, within the joints' limits and scaled by their stiffness (semantics note §8).
 //!
-//! Plain data on the CPU: the solver reads a [`Humanoid`] and writes the user rotation offsets `Δ` of a
-//! [`Pose`] (§1.4), so an IK edit sits on top of whatever the base rotations are (the file's rest pose or
+//! Plain data on the CPU: the solver reads a [`Humanoid`](crate::hanim::Humanoid) and writes the user rotation offsets `Δ` of a
+//! [`Pose`](crate::pose::Pose) (§1.4), so an IK edit sits on top of whatever the base rotations are (the file's rest pose or
 //! a clip at its current time), exactly as slider edits do.
 //!
 //! - **Degrees of freedom.** Each joint of a chain turns about the three axes of its limit frame
