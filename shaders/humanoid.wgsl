@@ -6,9 +6,11 @@
 // the skin pass's per-corner normal buffer (`normals`, indexed by the corner, i.e. the vertex index).
 // `Placement` moves both to world space (H = W_parent·L(humanoid), semantics note §1.2).
 //
-// Instances: a draw holds one `Placement` per instance (copies of a humanoid skinned together, see
-// `skin_morph.wgsl`) and is drawn instanced; instance k reads its points from `placements[k].first.x` on
-// and its normals from `placements[k].first.y` on. A single humanoid is instance 0 with both at 0.
+// Instances: a draw holds one placement per instance (copies of a humanoid skinned together, see
+// `skin_morph.wgsl`) and is drawn instanced; the placement arrives as instance-rate vertex attributes
+// (`PlacementIn`, a buffer of `GpuPlacement`s), fetched once per instance rather than gathered from a
+// storage buffer at every vertex. Instance k reads its points from `first.x` on and its normals from
+// `first.y` on. A single humanoid is instance 0 with both at 0.
 //
 // Lighting (`src/gpu/lighting.rs`): the standard model is the X3D lighting equations (X3D 4.0, 17.2.2.4)
 // on the file's colour values: emissive, plus each light's ambient (its ambientIntensity), diffuse and
@@ -21,15 +23,22 @@
 // Structs are mirrored by `GpuPlacement`, `GpuMaterial` in `src/gpu/layout/humanoid.rs` (sizes and offsets
 // checked by a test there).
 
-struct Placement {
-    world_from_humanoid: mat4x4<f32>,
+// One instance's placement (`GpuPlacement` in `src/gpu/layout/humanoid.rs`, read as vertex attributes
+// by `placement_attributes` in `src/gpu/render_pass.rs`).
+struct PlacementIn {
+    @location(4) world_0: vec4<f32>,
+    @location(5) world_1: vec4<f32>,
+    @location(6) world_2: vec4<f32>,
+    @location(7) world_3: vec4<f32>,
     // (H[3×3])⁻ᵀ as three columns (w unused).
-    normal_from_humanoid: array<vec4<f32>, 3>,
+    @location(8) normal_0: vec4<f32>,
+    @location(9) normal_1: vec4<f32>,
+    @location(10) normal_2: vec4<f32>,
     // Skin overlay values for every point of this draw (x: the selected joint's weight, y: influence
     // count, z: weight sum) when w = 1 (a segment, 100 % its joint's); w = 0: read `overlay_values`.
-    overlay: vec4<f32>,
+    @location(11) overlay: vec4<f32>,
     // x: this instance's first entry in `points`, y: its first entry in `normals` (zw unused).
-    first: vec4<u32>,
+    @location(12) first: vec4<u32>,
 }
 
 struct Material {
@@ -55,7 +64,6 @@ struct Material {
     model: vec4<u32>,
 }
 
-@group(1) @binding(0) var<storage, read> placements: array<Placement>;
 @group(1) @binding(1) var<storage, read> points: array<vec4<f32>>;
 // Per skin point (weight, count, sum, 0), written by `skin_overlay` in `skin_morph.wgsl`; the same for
 // every instance.
@@ -93,7 +101,6 @@ struct MapSamples {
 
 struct CornerIn {
     @builtin(vertex_index) corner: u32,
-    @builtin(instance_index) instance: u32,
     @location(1) source_point: u32,
     // Linear RGBA of this corner (white without a colour node).
     @location(2) color: vec4<f32>,
@@ -112,27 +119,42 @@ struct VertexOut {
     @location(4) overlay: vec4<f32>,
 }
 
+// Two pairs of entry points: `vs_main`/`vs_lines` draw the materials, `vs_main_overlay`/`vs_lines_overlay`
+// (the pipelines used while a skin overlay is shown) add the overlay values. Keeping the overlay out of the
+// everyday pipelines spares every vertex a gather from `overlay_values` and the palette: on llvmpipe, whose
+// vertex stage runs on one thread, that was a fifth of a crowd's frame.
 @vertex
-fn vs_main(corner: CornerIn) -> VertexOut {
-    return corner_vertex(corner);
+fn vs_main(corner: CornerIn, placement: PlacementIn) -> VertexOut {
+    return corner_vertex(corner, placement);
 }
 
-fn corner_vertex(corner: CornerIn) -> VertexOut {
-    let placement = placements[corner.instance];
+@vertex
+fn vs_main_overlay(corner: CornerIn, placement: PlacementIn) -> VertexOut {
+    return with_overlay(corner_vertex(corner, placement), corner, placement);
+}
+
+fn corner_vertex(corner: CornerIn, placement: PlacementIn) -> VertexOut {
     let p = points[placement.first.x + corner.source_point];
-    let world = placement.world_from_humanoid * vec4<f32>(p.xyz, 1.0);
-    let n = placement.normal_from_humanoid;
-    let normal = mat3x3<f32>(n[0].xyz, n[1].xyz, n[2].xyz) * normals[placement.first.y + corner.corner].xyz;
+    let world_from_humanoid = mat4x4<f32>(placement.world_0, placement.world_1, placement.world_2, placement.world_3);
+    let world = world_from_humanoid * vec4<f32>(p.xyz, 1.0);
+    let n = mat3x3<f32>(placement.normal_0.xyz, placement.normal_1.xyz, placement.normal_2.xyz);
+    let normal = n * normals[placement.first.y + corner.corner].xyz;
     var out: VertexOut;
     out.clip_position = frame.clip_from_world * world;
     out.world_position = world.xyz;
     out.world_normal = normal;
     out.color = corner.color;
     out.uv = corner.uv;
-    // Computed for every vertex and kept only in an overlay mode, without a branch on the uniform:
-    // lavapipe (Mesa 22.3) compiles a fresh copy of a shader whose branches read uniform values, with the
-    // values inlined, each time its pipeline is bound, and keeps every copy, so that a turntable grew by
-    // 0.25 MB a frame. A selection is compiled once.
+    out.overlay = vec4<f32>(0.0);
+    return out;
+}
+
+// The skin overlay's values at this vertex. The mode is selected, not branched on: lavapipe (Mesa 22.3)
+// compiles a fresh copy of a shader whose branches read uniform values, with the values inlined, each
+// time its pipeline is bound, and keeps every copy, so that a turntable grew by 0.25 MB a frame. A
+// selection is compiled once.
+fn with_overlay(vertex: VertexOut, corner: CornerIn, placement: PlacementIn) -> VertexOut {
+    var out = vertex;
     let own = placement.overlay;
     let values = select(overlay_values[corner.source_point], own, own.w != 0.0);
     let mode = frame.model.z;
@@ -188,8 +210,17 @@ fn heat(w: f32) -> vec3<f32> {
 const LINE_DEPTH_NUDGE: f32 = 0.000244140625;
 
 @vertex
-fn vs_lines(corner: CornerIn) -> VertexOut {
-    var out = corner_vertex(corner);
+fn vs_lines(corner: CornerIn, placement: PlacementIn) -> VertexOut {
+    return nudged(corner_vertex(corner, placement));
+}
+
+@vertex
+fn vs_lines_overlay(corner: CornerIn, placement: PlacementIn) -> VertexOut {
+    return nudged(with_overlay(corner_vertex(corner, placement), corner, placement));
+}
+
+fn nudged(vertex: VertexOut) -> VertexOut {
+    var out = vertex;
     let nearer = mix(out.world_position, frame.camera_position.xyz, LINE_DEPTH_NUDGE);
     out.clip_position = frame.clip_from_world * vec4<f32>(nearer, 1.0);
     return out;

@@ -8,7 +8,8 @@ test_main!(
     skinned_corpus_humanoids_agree_with_the_cpu_reference,
     hand_written_fixtures_agree_with_the_cpu_reference,
     the_gpu_really_moves_points,
-    segment_displacers_really_move_segment_coords
+    segment_displacers_really_move_segment_coords,
+    a_pose_that_did_not_change_is_not_skinned_again
 );
 
 use hanim_viewer::gpu::agreement;
@@ -91,5 +92,47 @@ fn segment_displacers_really_move_segment_coords() {
     assert!(got.iter().zip(&h.segments[segment].coord_points).any(|(a, b)| (*a - *b).length() > 1e-3), "nothing moved");
     for (a, b) in got.iter().zip(&expected) {
         assert!((*a - *b).length() < 1e-6, "{a} vs {b}");
+    }
+}
+
+/// The window skins only what changed: writing the pose it already holds asks for no dispatch, a new pose
+/// does, and the points read back after the frame's `encode` are that new pose's (CPU reference).
+fn a_pose_that_did_not_change_is_not_skinned_again() {
+    let ctx = common::gpu();
+    let doc = hanim::load(&common::corpus("x3d/JoeKick.x3d")).unwrap();
+    let h = &doc.humanoids[0];
+    let skin = h.skin.as_ref().unwrap();
+    let source: Vec<u32> = (0..skin.points.len() as u32).collect();
+    let normals = vec![glam::Vec3::Y; skin.points.len()];
+    let gpu = hanim_viewer::gpu::GpuSkin::new(
+        &ctx,
+        h,
+        hanim_viewer::gpu::SkinCorners { source_point: &source, normals: &normals },
+    )
+    .unwrap();
+    let frame = |gpu: &hanim_viewer::gpu::GpuSkin| {
+        let mut encoder = ctx.device.create_command_encoder(&Default::default());
+        gpu.encode(&mut encoder);
+        ctx.queue.submit([encoder.finish()]);
+    };
+    assert!(gpu.needs_dispatch(), "a new skin has never been skinned");
+    let rest = hanim_viewer::pose::Pose::rest(h);
+    gpu.update(&ctx.queue, h, &rest);
+    frame(&gpu);
+    assert!(!gpu.needs_dispatch());
+    gpu.update(&ctx.queue, h, &rest);
+    assert!(!gpu.needs_dispatch(), "the same pose again is nothing new");
+    let mut bent = rest.clone();
+    bent.rotation_offsets[h.joint_index("r_knee").unwrap()] = glam::Quat::from_rotation_x(1.2);
+    gpu.update(&ctx.queue, h, &bent);
+    assert!(gpu.needs_dispatch(), "a bent knee must be skinned");
+    frame(&gpu);
+    assert!(!gpu.needs_dispatch());
+    let got = gpu.read_points(&ctx).unwrap();
+    let expected = hanim_viewer::pose::deform_skin(h, &bent).unwrap().points;
+    let moved = got.iter().zip(&skin.points).filter(|(a, b)| (**a - **b).length() > 0.01).count();
+    assert!(moved > 10, "only {moved} points moved");
+    for (a, b) in got.iter().zip(&expected) {
+        assert!((*a - *b).length() < 1e-4, "{a} vs {b}");
     }
 }

@@ -321,7 +321,6 @@ impl MeshDraw {
                 label: Some("humanoid::placement_bind_group"),
                 layout: &g.placement_layout,
                 entries: &[
-                    wgpu::BindGroupEntry { binding: 0, resource: self.placement.as_entire_binding() },
                     wgpu::BindGroupEntry { binding: 1, resource: g.bound_points.as_entire_binding() },
                     wgpu::BindGroupEntry { binding: 2, resource: g.overlay_values.as_entire_binding() },
                     wgpu::BindGroupEntry { binding: 3, resource: g.normals.buffer.as_entire_binding() },

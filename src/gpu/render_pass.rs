@@ -67,14 +67,20 @@ impl Variant {
     }
 }
 
+/// The two pipelines of a [`Variant`]: the vertex stage with and without the skin overlay's values.
+struct Pipelines {
+    materials: wgpu::RenderPipeline,
+    overlay: wgpu::RenderPipeline,
+}
+
 /// Shader, bind group layouts and pipelines for one target format; long-lived.
 pub struct HumanoidRenderer {
     pub formats: TargetFormats,
     frame_layout: wgpu::BindGroupLayout,
     placement_layout: wgpu::BindGroupLayout,
     material_layout: wgpu::BindGroupLayout,
-    /// One per [`Variant::all`].
-    pipelines: Vec<(Variant, wgpu::RenderPipeline)>,
+    /// One per [`Variant::all`]: drawing the materials, and drawing with the skin overlay's values.
+    pipelines: Vec<(Variant, Pipelines)>,
     /// Bound as the per-point overlay values of draws that have none (rigid shapes).
     no_overlay_values: wgpu::Buffer,
     /// The skin/morph kernels, compiled once and shared by every humanoid drawn with these pipelines.
@@ -108,6 +114,34 @@ fn vertex_storage_entry(binding: u32, min_size: u64) -> wgpu::BindGroupLayoutEnt
     }
 }
 
+/// [`GpuPlacement`]'s fields as the vertex shader's instance attributes (`PlacementIn`, locations 4–12).
+pub(crate) fn placement_attributes() -> [wgpu::VertexAttribute; 9] {
+    use std::mem::offset_of;
+    let f4 = wgpu::VertexFormat::Float32x4;
+    let column = |base: usize, k: usize, location: u32| wgpu::VertexAttribute {
+        format: f4,
+        offset: (base + 16 * k) as u64,
+        shader_location: location,
+    };
+    let world = offset_of!(GpuPlacement, world_from_humanoid);
+    let normal = offset_of!(GpuPlacement, normal_from_humanoid);
+    [
+        column(world, 0, 4),
+        column(world, 1, 5),
+        column(world, 2, 6),
+        column(world, 3, 7),
+        column(normal, 0, 8),
+        column(normal, 1, 9),
+        column(normal, 2, 10),
+        wgpu::VertexAttribute { format: f4, offset: offset_of!(GpuPlacement, overlay) as u64, shader_location: 11 },
+        wgpu::VertexAttribute {
+            format: wgpu::VertexFormat::Uint32x4,
+            offset: offset_of!(GpuPlacement, first) as u64,
+            shader_location: 12,
+        },
+    ]
+}
+
 /// Depth state of the scene passes (shared with the overlay).
 pub(crate) fn depth_state(
     formats: TargetFormats,
@@ -135,8 +169,6 @@ impl HumanoidRenderer {
         let placement_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
             label: Some("humanoid::placement_layout"),
             entries: &[
-                // One placement per instance (`MeshDraw::set_instance_placements`).
-                vertex_storage_entry(0, size_of::<GpuPlacement>() as u64),
                 vertex_storage_entry(1, 16),
                 // The skin overlay's per-point values (`GpuSkin::overlay_values`; a placeholder for
                 // draws that take theirs from the placement).
@@ -174,18 +206,37 @@ impl HumanoidRenderer {
                 shader_location: 3,
             },
         ];
-        let buffers = [Some(wgpu::VertexBufferLayout {
-            array_stride: size_of::<GpuCornerVertex>() as u64,
-            step_mode: wgpu::VertexStepMode::Vertex,
-            attributes: &corner_attributes,
-        })];
-        let make = |variant: Variant| {
+        // One placement per instance (`MeshDraw::set_instance_placements`), read as instance-rate vertex
+        // attributes: a software rasteriser fetches those once per instance, where a storage buffer indexed
+        // by the instance was gathered again for every vertex (the larger part of a crowd's vertex stage on
+        // llvmpipe).
+        let placement_attributes = placement_attributes();
+        let buffers = [
+            Some(wgpu::VertexBufferLayout {
+                array_stride: size_of::<GpuCornerVertex>() as u64,
+                step_mode: wgpu::VertexStepMode::Vertex,
+                attributes: &corner_attributes,
+            }),
+            Some(wgpu::VertexBufferLayout {
+                array_stride: size_of::<GpuPlacement>() as u64,
+                step_mode: wgpu::VertexStepMode::Instance,
+                attributes: &placement_attributes,
+            }),
+        ];
+        let make = |variant: Variant, overlay: bool| {
             let label = format!(
-                "humanoid::pipeline_{:?}{}{}",
+                "humanoid::pipeline_{:?}{}{}{}",
                 variant.topology,
                 if variant.blended { "_blended" } else { "_opaque" },
-                if variant.two_sided { "_two_sided" } else { "" }
+                if variant.two_sided { "_two_sided" } else { "" },
+                if overlay { "_overlay" } else { "" }
             );
+            let entry_point = match (variant.topology == Topology::Triangles, overlay) {
+                (true, false) => "vs_main",
+                (true, true) => "vs_main_overlay",
+                (false, false) => "vs_lines",
+                (false, true) => "vs_lines_overlay",
+            };
             let topology = match variant.topology {
                 Topology::Triangles => wgpu::PrimitiveTopology::TriangleList,
                 Topology::Lines => wgpu::PrimitiveTopology::LineList,
@@ -197,7 +248,7 @@ impl HumanoidRenderer {
                 vertex: wgpu::VertexState {
                     module: &module,
                     // Lines and points are nudged toward the viewer (see `vs_lines`) and pass on equal depth.
-                    entry_point: Some(if variant.topology == Topology::Triangles { "vs_main" } else { "vs_lines" }),
+                    entry_point: Some(entry_point),
                     compilation_options: Default::default(),
                     buffers: &buffers,
                 },
@@ -231,7 +282,10 @@ impl HumanoidRenderer {
                 cache: None,
             })
         };
-        let pipelines = Variant::all().into_iter().map(|v| (v, make(v))).collect();
+        let pipelines = Variant::all()
+            .into_iter()
+            .map(|v| (v, Pipelines { materials: make(v, false), overlay: make(v, true) }))
+            .collect();
         scope.finish()?;
         let skin_pipelines = Arc::new(SkinPipelines::new(device)?);
         Ok(Self {
@@ -438,13 +492,12 @@ impl HumanoidRenderer {
         let placement = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
             label: Some("humanoid::placements"),
             contents: bytemuck::cast_slice(&initial_placements(instancing, Mat4::IDENTITY)),
-            usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST,
+            usage: wgpu::BufferUsages::VERTEX | wgpu::BufferUsages::COPY_DST,
         });
         let placement_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
             label: Some("humanoid::placement_bind_group"),
             layout: &self.placement_layout,
             entries: &[
-                wgpu::BindGroupEntry { binding: 0, resource: placement.as_entire_binding() },
                 wgpu::BindGroupEntry { binding: 1, resource: points.as_entire_binding() },
                 wgpu::BindGroupEntry { binding: 2, resource: overlay_values.as_entire_binding() },
                 wgpu::BindGroupEntry { binding: 3, resource: normals.as_entire_binding() },
@@ -466,20 +519,29 @@ impl HumanoidRenderer {
         Ok(draw)
     }
 
-    fn pipeline(&self, variant: Variant) -> &wgpu::RenderPipeline {
-        &self.pipelines.iter().find(|(v, _)| *v == variant).expect("every variant has a pipeline").1
+    fn pipeline(&self, variant: Variant, skin_overlay: bool) -> &wgpu::RenderPipeline {
+        let pipelines = &self.pipelines.iter().find(|(v, _)| *v == variant).expect("every variant has a pipeline").1;
+        if skin_overlay { &pipelines.overlay } else { &pipelines.materials }
     }
 
     /// Records the draws of `meshes` into `pass`: every opaque part first (each one draw for all its
     /// instances), then the blended ones from back to front (by the distance of each part's centre from
     /// `eye`, the camera position in world space, instance by instance), so that transparent shapes show
-    /// what lies behind them.
-    pub fn draw(&self, pass: &mut wgpu::RenderPass<'_>, frame: &FrameUniform, meshes: &[&MeshDraw], eye: Vec3) {
+    /// what lies behind them. `skin_overlay`: a skin overlay mode is on (the frame uniform's `model.z`).
+    pub fn draw(
+        &self,
+        pass: &mut wgpu::RenderPass<'_>,
+        frame: &FrameUniform,
+        meshes: &[&MeshDraw],
+        eye: Vec3,
+        skin_overlay: bool,
+    ) {
         pass.push_debug_group("humanoid::draw");
         pass.set_bind_group(0, &frame.bind_group, &[]);
         let bind_mesh = |pass: &mut wgpu::RenderPass<'_>, mesh: &MeshDraw| {
             pass.set_bind_group(1, &mesh.placement_group, &[]);
             pass.set_vertex_buffer(0, mesh.corner_vertices.slice(..));
+            pass.set_vertex_buffer(1, mesh.placement.slice(..));
             pass.set_index_buffer(mesh.indices.slice(..), wgpu::IndexFormat::Uint32);
         };
         let mut blended = Vec::new();
@@ -501,7 +563,7 @@ impl HumanoidRenderer {
             }
             bind_mesh(pass, mesh);
             for part in mesh.parts.iter().filter(|p| !p.variant.blended && !p.indices.is_empty()) {
-                pass.set_pipeline(self.pipeline(part.variant));
+                pass.set_pipeline(self.pipeline(part.variant, skin_overlay));
                 pass.set_bind_group(2, &part.bind_group, &[]);
                 pass.draw_indexed(part.indices.clone(), 0, mesh.shown_instances());
             }
@@ -514,7 +576,7 @@ impl HumanoidRenderer {
                 bound = Some(m);
             }
             let part = &meshes[m].parts[p];
-            pass.set_pipeline(self.pipeline(part.variant));
+            pass.set_pipeline(self.pipeline(part.variant, skin_overlay));
             pass.set_bind_group(2, &part.bind_group, &[]);
             pass.draw_indexed(part.indices.clone(), 0, k..k + 1);
         }

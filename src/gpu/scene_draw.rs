@@ -832,10 +832,17 @@ impl SceneDraw {
         }
     }
 
-    /// Records every humanoid's skin/morph compute pass.
+    /// Records the skin/morph compute pass of every humanoid whose pose changed since its last one.
     pub fn encode(&self, encoder: &mut wgpu::CommandEncoder) {
         for skin in self.skins() {
             skin.encode(encoder);
+        }
+    }
+
+    /// Records every humanoid's skin/morph compute pass, changed or not (timing the pass alone).
+    pub fn encode_always(&self, encoder: &mut wgpu::CommandEncoder) {
+        for skin in self.skins() {
+            skin.encode_always(encoder);
         }
     }
 

@@ -126,7 +126,7 @@ impl SceneRenderer {
             if !frame.background.is_uniform() {
                 self.dome.draw(&mut pass);
             }
-            self.meshes.draw(&mut pass, &self.frame, frame.draws, frame.camera.position());
+            self.meshes.draw(&mut pass, &self.frame, frame.draws, frame.camera.position(), uniform.model[2] != 0);
             self.overlay.draw(&mut pass, &self.frame, &self.overlay_buffers);
         }
         if let Some(timer) = frame.timer {

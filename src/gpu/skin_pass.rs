@@ -1,7 +1,8 @@
 //! The skin/morph compute pass: static buffers uploaded once per humanoid, per-frame joint matrices and
 //! displacer weights, and the dispatches that write the buffers the render pass draws.
 
-use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
 
 use glam::Vec3;
 use wgpu::util::DeviceExt;
@@ -98,6 +99,20 @@ pub struct GpuSkin {
     pipelines: Arc<SkinPipelines>,
     bind_groups: [wgpu::BindGroup; 4],
     max_groups_per_dimension: u32,
+    /// What the per-frame buffers hold, as last written: a frame whose joint matrices and displacer
+    /// weights equal the last ones writes nothing.
+    written: Mutex<WrittenFrames>,
+    /// The kernels' inputs changed since the last [`Self::encode`]: a humanoid standing still (a crowd
+    /// at rest, a paused clip while the camera moves) is not skinned again.
+    inputs_changed: AtomicBool,
+}
+
+/// CPU copies of the per-frame input buffers, byte for byte.
+#[derive(Default)]
+struct WrittenFrames {
+    skin_matrices: Vec<u8>,
+    normal_matrices: Vec<u8>,
+    displacers: Vec<u8>,
 }
 
 /// Workgroups for `count` invocations as an (x, y) grid with x ≤ `max_per_dimension`; the shaders
@@ -329,6 +344,8 @@ impl GpuSkin {
             displacers,
             pipelines,
             bind_groups,
+            written: Mutex::default(),
+            inputs_changed: AtomicBool::new(true),
         };
         skin.write_frame_list(&ctx.queue, 0, std::iter::repeat_n(&rest, copies));
         Ok(skin)
@@ -355,17 +372,26 @@ impl GpuSkin {
     ) {
         let frames = frames.take(self.instances.saturating_sub(first) as usize);
         let first = first as u64;
+        let mut written = self.written.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        let written = &mut *written;
         // Each instance's frame is copied straight into wgpu's staging memory: no concatenated copy (for
         // a crowd, megabytes of fresh memory every frame).
+        let mut changed = false;
         if self.joint_count > 0 {
             let joints = self.joint_count as u64;
             let (skin_at, normal_at) = (first * joints * 64, first * joints * size_of::<GpuNormalMatrix>() as u64);
-            write_parts(queue, &self.skin_matrices, skin_at, frames.clone().map(|f| f.skin_matrices.as_slice()));
-            write_parts(queue, &self.normal_matrices, normal_at, frames.clone().map(|f| f.normal_matrices.as_slice()));
+            let skin = frames.clone().map(|f| f.skin_matrices.as_slice());
+            changed |= write_parts(queue, &self.skin_matrices, &mut written.skin_matrices, skin_at, skin);
+            let normal = frames.clone().map(|f| f.normal_matrices.as_slice());
+            changed |= write_parts(queue, &self.normal_matrices, &mut written.normal_matrices, normal_at, normal);
         }
         if self.displacer_count > 0 {
             let at = first * (self.displacer_count * size_of::<GpuDisplacerFrame>()) as u64;
-            write_parts(queue, &self.displacers, at, frames.map(|f| f.displacers.as_slice()));
+            let weights = frames.map(|f| f.displacers.as_slice());
+            changed |= write_parts(queue, &self.displacers, &mut written.displacers, at, weights);
+        }
+        if changed {
+            self.inputs_changed.store(true, Ordering::Relaxed);
         }
     }
 
@@ -379,6 +405,7 @@ impl GpuSkin {
     /// [`Self::encode`] on, or stops computing them (`None`).
     pub fn set_overlay(&mut self, queue: &wgpu::Queue, joint: Option<Option<u32>>) {
         self.overlay_shown = joint.is_some();
+        self.inputs_changed.store(true, Ordering::Relaxed);
         if let Some(joint) = joint {
             let joint = joint.unwrap_or(NO_OVERLAY_JOINT);
             queue.write_buffer(
@@ -405,8 +432,22 @@ impl GpuSkin {
             as u32
     }
 
-    /// Records the dispatches; kernels with nothing to do are skipped.
+    /// Whether the next [`Self::encode`] dispatches: the inputs changed since the last one.
+    pub fn needs_dispatch(&self) -> bool {
+        self.inputs_changed.load(Ordering::Relaxed)
+    }
+
+    /// Records the dispatches when their inputs changed since the last time (else the outputs already
+    /// hold this frame); kernels with nothing to do are skipped.
     pub fn encode(&self, encoder: &mut wgpu::CommandEncoder) {
+        if self.inputs_changed.swap(false, Ordering::Relaxed) {
+            self.encode_always(encoder);
+        }
+    }
+
+    /// Records the dispatches whether or not their inputs changed (tests, and timing the pass alone).
+    pub fn encode_always(&self, encoder: &mut wgpu::CommandEncoder) {
+        self.inputs_changed.store(false, Ordering::Relaxed);
         let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
             label: Some("skin_morph::pass"),
             timestamp_writes: None,
@@ -433,7 +474,7 @@ impl GpuSkin {
         self.update(&ctx.queue, h, pose);
         let mut encoder =
             ctx.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("skin_morph::encoder") });
-        self.encode(&mut encoder);
+        self.encode_always(&mut encoder);
         ctx.queue.submit([encoder.finish()]);
     }
 
@@ -473,6 +514,7 @@ impl GpuSkin {
         }
         let rows: Vec<GpuPoint> = points.iter().map(|p| [p.x, p.y, p.z, 1.0]).collect();
         queue.write_buffer(&self.segment_rest, (start * size_of::<GpuPoint>()) as u64, bytemuck::cast_slice(&rows));
+        self.inputs_changed.store(true, Ordering::Relaxed);
         true
     }
 
@@ -494,22 +536,42 @@ impl GpuSkin {
     }
 }
 
-/// Writes `parts` one after another from the start of `buffer`, in one write.
+/// Writes `parts` one after another into `buffer` from `offset`, in one write, unless `mirror` (what the
+/// buffer holds) already has them there; keeps `mirror` up to date. True when something was written.
 fn write_parts<'a, T: bytemuck::Pod>(
     queue: &wgpu::Queue,
     buffer: &wgpu::Buffer,
+    mirror: &mut Vec<u8>,
     offset: u64,
     parts: impl Iterator<Item = &'a [T]> + Clone,
-) {
+) -> bool {
     let total: usize = parts.clone().map(std::mem::size_of_val).sum();
-    let Some(size) = wgpu::BufferSize::new(total as u64) else { return };
-    let Some(mut view) = queue.write_buffer_with(buffer, offset, size) else { return };
+    let start = offset as usize;
+    let unchanged = mirror.len() >= start + total && {
+        let mut at = start;
+        parts.clone().all(|part| {
+            let bytes: &[u8] = bytemuck::cast_slice(part);
+            let same = mirror[at..at + bytes.len()] == *bytes;
+            at += bytes.len();
+            same
+        })
+    };
+    if unchanged {
+        return false;
+    }
+    let Some(size) = wgpu::BufferSize::new(total as u64) else { return false };
+    let Some(mut view) = queue.write_buffer_with(buffer, offset, size) else { return false };
+    if mirror.len() < start + total {
+        mirror.resize(start + total, 0);
+    }
     let mut at = 0;
     for part in parts {
         let bytes: &[u8] = bytemuck::cast_slice(part);
         view.slice(at..at + bytes.len()).copy_from_slice(bytes);
+        mirror[start + at..start + at + bytes.len()].copy_from_slice(bytes);
         at += bytes.len();
     }
+    true
 }
 
 /// The `count` vec4 entries of `instance` in an output buffer holding the instances one after another.
