@@ -84,7 +84,14 @@ struct Shot {
 /// it was taken with (as `render --camera-json` writes it) for three to draw the same view. The studio
 /// lighting's ambient light keeps faces the headlight grazes from going black, and the file's Background
 /// (which a glTF asset does not carry) is left out: each picture is then a figure on a plain ground.
-fn render_ours(ctx: &GpuContext, doc: &Document, stem: &str, dir: &Path, clip: Option<(&str, f64)>, glb: &Path) -> Shot {
+fn render_ours(
+    ctx: &GpuContext,
+    doc: &Document,
+    stem: &str,
+    dir: &Path,
+    clip: Option<(&str, f64)>,
+    glb: &Path,
+) -> Shot {
     let label = clip.map_or_else(|| "rest".to_string(), |(_, t)| format!("{t:.3} s"));
     let tag = clip.map_or_else(|| "rest".to_string(), |(_, t)| format!("t{t:.3}"));
     let ours = dir.join(format!("{stem}.{tag}.hanim-viewer.png"));

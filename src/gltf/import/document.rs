@@ -185,7 +185,9 @@ pub(super) fn build(source: &Source) -> Result<SyntaxDocument, String> {
                     if site { held } else { vec![placed_in(transform(skeleton.in_joint_frame(Some(j), n)), held)] };
                 let segment = segments[j].get_or_insert_with(|| {
                     let seg_name = format!("{}_segment", skeleton.joints[j].name);
-                    el("HAnimSegment").attr("DEF", defs.make(&format!("hanim_{seg_name}"))).attr("name", nmtoken(&seg_name))
+                    el("HAnimSegment")
+                        .attr("DEF", defs.make(&format!("hanim_{seg_name}")))
+                        .attr("name", nmtoken(&seg_name))
                 });
                 for e in placed {
                     segment.push(e);
