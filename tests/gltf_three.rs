@@ -160,6 +160,29 @@ fn three_js_draws_each_export_as_we_draw_the_humanoid() {
         }
         shots.push((file, mine));
     }
+    // `render --camera-json` writes the camera our rest picture was taken with (what tools outside the tests
+    // hand three_render.mjs).
+    let (first, mine) = &shots[0];
+    let written = dir.join("cli.camera.json");
+    let run = Command::new(bin)
+        .arg("render")
+        .arg(first)
+        .args(["--size", &format!("{SIZE}x{SIZE}"), "--out"])
+        .arg(dir.join("cli.png"))
+        .arg("--camera-json")
+        .arg(&written)
+        .output()
+        .unwrap();
+    assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+    let cli: serde_json::Value = serde_json::from_slice(&std::fs::read(&written).unwrap()).unwrap();
+    let ours = &mine[0].shot["camera"];
+    for key in ["yfov", "near", "far", "width", "height"] {
+        assert!((cli[key].as_f64().unwrap() - ours[key].as_f64().unwrap()).abs() < 1e-6, "{key}: {cli} vs {ours}");
+    }
+    for (a, b) in cli["world_from_camera"].as_array().unwrap().iter().zip(ours["world_from_camera"].as_array().unwrap())
+    {
+        assert!((a.as_f64().unwrap() - b.as_f64().unwrap()).abs() < 1e-6, "{cli} vs {ours}");
+    }
     let list: Vec<&serde_json::Value> = shots.iter().flat_map(|(_, s)| s.iter().map(|s| &s.shot)).collect();
     let list_file = dir.join("shots.json");
     std::fs::write(&list_file, serde_json::to_vec_pretty(&list).unwrap()).unwrap();
