@@ -539,6 +539,7 @@ fn check_sequence(file: &str, clip: &str, every: u32, expected_frames: usize) {
         animation: Default::default(),
         reach: Default::default(),
         pose_file: Default::default(),
+        camera_json: None,
     };
     hanim_viewer::commands::render::run(&args).unwrap_or_else(|e| panic!("{file}: {e:#}"));
     let mut names: Vec<String> =

@@ -221,6 +221,7 @@ fn the_render_command_writes_the_png_atomically() {
         animation: Default::default(),
         reach: Default::default(),
         pose_file: Default::default(),
+        camera_json: None,
     };
     render_command::run(&args).unwrap_or_else(|e| panic!("{e:#}"));
     let names: Vec<String> =

@@ -48,6 +48,8 @@
 //! key-move FROM TO          move the selected authored clip's key at FROM seconds to TO
 //! key-delete T              delete its key at T seconds
 //! export FILE [--as-interpolators] [--fps N] [--rest-pose]   File ▸ Save as X3D… into FILE
+//! export-gltf [--current-pose] FILE   File ▸ Export glTF… into FILE (.glb or .gltf; --current-pose: …with
+//!                           this pose as rest)
 //! quit
 //! ```
 
@@ -145,6 +147,11 @@ pub enum ScriptStep {
     KeyMove(f64, f64),
     /// The key at a time deleted.
     KeyDelete(f64),
+    /// File ▸ Export glTF… (`current_pose`: …with this pose as rest) into the file.
+    ExportGltf {
+        path: PathBuf,
+        current_pose: bool,
+    },
     /// File ▸ Save as X3D… with these choices.
     SaveX3d {
         path: PathBuf,
@@ -403,6 +410,14 @@ pub fn parse_script(text: &str) -> Result<Vec<ScriptLine>> {
                 ScriptStep::KeyDelete(f64::from(t))
             }
             "export" => parse_export(rest, line)?,
+            "export-gltf" => {
+                let current_pose = rest.first() == Some(&"--current-pose");
+                let path = rest[usize::from(current_pose)..].join(" ");
+                if path.is_empty() {
+                    bail!("line {line}: 'export-gltf' needs a file name");
+                }
+                ScriptStep::ExportGltf { path: PathBuf::from(path), current_pose }
+            }
             other => bail!("line {line}: unknown action '{other}'"),
         };
         if matches!(&step, ScriptStep::Open(p) | ScriptStep::Screenshot(p) | ScriptStep::WindowScreenshot(p) | ScriptStep::Capture(p) | ScriptStep::Mapping(p) | ScriptStep::SavePose(p) if p.as_os_str().is_empty())
@@ -529,6 +544,9 @@ pub fn commands_for(step: &ScriptStep, summary: &SceneSummary, line: usize) -> R
         }
         ScriptStep::KeyDelete(at) => vec![UiCommand::Transport(TransportCommand::Key(KeyCommand::Delete(*at)))],
         ScriptStep::SaveX3d { path, .. } => vec![UiCommand::SaveX3d(path.clone())],
+        ScriptStep::ExportGltf { path, current_pose } => {
+            vec![UiCommand::ExportGltf { path: path.clone(), current_pose: *current_pose }]
+        }
         ScriptStep::Expect(..)
         | ScriptStep::LimitReport
         | ScriptStep::LimitJump(_)
@@ -662,5 +680,9 @@ mod tests {
         assert!(parse_script("key-move 1").is_err());
         assert!(parse_script("export --fps 0 a.x3d").unwrap_err().to_string().contains("'--fps' takes"));
         assert!(parse_script("export --rest-pose").unwrap_err().to_string().contains("needs a file name"));
+        let gltf = parse_script("export-gltf /tmp/a b.glb\nexport-gltf --current-pose c.gltf").unwrap();
+        assert_eq!(gltf[0].step, ScriptStep::ExportGltf { path: PathBuf::from("/tmp/a b.glb"), current_pose: false });
+        assert_eq!(gltf[1].step, ScriptStep::ExportGltf { path: PathBuf::from("c.gltf"), current_pose: true });
+        assert!(parse_script("export-gltf --current-pose").unwrap_err().to_string().contains("needs a file name"));
     }
 }

@@ -22,7 +22,8 @@ use crate::pose::ik::reach_named;
 use crate::pose::skin_inspection::{OverlayChoice, OverlaySet};
 use crate::pose::{DisplacerWeight, JointRotation, poses_for};
 use crate::render::{
-    ImageSize, SceneRequest, ViewRequest, render_as_file, render_document, render_times, render_turntable,
+    ImageSize, RenderedImage, SceneRequest, ViewRequest, render_as_file, render_document, render_times,
+    render_turntable,
 };
 
 /// A turntable's default length and rate.
@@ -95,6 +96,11 @@ pub struct RenderArgs {
     /// A pose file applied to the rest pose (not with --pose or a motion; --reach works on top of it).
     #[command(flatten)]
     pub pose_file: PoseFileArgs,
+    /// Also write the camera of the still image as JSON: `world_from_camera` (16 numbers, column-major),
+    /// `yfov` (the vertical field of view in radians), `near`, `far`, `width`, `height` — what another
+    /// renderer needs to draw the same view (tools/gltf/three_render.mjs does).
+    #[arg(long, value_name = "JSON", requires = "out", conflicts_with_all = ["every", "animate", "turntable"])]
+    pub camera_json: Option<PathBuf>,
 }
 
 fn parse_overlay(text: &str) -> Result<OverlayChoice, String> {
@@ -242,8 +248,27 @@ pub fn run(args: &RenderArgs) -> Result<()> {
         return write_turntable(&ctx, &doc, request, out, format, args);
     }
     let image = render_document(&ctx, &doc, &request)?;
-    write_png_atomically(out, image.width, image.height, &image.rgba)?;
+    write_still(out, &image, args)?;
     log::info!("wrote {}", out.display());
+    Ok(())
+}
+
+/// A still image into `out`, and its camera into `--camera-json` where asked.
+fn write_still(out: &std::path::Path, image: &RenderedImage, args: &RenderArgs) -> Result<()> {
+    write_png_atomically(out, image.width, image.height, &image.rgba)?;
+    let Some(path) = &args.camera_json else { return Ok(()) };
+    let camera = &image.camera;
+    let aspect = image.width as f32 / image.height as f32;
+    let json = serde_json::json!({
+        "world_from_camera": camera.world_from_camera.to_cols_array(),
+        "yfov": camera.fov_y(aspect),
+        "near": camera.near,
+        "far": camera.far,
+        "width": image.width,
+        "height": image.height,
+    });
+    let text = serde_json::to_string_pretty(&json)? + "\n";
+    crate::output::write_atomically(path, text.as_bytes())?;
     Ok(())
 }
 
@@ -260,7 +285,7 @@ fn render_whole_scene(ctx: &GpuContext, doc: &Document, args: &RenderArgs) -> Re
     }
     let t = m.time.unwrap_or(0.0);
     render_as_file(ctx, doc, &args.scene_request(), &m.playback.options(), &[t], |_, image| {
-        write_png_atomically(out, image.width, image.height, &image.rgba).map_err(anyhow::Error::from)
+        write_still(out, &image, args)
     })?;
     log::info!("wrote {} (the scene as the file plays at {t} s)", out.display());
     Ok(())
@@ -327,9 +352,7 @@ fn render_clip(
             Ok(())
         }
         (None, _, Some(out)) => {
-            render_times(ctx, doc, &animations, &options, &request, &[tau], |_, image| {
-                write_png_atomically(out, image.width, image.height, &image.rgba).map_err(anyhow::Error::from)
-            })?;
+            render_times(ctx, doc, &animations, &options, &request, &[tau], |_, image| write_still(out, &image, args))?;
             log::info!("wrote {}", out.display());
             Ok(())
         }

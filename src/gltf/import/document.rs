@@ -9,7 +9,7 @@ use super::Source;
 use super::materials::{Appearances, appearance};
 use super::skeleton::{self, Skeleton};
 use super::skin::{self, ShapePlan, SkinPlan};
-use super::tree::{Build, Defs, el, floats, ints, mfstring, num, rotation, transform, vec3, vec3s};
+use super::tree::{Build, Defs, el, floats, ints, mfstring, nmtoken, num, rotation, transform, vec3, vec3s};
 use super::{animations, vrm};
 use crate::x3d::syntax::{Element, SyntaxDocument};
 
@@ -118,7 +118,7 @@ pub(super) fn build(source: &Source) -> Result<SyntaxDocument, String> {
     for (d, displacer) in skin.displacers.iter().enumerate() {
         let e = el("HAnimDisplacer")
             .attr("DEF", displacer_defs[d].clone())
-            .attr("name", displacer.name.clone())
+            .attr("name", nmtoken(&displacer.name))
             .attr("coordIndex", ints(displacer.deltas.iter().map(|d| i64::from(d.0))))
             .attr("displacements", vec3s(displacer.deltas.iter().map(|d| &d.1)))
             .attr("weight", num(displacer.weight));
@@ -154,7 +154,7 @@ pub(super) fn build(source: &Source) -> Result<SyntaxDocument, String> {
             let local = if in_viewpoints { skeleton.humanoid_from_node(n) } else { skeleton.in_joint_frame(owner, n) };
             let mut e = transform(local);
             e.name = "HAnimSite".into();
-            e = e.attr("DEF", def.clone()).attr("name", site_name);
+            e = e.attr("DEF", def.clone()).attr("name", nmtoken(&site_name));
             for child in node.children() {
                 if let Some(camera) = child.camera() {
                     let label = child.name().unwrap_or("view").to_string();
@@ -185,7 +185,9 @@ pub(super) fn build(source: &Source) -> Result<SyntaxDocument, String> {
                     if site { held } else { vec![placed_in(transform(skeleton.in_joint_frame(Some(j), n)), held)] };
                 let segment = segments[j].get_or_insert_with(|| {
                     let seg_name = format!("{}_segment", skeleton.joints[j].name);
-                    el("HAnimSegment").attr("DEF", defs.make(&format!("hanim_{seg_name}"))).attr("name", seg_name)
+                    el("HAnimSegment")
+                        .attr("DEF", defs.make(&format!("hanim_{seg_name}")))
+                        .attr("name", nmtoken(&seg_name))
                 });
                 for e in placed {
                     segment.push(e);
@@ -215,7 +217,7 @@ pub(super) fn build(source: &Source) -> Result<SyntaxDocument, String> {
     let (s, r, t) = skeleton.humanoid.to_scale_rotation_translation();
     let mut humanoid = el("HAnimHumanoid")
         .attr("DEF", humanoid_def)
-        .attr("name", name.clone())
+        .attr("name", nmtoken(&name))
         .attr("version", "2.0")
         .attr("skeletalConfiguration", if basic { "BASIC" } else { "GLTF" });
     if let Some(h) = &humanoid_extras {
@@ -320,7 +322,7 @@ fn first_joint_child(e: &Element) -> usize {
 }
 
 fn joint_element(plan: &skeleton::JointPlan, def: &str) -> Element {
-    let mut e = el("HAnimJoint").attr("DEF", def).attr("name", plan.name.clone()).attr("center", vec3(plan.center));
+    let mut e = el("HAnimJoint").attr("DEF", def).attr("name", nmtoken(&plan.name)).attr("center", vec3(plan.center));
     if plan.translation.abs().max_element() > 1e-6 {
         e = e.attr("translation", vec3(plan.translation));
     }

@@ -136,6 +136,11 @@ pub(super) fn build(source: &Source, vrm: Option<&Vrm>) -> Skeleton {
     // The skins' joints; without a skin, every node that holds others (a rigid, segmented figure).
     let mut wanted: HashSet<usize> =
         doc.skins().flat_map(|s| s.joints().map(|j| j.index()).collect::<Vec<_>>()).collect();
+    // A VRM names its humanoid bones: each is a joint, skinned or not (eyes, toes, the bones of an
+    // avatar of rigid meshes).
+    if let Some(vrm) = vrm {
+        wanted.extend(vrm.joints.keys().copied().filter(|&n| n < count));
+    }
     wanted.retain(|n| !static_nodes.contains(n));
     if wanted.is_empty() {
         // This program's export marks its joints; other rigid figures: every node that holds others.

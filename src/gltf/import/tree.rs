@@ -84,6 +84,14 @@ pub(super) fn transform(m: Mat4) -> Element {
     e
 }
 
+/// A `name` field value the X3D schema accepts (an `xs:NMTOKEN`): glTF node, mesh and VRM titles are
+/// free text ("isBinary overrides"), so characters a name token cannot hold become `_`.
+pub(super) fn nmtoken(text: &str) -> String {
+    let token: String =
+        text.chars().map(|c| if c.is_alphanumeric() || matches!(c, '_' | '-' | '.' | ':') { c } else { '_' }).collect();
+    if token.is_empty() { "_".to_string() } else { token }
+}
+
 /// DEF names: valid XML names (`xs:ID` in the X3D schema), unique within the document.
 #[derive(Debug, Default)]
 pub(super) struct Defs {
