@@ -92,7 +92,7 @@ pub fn export_window(
     let mut commands = Vec::new();
     let mut open = settings.open;
     let clip = transport.and_then(|t| t.selected.map(|i| (&t.animations.clips[i], t)));
-    egui::Window::new("Export animation").open(&mut open).resizable(false).collapsible(false).show(ctx, |ui| {
+    super::layout::centred(egui::Window::new("Export animation"), ctx).open(&mut open).resizable(false).collapsible(false).show(ctx, |ui| {
         let clip_label = match clip {
             Some((c, t)) => format!("Clip '{}' ({:.2} s)", c.name(), c.duration(t.options.interpolation)),
             None => "Clip (the file has none selected)".to_string(),

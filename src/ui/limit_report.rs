@@ -55,7 +55,7 @@ pub fn limit_report_window(
 ) -> Vec<TransportCommand> {
     let mut out = Vec::new();
     let mut open = panel.open;
-    egui::Window::new("Limits over the clip").open(&mut open).default_width(360.0).show(ctx, |ui| {
+    super::layout::centred(egui::Window::new("Limits over the clip"), ctx).open(&mut open).default_width(360.0).show(ctx, |ui| {
         let Some(clip) = panel.clip.and_then(|i| transport.animations.clips.get(i).map(|c| (i, c))) else {
             ui.label("Select a clip in the transport.");
             return;

@@ -42,7 +42,7 @@ pub fn save_x3d_window(
         return commands;
     }
     let mut open = true;
-    egui::Window::new("Save as X3D").open(&mut open).resizable(false).collapsible(false).show(ctx, |ui| {
+    super::layout::centred(egui::Window::new("Save as X3D"), ctx).open(&mut open).resizable(false).collapsible(false).show(ctx, |ui| {
         let keys = transport.and_then(super::keys::selected_keys);
         match keys {
             Some(clip) => ui.label(format!("clip '{}': {} keys, {:.2} s", clip.name, clip.keys.len(), clip.duration())),
