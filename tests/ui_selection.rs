@@ -72,7 +72,8 @@ fn a_joint_selected_in_the_view_is_revealed_in_the_tree_and_its_path_shown() {
     assert!(row.top() >= top - 1.0 && row.bottom() <= bottom + 1.0, "row {row:?} not between {top} and {bottom}");
 
     // A crumb selects its joint.
-    h.get_by_role_and_label(Role::Link, parent).click();
+    let link = h.get_by_role_and_label(Role::Link, parent);
+    link.click();
     h.run();
     assert_eq!(h.state().ui.selected_joint, Some(h.state().joint(parent)));
 }

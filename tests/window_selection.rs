@@ -16,11 +16,7 @@ use common::window::{read_rgba, run_script};
 const PINK: [u8; 3] = [255, 64, 200];
 
 fn pink_pixels(image: &(u32, u32, Vec<u8>)) -> usize {
-    image
-        .2
-        .chunks_exact(4)
-        .filter(|p| (0..3).all(|k| (i32::from(p[k]) - i32::from(PINK[k])).abs() <= 24))
-        .count()
+    image.2.chunks_exact(4).filter(|p| (0..3).all(|k| (i32::from(p[k]) - i32::from(PINK[k])).abs() <= 24)).count()
 }
 
 fn the_selected_joint_is_marked_in_the_window() {

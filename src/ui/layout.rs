@@ -48,11 +48,11 @@ pub fn panel_width_range(window_width: f32, panels: usize) -> egui::Rangef {
 
 /// The id under which the area dialogs are kept in (below the menu bar) is stored for the frame.
 fn dialog_area_id() -> egui::Id {
-    egui::Id::new("hanim_viewer_dialog_area")
+    egui::Id::unique("hanim_viewer_dialog_area")
 }
 
 /// `window` centred in the window below the menu bar, and kept there (it can still be moved inside).
-pub fn centred(window: egui::Window<'_>, ctx: &egui::Context) -> egui::Window<'_> {
+pub fn centred<'open>(window: egui::Window<'open>, ctx: &egui::Context) -> egui::Window<'open> {
     let area = ctx.data(|d| d.get_temp::<egui::Rect>(dialog_area_id())).unwrap_or_else(|| ctx.content_rect());
     window.pivot(egui::Align2::CENTER_CENTER).default_pos(area.center()).constrain_to(area)
 }
@@ -125,7 +125,7 @@ pub fn app_ui_docked(
         input = view_ui(ui, state, scene.is_some(), info, viewport_texture);
         if state.view_maximised {
             let at = input.rect.right_top() + egui::vec2(-8.0, 8.0);
-            egui::Area::new(egui::Id::new("restore_panels")).pivot(egui::Align2::RIGHT_TOP).fixed_pos(at).show(
+            egui::Area::new(egui::Id::unique("restore_panels")).pivot(egui::Align2::RIGHT_TOP).fixed_pos(at).show(
                 ui.ctx(),
                 |ui| {
                     if ui.button("Show panels (F11)").clicked() {
@@ -197,30 +197,25 @@ fn side_panel_ui(
         });
         ui.separator();
     }
-    egui::ScrollArea::both().id_salt(("side_scroll", state.side_tab as u8)).auto_shrink([false, false]).show(
-        ui,
-        |ui| match state.side_tab {
-            SideTab::Poses if state.pose_library.open => commands.extend(pose_library::library_ui(
-                ui,
-                &mut state.pose_library,
-                dock.library,
-                dock.library_folder,
-            )),
-            SideTab::Capture if capture_open => {
-                if let Some(capture) = dock.capture.as_deref_mut() {
-                    commands.extend(capture.dock_ui(ui));
-                }
+    let tab = state.side_tab;
+    egui::ScrollArea::both().id_salt(("side_scroll", tab as u8)).auto_shrink([false, false]).show(ui, |ui| match tab {
+        SideTab::Poses if state.pose_library.open => {
+            commands.extend(pose_library::library_ui(ui, &mut state.pose_library, dock.library, dock.library_folder))
+        }
+        SideTab::Capture if capture_open => {
+            if let Some(capture) = dock.capture.as_deref_mut() {
+                commands.extend(capture.dock_ui(ui));
             }
-            _ => {
-                egui::CollapsingHeader::new("Viewpoints").default_open(true).show(ui, |ui| {
-                    commands.extend(panels::viewpoints_ui(ui, state, summary));
-                });
-                egui::CollapsingHeader::new("Displacers").default_open(true).show(ui, |ui| {
-                    commands.extend(panels::displacers_ui(ui, summary, pose));
-                });
-            }
-        },
-    );
+        }
+        _ => {
+            egui::CollapsingHeader::new("Viewpoints").default_open(true).show(ui, |ui| {
+                commands.extend(panels::viewpoints_ui(ui, state, summary));
+            });
+            egui::CollapsingHeader::new("Displacers").default_open(true).show(ui, |ui| {
+                commands.extend(panels::displacers_ui(ui, summary, pose));
+            });
+        }
+    });
 }
 
 #[cfg(test)]

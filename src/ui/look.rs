@@ -3,8 +3,6 @@
 //! text (hints, captions, the status bar's asides) at a contrast of at least 4.5:1 (WCAG AA) against the
 //! panels, windows and text fields it is drawn on, in the dark and the light theme.
 
-use std::sync::Arc;
-
 use egui::epaint::text::{FontInsert, FontPriority, InsertFontFamily};
 use egui::{Color32, FontData, FontFamily, TextStyle, Theme};
 
@@ -26,7 +24,7 @@ const TEXT_SIZES: [(TextStyle, f32); 5] = [
 /// Installs the fallback fonts, the text sizes and the text colours once per context (later calls cost
 /// a look-up). The fonts take effect from the next frame, as egui applies new fonts between frames.
 pub fn install(ctx: &egui::Context) {
-    let id = egui::Id::new("hanim_viewer_look_installed");
+    let id = egui::Id::unique("hanim_viewer_look_installed");
     if ctx.data(|d| d.get_temp::<bool>(id)).unwrap_or(false) {
         return;
     }
@@ -95,11 +93,6 @@ pub fn luminance(c: Color32) -> f32 {
 pub fn contrast(a: Color32, b: Color32) -> f32 {
     let (la, lb) = (luminance(a), luminance(b));
     (la.max(lb) + 0.05) / (la.min(lb) + 0.05)
-}
-
-/// The share of an `Arc<Style>` a test or a window reads: the style of `theme` in `ctx`.
-pub fn style_of(ctx: &egui::Context, theme: Theme) -> Arc<egui::Style> {
-    ctx.style_of(theme)
 }
 
 #[cfg(test)]

@@ -31,8 +31,6 @@ pub use scene::{SceneSummary, StandardView, ViewEntry, ViewSource};
 pub use state::UiState;
 pub use view::{JointMark, ViewMarks};
 
-use crate::pose::Pose;
-
 /// What the status bar, toasts and dialogs show this frame.
 #[derive(Debug, Clone, Default)]
 pub struct FrameInfo<'a> {
@@ -348,15 +346,18 @@ fn screenshot_settings_ui(ui: &mut egui::Ui, state: &mut UiState, commands: &mut
 
 fn help_ui(ui: &mut egui::Ui, state: &mut UiState) {
     let mut open = state.show_help;
-    layout::centred(egui::Window::new("Help"), ui.ctx()).open(&mut open).resizable(false).collapsible(false).show(ui.ctx(), |ui| {
-        egui::Grid::new("shortcuts").striped(true).show(ui, |ui| {
-            for (keys, what) in SHORTCUTS {
-                ui.strong(*keys);
-                ui.label(*what);
-                ui.end_row();
-            }
-        });
-    });
+    layout::centred(egui::Window::new("Help"), ui.ctx()).open(&mut open).resizable(false).collapsible(false).show(
+        ui.ctx(),
+        |ui| {
+            egui::Grid::new("shortcuts").striped(true).show(ui, |ui| {
+                for (keys, what) in SHORTCUTS {
+                    ui.strong(*keys);
+                    ui.label(*what);
+                    ui.end_row();
+                }
+            });
+        },
+    );
     state.show_help = open;
 }
 
@@ -364,25 +365,29 @@ fn help_ui(ui: &mut egui::Ui, state: &mut UiState) {
 /// program carries.
 fn about_ui(ui: &mut egui::Ui, state: &mut UiState, info: &FrameInfo) {
     let mut open = state.show_about;
-    layout::centred(egui::Window::new("About hanim-viewer"), ui.ctx()).open(&mut open).resizable(false).collapsible(false).show(ui.ctx(), |ui| {
-        ui.heading("hanim-viewer");
-        ui.label("A viewer and checker for X3D H-Anim humanoids (ISO/IEC 19774).");
-        egui::Grid::new("about").striped(true).show(ui, |ui| {
-            for (what, value) in [
-                ("Version", env!("CARGO_PKG_VERSION")),
-                ("Commit", crate::GIT_COMMIT),
-                ("Adapter", info.adapter),
-                ("Licence", ABOUT_LICENCE),
-            ] {
-                ui.strong(what);
-                ui.label(value);
-                ui.end_row();
+    layout::centred(egui::Window::new("About hanim-viewer"), ui.ctx())
+        .open(&mut open)
+        .resizable(false)
+        .collapsible(false)
+        .show(ui.ctx(), |ui| {
+            ui.heading("hanim-viewer");
+            ui.label("A viewer and checker for X3D H-Anim humanoids (ISO/IEC 19774).");
+            egui::Grid::new("about").striped(true).show(ui, |ui| {
+                for (what, value) in [
+                    ("Version", env!("CARGO_PKG_VERSION")),
+                    ("Commit", crate::GIT_COMMIT),
+                    ("Adapter", info.adapter),
+                    ("Licence", ABOUT_LICENCE),
+                ] {
+                    ui.strong(what);
+                    ui.label(value);
+                    ui.end_row();
+                }
+            });
+            if ui.button("Copy").on_hover_text("copy these lines as text").clicked() {
+                ui.ctx().copy_text(about_text(info.adapter));
             }
         });
-        if ui.button("Copy").on_hover_text("copy these lines as text").clicked() {
-            ui.ctx().copy_text(about_text(info.adapter));
-        }
-    });
     state.show_about = open;
 }
 

@@ -120,11 +120,24 @@ fn selection_marks(painter: &egui::Painter, rect: egui::Rect, mark: &JointMark) 
     name_tag(painter, centre + egui::vec2(RING_RADIUS + 6.0, -RING_RADIUS - 18.0), &mark.name, SELECTION_COLOR);
 }
 
-/// `text` in a dark box at `at` (its top-left), the box's edge in `accent`.
+/// `text` in a dark box at `at` (its top-left; moved to the left of `at` where the view's right edge
+/// would cut it), the box's edge in `accent`.
 fn name_tag(painter: &egui::Painter, at: egui::Pos2, text: &str, accent: egui::Color32) {
     let galley = painter.layout_no_wrap(text.to_owned(), egui::FontId::proportional(14.0), egui::Color32::WHITE);
-    let r = egui::Rect::from_min_size(at, galley.size() + egui::vec2(10.0, 6.0));
-    painter.rect(r, 3.0, egui::Color32::from_black_alpha(210), egui::Stroke::new(1.0, accent), egui::StrokeKind::Inside);
+    let size = galley.size() + egui::vec2(10.0, 6.0);
+    let mut at = at;
+    if at.x + size.x > painter.clip_rect().right() {
+        at.x -= size.x + 2.0 * (RING_RADIUS + 6.0);
+    }
+    at.y = at.y.max(painter.clip_rect().top());
+    let r = egui::Rect::from_min_size(at, size);
+    painter.rect(
+        r,
+        3.0,
+        egui::Color32::from_black_alpha(210),
+        egui::Stroke::new(1.0, accent),
+        egui::StrokeKind::Inside,
+    );
     painter.galley(r.min + egui::vec2(5.0, 3.0), galley, egui::Color32::WHITE);
 }
 

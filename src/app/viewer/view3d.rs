@@ -122,9 +122,8 @@ impl Viewer {
         let selected = self.ui.selected_joint?.0;
         let joint = scene.summary.joints.get(selected)?;
         let centres = scene.joint_centres();
-        let to_points = |p: glam::Vec3| {
-            camera.project_to_pixel(p, width, height).map(|(x, y)| egui::vec2(x, y) / pixels_per_point)
-        };
+        let to_points =
+            |p: glam::Vec3| camera.project_to_pixel(p, width, height).map(|(x, y)| egui::vec2(x, y) / pixels_per_point);
         let centre = to_points(*centres.get(selected)?)?;
         let bone_ends = joint
             .parent

@@ -17,9 +17,9 @@ const COMPACT_INDENT: f32 = 10.0;
 /// it).
 const REVEAL_SECONDS: f64 = 0.4;
 /// Crumbs shown before the path is shortened to its root, "…" and its last ones.
-const FULL_PATH_CRUMBS: usize = 5;
-/// Crumbs kept at the end of a shortened path.
-const TAIL_CRUMBS: usize = 3;
+const FULL_PATH_CRUMBS: usize = 4;
+/// Crumbs kept at the end of a shortened path (the joint's parent and the joint).
+const TAIL_CRUMBS: usize = 2;
 
 /// The tree's shape: each joint's region, its parent and children within its region.
 pub struct TreeShape {
@@ -79,16 +79,16 @@ impl TreeShape {
 }
 
 fn group_id(region: Region) -> egui::Id {
-    egui::Id::new(("joint_group", region))
+    egui::Id::unique(("joint_group", region))
 }
 
 fn branch_id(joint: usize) -> egui::Id {
-    egui::Id::new(("joint_branch", joint))
+    egui::Id::unique(("joint_branch", joint))
 }
 
 /// The joint last revealed and when (egui time), kept in egui's memory.
 fn revealed_id() -> egui::Id {
-    egui::Id::new("joint_tree_revealed")
+    egui::Id::unique("joint_tree_revealed")
 }
 
 /// The tree (no search text): grouped, chains flattened, the selected joint revealed when the selection
@@ -140,7 +140,7 @@ pub fn joint_tree_ui(ui: &mut egui::Ui, state: &UiState, scene: &SceneSummary, o
 
 /// Opens the group and the branches that hold `joint`.
 fn open_path_to(ctx: &egui::Context, shape: &TreeShape, joint: usize) {
-    let mut open = |id: egui::Id, default: bool| {
+    let open = |id: egui::Id, default: bool| {
         let mut s = egui::collapsing_header::CollapsingState::load_with_default_open(ctx, id, default);
         s.set_open(true);
         s.store(ctx);
@@ -195,7 +195,9 @@ impl Tree<'_> {
         let selected = self.state.selected_joint == Some(JointIndex(joint));
         let response = ui.selectable_label(selected, &self.scene.joints[joint].name);
         if self.scroll_to == Some(joint) {
-            response.scroll_to_me(Some(egui::Align::Center));
+            // Up or down only: the tree's sideways scroll (for long names) stays where the user left it.
+            let row = egui::Rect::from_x_y_ranges(ui.clip_rect().x_range(), response.rect.y_range());
+            ui.scroll_to_rect(row, Some(egui::Align::Center));
         }
         if response.clicked() {
             self.out.push(UiCommand::SelectJoint(Some(JointIndex(joint))));
@@ -233,6 +235,8 @@ pub fn breadcrumb_ui(ui: &mut egui::Ui, scene: &SceneSummary, joint: usize, out:
     };
     ui.horizontal_wrapped(|ui| {
         ui.spacing_mut().item_spacing.x = 3.0;
+        // A crumb is never broken across lines: one that does not fit starts the next line.
+        ui.style_mut().wrap_mode = Some(egui::TextWrapMode::Extend);
         for (k, crumb) in shown.iter().enumerate() {
             if k > 0 {
                 ui.weak("›");

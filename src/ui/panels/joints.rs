@@ -65,17 +65,20 @@ pub fn joints_ui(ui: &mut egui::Ui, state: &mut UiState, scene: &SceneSummary, p
             }
         });
     ui.separator();
-    match state.selected_joint.filter(|j| j.0 < scene.joints.len()) {
-        Some(JointIndex(j)) => commands.extend(selected_joint_ui(ui, state, scene, pose, j)),
-        None => {
-            ui.weak("Select a joint in the tree or click near one in the view.");
+    // The selected joint's controls scroll on their own, so a short window cuts none of them off.
+    egui::ScrollArea::vertical().id_salt("joint_controls").auto_shrink([false, true]).show(ui, |ui| {
+        match state.selected_joint.filter(|j| j.0 < scene.joints.len()) {
+            Some(JointIndex(j)) => commands.extend(selected_joint_ui(ui, state, scene, pose, j)),
+            None => {
+                ui.weak("Select a joint in the tree or click near one in the view.");
+            }
         }
-    }
-    ui.separator();
-    ui.checkbox(&mut state.ignore_limits, "Ignore joint limits");
-    if ui.button("Reset all joints").clicked() {
-        commands.push(UiCommand::ResetAllJoints);
-    }
+        ui.separator();
+        ui.checkbox(&mut state.ignore_limits, "Ignore joint limits");
+        if ui.button("Reset all joints").clicked() {
+            commands.push(UiCommand::ResetAllJoints);
+        }
+    });
     commands
 }
 
