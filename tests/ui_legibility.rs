@@ -13,6 +13,7 @@ use hanim_viewer::hanim::{self, Document};
 use hanim_viewer::ui::{self, FrameInfo, PoseEditor, SceneSummary, UiState};
 
 struct App {
+    path: std::path::PathBuf,
     doc: Document,
     summary: SceneSummary,
     editor: PoseEditor,
@@ -21,13 +22,24 @@ struct App {
 }
 
 fn harness(file: &str, size: [f32; 2], adapter: &str) -> Harness<'static, App> {
-    let doc = hanim::load(&common::corpus(&format!("x3d/{file}"))).expect("corpus file loads");
+    let path = common::corpus(&format!("x3d/{file}"));
+    let doc = hanim::load(&path).expect("corpus file loads");
     let summary = SceneSummary::new(&doc, &doc.humanoids[0]);
     let editor = PoseEditor::new(&doc.humanoids[0]);
-    let app = App { doc, summary, editor, ui: UiState::default(), adapter: adapter.to_string() };
+    let app = App { path, doc, summary, editor, ui: UiState::default(), adapter: adapter.to_string() };
     Harness::builder().with_size(egui::vec2(size[0], size[1])).build_ui_state(
         |ui, app: &mut App| {
-            let info = FrameInfo { adapter: &app.adapter, ..Default::default() };
+            // As the app fills it in: the file, its height, frame figures and the adapter.
+            let info = FrameInfo {
+                file: Some(&app.path),
+                adapter: &app.adapter,
+                fps: 60.0,
+                frame_ms: 16.7,
+                work_ms: 2.0,
+                triangles: 12345,
+                figure_height: Some(1.77),
+                ..Default::default()
+            };
             let (commands, _) = ui::app_ui(ui, &mut app.ui, Some((&app.summary, &app.editor.pose)), &info, None);
             for c in commands {
                 app.editor.apply(&app.doc.humanoids[0], &mut app.ui, c);
@@ -135,7 +147,9 @@ fn a_long_adapter_name_is_cut_to_the_window() {
     let mut h = harness("JoeKick.x3d", [1024.0, 640.0], adapter);
     h.run();
     let label = h.get_by_label(adapter).rect();
+    eprintln!("the adapter's name: {label:?}");
     assert!(label.right() <= 1024.0 + 0.5, "the adapter's name runs off the window: {label:?}");
+    assert!(label.height() < 24.0, "the adapter's name takes more than a line: {label:?}");
 }
 
 #[test]
