@@ -19,7 +19,7 @@ pub const MIN_PANEL_WIDTH: f32 = 200.0;
 pub const MAX_PANELS_SHARE: f32 = 0.5;
 /// The panels' widths before the user drags them.
 pub const DEFAULT_JOINTS_WIDTH: f32 = 260.0;
-pub const DEFAULT_SIDE_WIDTH: f32 = 280.0;
+pub const DEFAULT_SIDE_WIDTH: f32 = 240.0;
 
 /// What the side panel can show besides the scene (viewpoints and displacers), as tabs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
