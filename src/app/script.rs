@@ -42,7 +42,7 @@
 //! load-pose FILE|builtin:NAME   File ▸ Load pose…: a pose file or a built-in pose (t-pose, a-pose,
 //!                           relaxed, sitting, walking-contact, waving) applied to the posed humanoid;
 //!                           one undo step
-//! pose-library on|off       show or hide the pose library window (later steps wait for its thumbnails)
+//! pose-library on|off       show or hide the pose library tab (later steps wait for its thumbnails)
 //! key                       Set key: the current pose at the current time into the selected authored
 //!                           clip (a new one when none is selected); one undo step
 //! key-move FROM TO          move the selected authored clip's key at FROM seconds to TO

@@ -13,9 +13,10 @@ pub use layout::{PlacedGlyph, TextLayout, layout, layout_text, text_bounds};
 
 use crate::x3d::{NodeId, Scene, X3dError};
 
-const SANS: &[u8] = include_bytes!("../../assets/fonts/DejaVuSans.ttf");
+/// The faces; Sans and Mono are also the UI's fallback fonts (`crate::ui::look`).
+pub(crate) const SANS: &[u8] = include_bytes!("../../assets/fonts/DejaVuSans.ttf");
 const SERIF: &[u8] = include_bytes!("../../assets/fonts/DejaVuSerif.ttf");
-const MONO: &[u8] = include_bytes!("../../assets/fonts/DejaVuSansMono.ttf");
+pub(crate) const MONO: &[u8] = include_bytes!("../../assets/fonts/DejaVuSansMono.ttf");
 
 /// The three font families every X3D browser supports (15.2.2.2).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

@@ -1,4 +1,4 @@
-//! The motion capture window: the capture retargeted onto the humanoid and its bone mapping, one row
+//! The motion capture tab of the side panel: the capture retargeted onto the humanoid and its bone mapping, one row
 //! per capture joint, editable. A row's text lists the H-Anim joints that source drives (empty: none);
 //! an edit is committed when the field loses focus (or Enter), or at once from a row's joint menu, and
 //! the app retargets with the new mapping. Mappings load from and save to the text form of
@@ -36,9 +36,9 @@ impl CaptureEditor {
         result
     }
 
-    /// The window, when it is open.
-    pub fn window(&mut self, ctx: &egui::Context) -> Vec<UiCommand> {
-        if self.panel.open { capture_window(ctx, &mut self.panel, &self.summary) } else { Vec::new() }
+    /// The capture's content, docked as a tab of the side panel (the app shows it while `panel.open`).
+    pub fn dock_ui(&mut self, ui: &mut egui::Ui) -> Vec<UiCommand> {
+        capture_ui(ui, &mut self.panel, &self.summary)
     }
 }
 
@@ -168,7 +168,7 @@ fn status_text(status: Option<&SourceStatus>, row: &MappingRow) -> (String, bool
     }
 }
 
-/// The window's content.
+/// The capture's content (rows, mapping files, the retarget summary).
 pub fn capture_ui(ui: &mut egui::Ui, panel: &mut CapturePanel, summary: &CaptureSummary) -> Vec<UiCommand> {
     let mut commands = Vec::new();
     ui.horizontal_wrapped(|ui| {
@@ -276,20 +276,4 @@ pub fn capture_ui(ui: &mut egui::Ui, panel: &mut CapturePanel, summary: &Capture
 /// The targets the mapping in use lists for a row, as the row shows them.
 fn status_targets(status: Option<&SourceStatus>) -> String {
     status.and_then(|s| s.listed.as_ref()).map(|t| t.join(" ")).unwrap_or_default()
-}
-
-/// The floating window, when a capture is applied and the window is open.
-pub fn capture_window(ctx: &egui::Context, panel: &mut CapturePanel, summary: &CaptureSummary) -> Vec<UiCommand> {
-    let mut commands = Vec::new();
-    let mut open = panel.open;
-    egui::Window::new("Motion capture")
-        .open(&mut open)
-        .default_width(520.0)
-        .default_height(360.0)
-        .max_width(720.0)
-        .default_pos(ctx.content_rect().right_top() + egui::vec2(-540.0, 40.0))
-        .resizable(true)
-        .show(ctx, |ui| commands = capture_ui(ui, panel, summary));
-    panel.open = open;
-    commands
 }

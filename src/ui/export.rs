@@ -92,97 +92,104 @@ pub fn export_window(
     let mut commands = Vec::new();
     let mut open = settings.open;
     let clip = transport.and_then(|t| t.selected.map(|i| (&t.animations.clips[i], t)));
-    egui::Window::new("Export animation").open(&mut open).resizable(false).collapsible(false).show(ctx, |ui| {
-        let clip_label = match clip {
-            Some((c, t)) => format!("Clip '{}' ({:.2} s)", c.name(), c.duration(t.options.interpolation)),
-            None => "Clip (the file has none selected)".to_string(),
-        };
-        ui.add_enabled_ui(clip.is_some(), |ui| ui.radio_value(&mut settings.what, ExportWhat::Clip, clip_label));
-        if clip.is_none() {
-            settings.what = ExportWhat::Turntable;
-        }
-        ui.radio_value(&mut settings.what, ExportWhat::Turntable, "Turntable of the current pose");
-        ui.separator();
-        egui::Grid::new("export_settings").num_columns(2).show(ui, |ui| {
-            match (settings.what, clip) {
-                (ExportWhat::Clip, Some((c, t))) => {
-                    let duration = c.duration(t.options.interpolation);
-                    let (mut start, mut end) = settings.range(duration);
-                    ui.label("From");
-                    ui.horizontal(|ui| {
-                        if ui
-                            .add(egui::DragValue::new(&mut start).range(0.0..=duration).speed(0.01).suffix(" s"))
-                            .changed()
-                        {
-                            settings.start = start;
-                        }
-                        if ui.button("At the scrubber").clicked() {
-                            settings.start = t.time.clamp(0.0, duration);
-                        }
-                    });
-                    ui.end_row();
-                    ui.label("To");
-                    ui.horizontal(|ui| {
-                        if ui
-                            .add(egui::DragValue::new(&mut end).range(0.0..=duration).speed(0.01).suffix(" s"))
-                            .changed()
-                        {
-                            settings.end = Some(end);
-                        }
-                        if ui.button("At the scrubber").clicked() {
-                            settings.end = Some(t.time.clamp(0.0, duration));
-                        }
-                        if ui.button("Clip's end").clicked() {
-                            settings.end = None;
-                        }
-                    });
-                    ui.end_row();
-                }
-                _ => {
-                    ui.label("One turn in");
-                    ui.add(
-                        egui::DragValue::new(&mut settings.turntable_seconds).range(0.5..=60.0).speed(0.1).suffix(" s"),
-                    );
-                    ui.end_row();
-                }
+    super::layout::centred(egui::Window::new("Export animation"), ctx)
+        .open(&mut open)
+        .resizable(false)
+        .collapsible(false)
+        .show(ctx, |ui| {
+            let clip_label = match clip {
+                Some((c, t)) => format!("Clip '{}' ({:.2} s)", c.name(), c.duration(t.options.interpolation)),
+                None => "Clip (the file has none selected)".to_string(),
+            };
+            ui.add_enabled_ui(clip.is_some(), |ui| ui.radio_value(&mut settings.what, ExportWhat::Clip, clip_label));
+            if clip.is_none() {
+                settings.what = ExportWhat::Turntable;
             }
-            ui.label("Size");
-            ui.horizontal(|ui| {
-                ui.add(egui::DragValue::new(&mut settings.size[0]).range(16..=4096).suffix(" px"));
-                ui.label("×");
-                ui.add(egui::DragValue::new(&mut settings.size[1]).range(16..=4096).suffix(" px"));
-            });
-            ui.end_row();
-            ui.label("Frames per second");
-            ui.add(egui::DragValue::new(&mut settings.fps).range(1.0..=60.0).speed(0.5));
-            ui.end_row();
-            ui.label("Plays");
-            ui.horizontal(|ui| {
-                ui.add(egui::DragValue::new(&mut settings.loops).range(0..=1000));
-                ui.weak(if settings.loops == 0 { "forever" } else { "times" });
-            });
-            ui.end_row();
-            ui.label("GIF colours");
-            ui.add(egui::DragValue::new(&mut settings.colors).range(2..=256));
-            ui.end_row();
-            ui.label("Format");
-            egui::ComboBox::from_id_salt("export_format").selected_text(settings.format.extension()).show_ui(
-                ui,
-                |ui| {
-                    for (format, name) in AnimationFormat::ALL {
-                        let label =
-                            if format.needs_ffmpeg() { format!("{name} (needs ffmpeg)") } else { name.to_string() };
-                        ui.selectable_value(&mut settings.format, format, label);
+            ui.radio_value(&mut settings.what, ExportWhat::Turntable, "Turntable of the current pose");
+            ui.separator();
+            egui::Grid::new("export_settings").num_columns(2).show(ui, |ui| {
+                match (settings.what, clip) {
+                    (ExportWhat::Clip, Some((c, t))) => {
+                        let duration = c.duration(t.options.interpolation);
+                        let (mut start, mut end) = settings.range(duration);
+                        ui.label("From");
+                        ui.horizontal(|ui| {
+                            if ui
+                                .add(egui::DragValue::new(&mut start).range(0.0..=duration).speed(0.01).suffix(" s"))
+                                .changed()
+                            {
+                                settings.start = start;
+                            }
+                            if ui.button("At the scrubber").clicked() {
+                                settings.start = t.time.clamp(0.0, duration);
+                            }
+                        });
+                        ui.end_row();
+                        ui.label("To");
+                        ui.horizontal(|ui| {
+                            if ui
+                                .add(egui::DragValue::new(&mut end).range(0.0..=duration).speed(0.01).suffix(" s"))
+                                .changed()
+                            {
+                                settings.end = Some(end);
+                            }
+                            if ui.button("At the scrubber").clicked() {
+                                settings.end = Some(t.time.clamp(0.0, duration));
+                            }
+                            if ui.button("Clip's end").clicked() {
+                                settings.end = None;
+                            }
+                        });
+                        ui.end_row();
                     }
-                },
-            );
-            ui.end_row();
+                    _ => {
+                        ui.label("One turn in");
+                        ui.add(
+                            egui::DragValue::new(&mut settings.turntable_seconds)
+                                .range(0.5..=60.0)
+                                .speed(0.1)
+                                .suffix(" s"),
+                        );
+                        ui.end_row();
+                    }
+                }
+                ui.label("Size");
+                ui.horizontal(|ui| {
+                    ui.add(egui::DragValue::new(&mut settings.size[0]).range(16..=4096).suffix(" px"));
+                    ui.label("×");
+                    ui.add(egui::DragValue::new(&mut settings.size[1]).range(16..=4096).suffix(" px"));
+                });
+                ui.end_row();
+                ui.label("Frames per second");
+                ui.add(egui::DragValue::new(&mut settings.fps).range(1.0..=60.0).speed(0.5));
+                ui.end_row();
+                ui.label("Plays");
+                ui.horizontal(|ui| {
+                    ui.add(egui::DragValue::new(&mut settings.loops).range(0..=1000));
+                    ui.weak(if settings.loops == 0 { "forever" } else { "times" });
+                });
+                ui.end_row();
+                ui.label("GIF colours");
+                ui.add(egui::DragValue::new(&mut settings.colors).range(2..=256));
+                ui.end_row();
+                ui.label("Format");
+                egui::ComboBox::from_id_salt("export_format").selected_text(settings.format.extension()).show_ui(
+                    ui,
+                    |ui| {
+                        for (format, name) in AnimationFormat::ALL {
+                            let label =
+                                if format.needs_ffmpeg() { format!("{name} (needs ffmpeg)") } else { name.to_string() };
+                            ui.selectable_value(&mut settings.format, format, label);
+                        }
+                    },
+                );
+                ui.end_row();
+            });
+            ui.separator();
+            if ui.button("Export…").clicked() {
+                commands.push(UiCommand::ExportAnimationDialog);
+            }
         });
-        ui.separator();
-        if ui.button("Export…").clicked() {
-            commands.push(UiCommand::ExportAnimationDialog);
-        }
-    });
     settings.open = open && settings.open;
     commands
 }

@@ -55,26 +55,29 @@ pub fn limit_report_window(
 ) -> Vec<TransportCommand> {
     let mut out = Vec::new();
     let mut open = panel.open;
-    egui::Window::new("Limits over the clip").open(&mut open).default_width(360.0).show(ctx, |ui| {
-        let Some(clip) = panel.clip.and_then(|i| transport.animations.clips.get(i).map(|c| (i, c))) else {
-            ui.label("Select a clip in the transport.");
-            return;
-        };
-        let frames: std::collections::BTreeSet<usize> = panel.excesses.iter().map(|e| e.frame).collect();
-        ui.label(format!(
-            "clip '{}': {} excesses on {} frames, worst first",
-            clip.1.name(),
-            panel.excesses.len(),
-            frames.len()
-        ));
-        egui::ScrollArea::vertical().max_height(320.0).id_salt("limit_excesses").show(ui, |ui| {
-            for excess in &panel.excesses {
-                if ui.selectable_label(false, excess.describe()).on_hover_text("show this frame").clicked() {
-                    out.extend(jump_to(clip.0, excess, transport));
+    super::layout::centred(egui::Window::new("Limits over the clip"), ctx).open(&mut open).default_width(360.0).show(
+        ctx,
+        |ui| {
+            let Some(clip) = panel.clip.and_then(|i| transport.animations.clips.get(i).map(|c| (i, c))) else {
+                ui.label("Select a clip in the transport.");
+                return;
+            };
+            let frames: std::collections::BTreeSet<usize> = panel.excesses.iter().map(|e| e.frame).collect();
+            ui.label(format!(
+                "clip '{}': {} excesses on {} frames, worst first",
+                clip.1.name(),
+                panel.excesses.len(),
+                frames.len()
+            ));
+            egui::ScrollArea::vertical().max_height(320.0).id_salt("limit_excesses").show(ui, |ui| {
+                for excess in &panel.excesses {
+                    if ui.selectable_label(false, excess.describe()).on_hover_text("show this frame").clicked() {
+                        out.extend(jump_to(clip.0, excess, transport));
+                    }
                 }
-            }
-        });
-    });
+            });
+        },
+    );
     panel.open = open;
     out
 }

@@ -8,24 +8,28 @@ pub mod command;
 pub mod edit;
 pub mod export;
 pub mod keys;
+pub mod layout;
 pub mod limit_report;
 pub mod limits;
+pub mod look;
 pub mod panels;
 pub mod pose_library;
 pub mod save_x3d;
 pub mod scale;
 pub mod scene;
 pub mod state;
+pub mod status;
 pub mod transport;
+pub mod view;
 
 use std::path::Path;
 
 pub use command::UiCommand;
 pub use edit::PoseEditor;
+pub use layout::{Dock, SideTab, app_ui, app_ui_docked};
 pub use scene::{SceneSummary, StandardView, ViewEntry, ViewSource};
 pub use state::UiState;
-
-use crate::pose::Pose;
+pub use view::{JointMark, ViewMarks};
 
 /// What the status bar, toasts and dialogs show this frame.
 #[derive(Debug, Clone, Default)]
@@ -108,6 +112,7 @@ pub const SHORTCUTS: &[(&str, &str)] = &[
     ("Ctrl+Z / Ctrl+Shift+Z", "Undo / redo pose and displacer edits"),
     ("1 – 9", "Switch to viewpoint 1–9"),
     ("F", "Fit the humanoid in the view"),
+    ("F11", "Maximise the 3D view (hide the side panels) / bring the panels back"),
     ("J", "Frame the selected joint"),
     ("G / K", "Toggle grid / skeleton"),
     ("Space", "Play / pause the motion"),
@@ -224,7 +229,7 @@ fn menu_ui(ui: &mut egui::Ui, state: &mut UiState, info: &FrameInfo) -> Vec<UiCo
             {
                 commands.push(UiCommand::LoadPoseDialog);
             }
-            if ui.add_enabled(info.file.is_some(), egui::Button::new("Pose library")).clicked() {
+            if ui.add_enabled(info.file.is_some(), egui::Button::new("Pose library")).on_hover_text("a tab of the side panel").clicked() {
                 state.pose_library.open = true;
             }
             ui.separator();
@@ -282,6 +287,7 @@ fn menu_ui(ui: &mut egui::Ui, state: &mut UiState, info: &FrameInfo) -> Vec<UiCo
                 .on_hover_text("a key light and ambient light the file does not have; off: X3D's lighting equations");
             ui.checkbox(&mut state.show_joints_panel, "Joints panel");
             ui.checkbox(&mut state.show_side_panel, "Displacers and viewpoints panel");
+            ui.checkbox(&mut state.view_maximised, "Maximise 3D view  (F11)");
             ui.checkbox(&mut state.continuous_redraw, "Redraw continuously (measure fps)");
             ui.checkbox(&mut state.limit_report.open, "Limits over the clip")
                 .on_hover_text("the frames of the transport's clip where a joint leaves its llimit/ulimit");
@@ -338,76 +344,20 @@ fn screenshot_settings_ui(ui: &mut egui::Ui, state: &mut UiState, commands: &mut
     }
 }
 
-fn status_ui(ui: &mut egui::Ui, state: &mut UiState, info: &FrameInfo) {
-    ui.horizontal(|ui| {
-        if info.loading.is_none()
-            && let Some(height) = info.figure_height
-        {
-            height_ui(ui, state, height);
-            ui.separator();
-        }
-        // The file (or the load in progress) first: the adapter's name is long and may not fit.
-        if let Some(path) = info.loading {
-            ui.spinner();
-            match info.loading_stage {
-                Some(stage) => ui.label(format!("loading {}: {stage}", path.display())),
-                None => ui.label(format!("loading {}", path.display())),
-            };
-            ui.separator();
-        } else if let Some(path) = info.file {
-            ui.label(path.display().to_string());
-            ui.separator();
-        }
-        ui.label(format!("{:5.1} fps", info.fps));
-        ui.separator();
-        ui.label(format!("{:6.1} ms/frame", info.frame_ms))
-            .on_hover_text("time between the last frames; frames are drawn on input, animation or script");
-        ui.separator();
-        ui.label(format!("{:5.1} ms CPU", info.work_ms)).on_hover_text("CPU time to build and submit a frame");
-        ui.separator();
-        ui.label(format!("{} triangles", info.triangles));
-        ui.separator();
-        ui.label(info.adapter);
-    });
-}
-
-/// The figure's height, and for an implausible one the offer to read it at human size
-/// ([`scale::human_size_factor`]; the view only, the file untouched).
-fn height_ui(ui: &mut egui::Ui, state: &mut UiState, height: f32) {
-    let applied = state.human_size.unwrap_or(1.0);
-    let (text, warns) = scale::height_status(height, applied);
-    if warns {
-        ui.colored_label(ui.visuals().warn_fg_color, text.clone()).on_hover_text(
-            "X3D lengths are metres; this figure's size suggests the file was modelled in another unit \
-             without a UNIT statement or a scaling Transform",
-        );
-        if let Some(factor) = scale::human_size_factor(height)
-            && ui
-                .small_button(format!("View at human size (×{factor})"))
-                .on_hover_text("read the figure at a human size; the file is not changed")
-                .clicked()
-        {
-            state.human_size = Some(factor);
-        }
-    } else {
-        ui.label(text).on_hover_text("the figure's height at rest (X3D lengths are metres)");
-        if state.human_size.is_some() && ui.small_button("File size").clicked() {
-            state.human_size = None;
-        }
-    }
-}
-
 fn help_ui(ui: &mut egui::Ui, state: &mut UiState) {
     let mut open = state.show_help;
-    egui::Window::new("Help").open(&mut open).resizable(false).collapsible(false).show(ui.ctx(), |ui| {
-        egui::Grid::new("shortcuts").striped(true).show(ui, |ui| {
-            for (keys, what) in SHORTCUTS {
-                ui.strong(*keys);
-                ui.label(*what);
-                ui.end_row();
-            }
-        });
-    });
+    layout::centred(egui::Window::new("Help"), ui.ctx()).open(&mut open).resizable(false).collapsible(false).show(
+        ui.ctx(),
+        |ui| {
+            egui::Grid::new("shortcuts").striped(true).show(ui, |ui| {
+                for (keys, what) in SHORTCUTS {
+                    ui.strong(*keys);
+                    ui.label(*what);
+                    ui.end_row();
+                }
+            });
+        },
+    );
     state.show_help = open;
 }
 
@@ -415,25 +365,29 @@ fn help_ui(ui: &mut egui::Ui, state: &mut UiState) {
 /// program carries.
 fn about_ui(ui: &mut egui::Ui, state: &mut UiState, info: &FrameInfo) {
     let mut open = state.show_about;
-    egui::Window::new("About hanim-viewer").open(&mut open).resizable(false).collapsible(false).show(ui.ctx(), |ui| {
-        ui.heading("hanim-viewer");
-        ui.label("A viewer and checker for X3D H-Anim humanoids (ISO/IEC 19774).");
-        egui::Grid::new("about").striped(true).show(ui, |ui| {
-            for (what, value) in [
-                ("Version", env!("CARGO_PKG_VERSION")),
-                ("Commit", crate::GIT_COMMIT),
-                ("Adapter", info.adapter),
-                ("Licence", ABOUT_LICENCE),
-            ] {
-                ui.strong(what);
-                ui.label(value);
-                ui.end_row();
+    layout::centred(egui::Window::new("About hanim-viewer"), ui.ctx())
+        .open(&mut open)
+        .resizable(false)
+        .collapsible(false)
+        .show(ui.ctx(), |ui| {
+            ui.heading("hanim-viewer");
+            ui.label("A viewer and checker for X3D H-Anim humanoids (ISO/IEC 19774).");
+            egui::Grid::new("about").striped(true).show(ui, |ui| {
+                for (what, value) in [
+                    ("Version", env!("CARGO_PKG_VERSION")),
+                    ("Commit", crate::GIT_COMMIT),
+                    ("Adapter", info.adapter),
+                    ("Licence", ABOUT_LICENCE),
+                ] {
+                    ui.strong(what);
+                    ui.label(value);
+                    ui.end_row();
+                }
+            });
+            if ui.button("Copy").on_hover_text("copy these lines as text").clicked() {
+                ui.ctx().copy_text(about_text(info.adapter));
             }
         });
-        if ui.button("Copy").on_hover_text("copy these lines as text").clicked() {
-            ui.ctx().copy_text(about_text(info.adapter));
-        }
-    });
     state.show_about = open;
 }
 
@@ -451,7 +405,7 @@ pub fn about_text(adapter: &str) -> String {
 }
 
 fn error_ui(ui: &mut egui::Ui, error: &str, has_humanoid: bool, commands: &mut Vec<UiCommand>) {
-    egui::Window::new("Error").collapsible(false).resizable(true).show(ui.ctx(), |ui| {
+    layout::centred(egui::Window::new("Error"), ui.ctx()).collapsible(false).resizable(true).show(ui.ctx(), |ui| {
         // Selectable, and copied whole by the button: users paste errors into reports.
         ui.add(egui::Label::new(egui::RichText::new(error).monospace()).selectable(true));
         if has_humanoid {
@@ -493,132 +447,4 @@ fn first_run_ui(ui: &mut egui::Ui, rect: egui::Rect, state: &UiState, commands: 
             });
         },
     );
-}
-
-/// The whole window's UI: menu, status bar, Joints panel (left), Displacers and Viewpoints (right) and
-/// the central 3D view showing `viewport_texture`. Returns the commands of this frame and the mouse input
-/// on the 3D view.
-pub fn app_ui(
-    ui: &mut egui::Ui,
-    state: &mut UiState,
-    scene: Option<(&SceneSummary, &Pose)>,
-    info: &FrameInfo,
-    viewport_texture: Option<egui::TextureId>,
-) -> (Vec<UiCommand>, ViewportInput) {
-    let mut commands = shortcuts_ui(ui, state);
-    egui::Panel::top("menu").show(ui, |ui| commands.extend(menu_ui(ui, state, info)));
-    egui::Panel::bottom("status").show(ui, |ui| status_ui(ui, state, info));
-    if let Some((summary, pose)) = scene {
-        if state.show_joints_panel {
-            let width = state.joints_panel_width.clamp(120.0, 800.0);
-            let panel = egui::Panel::left("joints").resizable(true).default_size(width).show(ui, |ui| {
-                ui.heading("Joints");
-                commands.extend(panels::joints_ui(ui, state, summary, pose));
-            });
-            state.joints_panel_width = panel.response.rect.width();
-        }
-        if state.show_side_panel {
-            let width = state.side_panel_width.clamp(120.0, 800.0);
-            let panel = egui::Panel::right("side").resizable(true).default_size(width).show(ui, |ui| {
-                egui::ScrollArea::vertical().id_salt("side_scroll").show(ui, |ui| {
-                    egui::CollapsingHeader::new("Viewpoints").default_open(true).show(ui, |ui| {
-                        commands.extend(panels::viewpoints_ui(ui, state, summary));
-                    });
-                    egui::CollapsingHeader::new("Displacers").default_open(true).show(ui, |ui| {
-                        commands.extend(panels::displacers_ui(ui, summary, pose));
-                    });
-                });
-            });
-            state.side_panel_width = panel.response.rect.width();
-        }
-    }
-    let mut input = ViewportInput::default();
-    egui::CentralPanel::default().frame(egui::Frame::NONE).show(ui, |ui| {
-        let rect = ui.max_rect();
-        input.rect = rect;
-        let response = ui.allocate_rect(rect, egui::Sense::click_and_drag());
-        if let Some(texture) = viewport_texture {
-            ui.painter().image(
-                texture,
-                rect,
-                egui::Rect::from_min_max(egui::pos2(0.0, 0.0), egui::pos2(1.0, 1.0)),
-                egui::Color32::WHITE,
-            );
-        }
-        if scene.is_none() && info.loading.is_none() {
-            ui.painter().text(
-                rect.center(),
-                egui::Align2::CENTER_CENTER,
-                "No humanoid loaded.\nFile > Open (Ctrl+O) or drop an .x3d, .x3dv or .wrl file here.",
-                egui::FontId::proportional(18.0),
-                ui.visuals().weak_text_color(),
-            );
-        }
-        let shift = ui.input(|i| i.modifiers.shift);
-        let delta = response.drag_delta();
-        if response.dragged_by(egui::PointerButton::Primary) && !shift {
-            input.orbit = delta;
-        } else if response.dragged_by(egui::PointerButton::Secondary)
-            || response.dragged_by(egui::PointerButton::Middle)
-            || response.dragged_by(egui::PointerButton::Primary)
-        {
-            input.pan = delta;
-        }
-        if response.hovered() {
-            let (scroll, zoom) = ui.input(|i| (i.smooth_scroll_delta.y, i.zoom_delta()));
-            input.zoom = scroll / 200.0 + (zoom - 1.0);
-        }
-        if response.clicked()
-            && let Some(pos) = response.interact_pointer_pos()
-        {
-            input.click = Some(pos - rect.min);
-        }
-        if response.drag_started_by(egui::PointerButton::Primary) && !shift {
-            input.press = ui.input(|i| i.pointer.press_origin()).map(|p| p - rect.min);
-        }
-        if response.dragged_by(egui::PointerButton::Primary) {
-            input.pointer = response.interact_pointer_pos().map(|p| p - rect.min);
-        }
-        input.drag_released = response.drag_stopped();
-        input.alt = ui.input(|i| i.modifiers.alt);
-        if response.secondary_clicked() {
-            input.secondary_click = response.interact_pointer_pos().map(|p| p - rect.min);
-        }
-        input.hover = response.hover_pos().map(|p| p - rect.min);
-        // With the Sites overlay, the Site or joint under the pointer is named beside it.
-        if state.show_sites
-            && let (Some(name), Some(at)) = (&state.hovered_name, response.hover_pos())
-        {
-            let painter = ui.painter();
-            let galley = painter.layout_no_wrap(name.clone(), egui::FontId::proportional(14.0), egui::Color32::WHITE);
-            let r = egui::Rect::from_min_size(at + egui::vec2(14.0, -8.0), galley.size() + egui::vec2(10.0, 6.0));
-            painter.rect_filled(r, 3.0, egui::Color32::from_black_alpha(200));
-            painter.galley(r.min + egui::vec2(5.0, 3.0), galley, egui::Color32::WHITE);
-        }
-        if !info.toasts.is_empty() {
-            let painter = ui.painter();
-            let mut y = rect.max.y - 12.0;
-            for toast in info.toasts.iter().rev() {
-                let galley =
-                    painter.layout_no_wrap(toast.clone(), egui::FontId::proportional(14.0), egui::Color32::WHITE);
-                let size = galley.size() + egui::vec2(16.0, 8.0);
-                let r = egui::Rect::from_min_size(egui::pos2(rect.max.x - size.x - 12.0, y - size.y), size);
-                painter.rect_filled(r, 4.0, egui::Color32::from_black_alpha(190));
-                painter.galley(r.min + egui::vec2(8.0, 4.0), galley, egui::Color32::WHITE);
-                y -= size.y + 6.0;
-            }
-        }
-    });
-    let selected_name = scene
-        .and_then(|(summary, _)| state.selected_joint.and_then(|j| summary.joints.get(j.0)).map(|j| j.name.as_str()));
-    panels::skin_inspection::skin_inspection_window(ui.ctx(), input.rect, state, selected_name);
-    if info.first_run && info.error.is_none() && info.loading.is_none() {
-        first_run_ui(ui, input.rect, state, &mut commands);
-    }
-    help_ui(ui, state);
-    about_ui(ui, state, info);
-    if let Some(error) = info.error {
-        error_ui(ui, error, scene.is_some(), &mut commands);
-    }
-    (commands, input)
 }

@@ -1,4 +1,4 @@
-//! The pose library: a window listing the poses a humanoid can be put into — the built-in standard
+//! The pose library: a tab of the side panel listing the poses a humanoid can be put into — the built-in standard
 //! poses, the file's own HAnimPoses and the poses saved in the user's library folder — each with a
 //! thumbnail of this humanoid in that pose. A click applies the pose (one undo step); a name and a
 //! button save the current pose into the library. The app renders the thumbnails and hands them in as
@@ -41,7 +41,7 @@ pub struct LibraryEntry {
     pub thumbnail: Option<egui::TextureId>,
 }
 
-/// The library window's state (this session only).
+/// The library's state (this session only): `open` docks it as a tab of the side panel.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct LibraryState {
     pub open: bool,
@@ -52,61 +52,47 @@ pub struct LibraryState {
 /// Side of a thumbnail, in points.
 pub const THUMBNAIL_POINTS: f32 = 96.0;
 
-/// The library window: the entries by section, a click applying one; a name field and Save.
-pub fn library_window(
-    ctx: &egui::Context,
+/// The library's content (a tab of the side panel): a name field and Save, then the entries by section,
+/// a click applying one.
+pub fn library_ui(
+    ui: &mut egui::Ui,
     state: &mut LibraryState,
     entries: &[LibraryEntry],
     folder: Option<&str>,
 ) -> Vec<UiCommand> {
     let mut commands = Vec::new();
-    let mut open = state.open;
-    let width = 6.0 * (THUMBNAIL_POINTS + 12.0);
-    // First shown toward the right, over the side panel rather than the figure in the middle.
-    let screen = ctx.content_rect();
-    let x = (screen.right() - width - 40.0).max(screen.left() + 8.0);
-    egui::Window::new("Pose library")
-        .open(&mut open)
-        .default_width(width)
-        .default_height(560.0)
-        .default_pos(egui::pos2(x, 60.0))
-        .resizable(true)
-        .show(ctx, |ui| {
-            ui.horizontal(|ui| {
-                ui.label("Save current pose as");
-                ui.add(egui::TextEdit::singleline(&mut state.new_name).desired_width(140.0).hint_text("name"));
-                let name = state.new_name.trim().to_string();
-                if ui.add_enabled(!name.is_empty(), egui::Button::new("Save")).clicked() {
-                    commands.push(UiCommand::SavePoseToLibrary(name));
-                    state.new_name.clear();
-                }
-            });
-            if let Some(folder) = folder {
-                ui.weak(format!("Library folder: {folder}"));
+    ui.horizontal_wrapped(|ui| {
+        ui.label("Save current pose as");
+        ui.add(egui::TextEdit::singleline(&mut state.new_name).desired_width(120.0).hint_text("name"));
+        let name = state.new_name.trim().to_string();
+        if ui.add_enabled(!name.is_empty(), egui::Button::new("Save")).clicked() {
+            commands.push(UiCommand::SavePoseToLibrary(name));
+            state.new_name.clear();
+        }
+    });
+    if let Some(folder) = folder {
+        ui.weak("Library folder:").on_hover_text(folder);
+        super::status::cut_label(ui, folder);
+    }
+    ui.separator();
+    let mut section = None;
+    let mut start = 0;
+    for (i, entry) in entries.iter().enumerate() {
+        if section != Some(entry.source.section()) {
+            if section.is_some() {
+                commands.extend(grid(ui, &entries[start..i]));
             }
-            ui.separator();
-            egui::ScrollArea::vertical().id_salt("pose_library_scroll").show(ui, |ui| {
-                let mut section = None;
-                let mut start = 0;
-                for (i, entry) in entries.iter().enumerate() {
-                    if section != Some(entry.source.section()) {
-                        if section.is_some() {
-                            commands.extend(grid(ui, &entries[start..i]));
-                        }
-                        section = Some(entry.source.section());
-                        start = i;
-                        ui.strong(entry.source.section());
-                    }
-                }
-                if section.is_some() {
-                    commands.extend(grid(ui, &entries[start..]));
-                }
-                if entries.iter().all(|e| !matches!(e.source, LibrarySource::Saved(_))) {
-                    ui.weak("No saved poses yet: name the current pose above and press Save.");
-                }
-            });
-        });
-    state.open = open;
+            section = Some(entry.source.section());
+            start = i;
+            ui.strong(entry.source.section());
+        }
+    }
+    if section.is_some() {
+        commands.extend(grid(ui, &entries[start..]));
+    }
+    if entries.iter().all(|e| !matches!(e.source, LibrarySource::Saved(_))) {
+        ui.weak("No saved poses yet: name the current pose above and press Save.");
+    }
     commands
 }
 
@@ -126,7 +112,7 @@ fn grid(ui: &mut egui::Ui, entries: &[LibraryEntry]) -> Vec<UiCommand> {
                 if response.clicked() {
                     commands.push(UiCommand::ApplyLibraryPose(entry.source.clone()));
                 }
-                ui.add(egui::Label::new(egui::RichText::new(&entry.label).small()).truncate());
+                ui.add(egui::Label::new(&entry.label).truncate());
             });
         }
     });

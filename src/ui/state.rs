@@ -76,6 +76,19 @@ pub struct UiState {
     /// File ▸ Save as X3D…'s choices (this session only).
     #[serde(skip)]
     pub save_x3d: super::save_x3d::SaveX3dSettings,
+    /// The 3D view has the window's width (F11): no side panels, no status bar.
+    #[serde(skip)]
+    pub view_maximised: bool,
+    /// The side panel's tab (the scene, or a docked tool).
+    #[serde(skip)]
+    pub side_tab: super::layout::SideTab,
+    /// Whether the pose library and the motion capture were docked last frame (a tool just opened
+    /// becomes the side panel's tab).
+    #[serde(skip)]
+    pub docked_last_frame: (bool, bool),
+    /// Where the selected joint lies in the 3D view (the app projects it each frame).
+    #[serde(skip)]
+    pub view_marks: super::view::ViewMarks,
 }
 
 impl Default for UiState {
@@ -99,8 +112,8 @@ impl Default for UiState {
             last_folder: None,
             screenshot_folder: None,
             screenshot_size: None,
-            joints_panel_width: 260.0,
-            side_panel_width: 240.0,
+            joints_panel_width: super::layout::DEFAULT_JOINTS_WIDTH,
+            side_panel_width: super::layout::DEFAULT_SIDE_WIDTH,
             continuous_redraw: false,
             skin_overlay: Default::default(),
             show_joint_axes: false,
@@ -111,6 +124,10 @@ impl Default for UiState {
             limit_report: Default::default(),
             pose_library: Default::default(),
             save_x3d: Default::default(),
+            view_maximised: false,
+            side_tab: Default::default(),
+            docked_last_frame: (false, false),
+            view_marks: Default::default(),
         }
     }
 }
@@ -142,6 +159,7 @@ impl UiState {
     pub fn forget_humanoid(&mut self) {
         self.selected_joint = None;
         self.picked_vertex = None;
+        self.view_marks = Default::default();
         self.joint_search.clear();
         self.active_view = None;
         self.human_size = None;

@@ -136,7 +136,16 @@ pub fn transport_ui(ui: &mut egui::Ui, transport: &Transport, out: &mut Vec<Tran
             ui.separator();
         }
         let play = if transport.playing { "Pause" } else { "Play" };
-        if ui.button(play).on_hover_text("Space").clicked() {
+        // As wide as the wider of its two words, so the controls after it stay put when it changes.
+        let width = ["Play", "Pause"]
+            .map(|w| {
+                let font = egui::TextStyle::Button.resolve(ui.style());
+                ui.painter().layout_no_wrap(w.to_owned(), font, egui::Color32::WHITE).size().x
+            })
+            .into_iter()
+            .fold(0.0, f32::max)
+            + 2.0 * ui.spacing().button_padding.x;
+        if ui.add(egui::Button::new(play).min_size(egui::vec2(width, 0.0))).on_hover_text("Space").clicked() {
             out.push(TransportCommand::TogglePlay);
         }
         if ui.button("Stop").on_hover_text("stop and go back to the start").clicked() {

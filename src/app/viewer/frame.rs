@@ -128,6 +128,7 @@ impl Viewer {
         }
         times.encode_3d = started.elapsed();
         self.last_camera = Some(camera);
+        self.update_view_marks(&camera, pixels_per_point);
         let surface_view = frame.as_ref().map(|f| f.texture.create_view(&wgpu::TextureViewDescriptor::default()));
         let size = [self.surface.config.width, self.surface.config.height];
         let extra = match (&frame, &surface_view) {
@@ -229,24 +230,18 @@ impl Viewer {
             if let Some(transport) = transport {
                 commands.extend(ui::transport::transport_commands(ui, transport).into_iter().map(UiCommand::Transport));
             }
-            let (c, input) = ui::app_ui(ui, ui_state, scene_view, &info, texture);
+            let dock = ui::Dock {
+                library,
+                library_folder: library_folder.as_deref(),
+                capture: capture.as_deref_mut().map(|c| &mut c.editor),
+            };
+            let (c, input) = ui::app_ui_docked(ui, ui_state, scene_view, &info, texture, dock);
             commands.extend(c);
-            if let Some(capture) = capture.as_deref_mut() {
-                commands.extend(capture.editor.window(ui.ctx()));
-            }
             if ui_state.limit_report.open
                 && let Some(transport) = transport
             {
                 let jump = ui::limit_report::limit_report_window(ui.ctx(), &mut ui_state.limit_report, transport);
                 commands.extend(jump.into_iter().map(UiCommand::Transport));
-            }
-            if ui_state.pose_library.open {
-                commands.extend(ui::pose_library::library_window(
-                    ui.ctx(),
-                    &mut ui_state.pose_library,
-                    library,
-                    library_folder.as_deref(),
-                ));
             }
             if ui_state.export.open {
                 commands.extend(ui::export::export_window(ui.ctx(), &mut ui_state.export, transport));

@@ -69,6 +69,10 @@ impl Viewer {
         to_root: bool,
     ) {
         let Some(size) = self.view_size() else { return };
+        // Dragging a joint selects it (its sliders and its place in the tree show what the drag does).
+        if let Some(j) = self.scene.as_ref().and_then(|s| s.summary.joints.iter().position(|j| j.name == effector)) {
+            self.apply(UiCommand::SelectJoint(Some(crate::hanim::JointIndex(j))));
+        }
         let normal = camera.forward();
         let grab_offset = on_plane(camera, pixel, size, at, normal).map_or(Vec3::ZERO, |hit| at - hit);
         self.ik_drag = Some(IkDrag { effector, plane_point: at, plane_normal: normal, grab_offset, to_root });

@@ -14,7 +14,7 @@ use crate::gpu::scene_renderer::FrameInputs;
 use crate::gpu::target::{FrameViews, PixelRect, TargetFormats};
 use crate::hanim::Background;
 use crate::pose::skin_inspection::OverlayMode;
-use crate::ui::{UiCommand, ViewportInput};
+use crate::ui::{JointMark, UiCommand, ViewMarks, ViewportInput};
 use crate::views::Camera;
 
 /// The 3D view drawn straight into the surface through an sRGB view of it, under the UI, instead of into
@@ -105,6 +105,33 @@ impl Viewer {
         {
             self.apply(UiCommand::SelectJoint(Some(crate::hanim::JointIndex(j))));
         }
+    }
+
+    /// Where the selected joint and its bones lie in the 3D view as `camera` drew it, in points, for the
+    /// UI to mark over the picture; a change asks for one more frame, so the marks follow the picture.
+    pub(super) fn update_view_marks(&mut self, camera: &Camera, pixels_per_point: f32) {
+        let marks = self.view_marks(camera, pixels_per_point).unwrap_or_default();
+        if marks != self.ui.view_marks {
+            self.ui.view_marks = marks;
+            self.next_repaint = Some(std::time::Instant::now());
+        }
+    }
+
+    fn view_marks(&self, camera: &Camera, pixels_per_point: f32) -> Option<ViewMarks> {
+        let (scene, (width, height)) = (self.scene.as_ref()?, self.view_size()?);
+        let selected = self.ui.selected_joint?.0;
+        let joint = scene.summary.joints.get(selected)?;
+        let centres = scene.joint_centres();
+        let to_points =
+            |p: glam::Vec3| camera.project_to_pixel(p, width, height).map(|(x, y)| egui::vec2(x, y) / pixels_per_point);
+        let centre = to_points(*centres.get(selected)?)?;
+        let bone_ends = joint
+            .parent
+            .iter()
+            .chain(&joint.children)
+            .filter_map(|&k| centres.get(k).copied().and_then(to_points))
+            .collect();
+        Some(ViewMarks { selected: Some(JointMark { name: joint.name.clone(), centre, bone_ends }) })
     }
 
     /// The 3D view's size in pixels (`None` before the first frame).

@@ -1,17 +1,15 @@
-//! Joints panel: hierarchy tree with search, selection, three limit-frame angle sliders, root
-//! translation, resets.
+//! Joints panel: the joint tree ([`joint_tree`](super::joint_tree)) with a filter box, the selected
+//! joint's path from the root, three limit-frame angle sliders, root translation, resets.
 
 use glam::Vec3;
 
+use super::joint_tree;
 use crate::hanim::JointIndex;
 use crate::pose::Pose;
 use crate::ui::command::UiCommand;
 use crate::ui::limits;
 use crate::ui::scene::SceneSummary;
 use crate::ui::state::UiState;
-
-/// Tree levels open by default.
-const OPEN_DEPTH: usize = 3;
 
 /// The limit-frame angles (degrees) of `joint`'s effective rotation `r_base·Δ` in `pose`.
 pub fn joint_degrees(scene: &SceneSummary, pose: &Pose, JointIndex(joint): JointIndex) -> [f32; 3] {
@@ -36,69 +34,52 @@ pub fn joints_ui(ui: &mut egui::Ui, state: &mut UiState, scene: &SceneSummary, p
         });
     }
     ui.horizontal(|ui| {
-        ui.label("Search");
+        ui.label("Filter");
         ui.add(egui::TextEdit::singleline(&mut state.joint_search).hint_text("joint name").desired_width(140.0));
-        if !state.joint_search.is_empty() && ui.small_button("×").clicked() {
+        if !state.joint_search.is_empty() && ui.small_button("×").on_hover_text("clear the filter").clicked() {
             state.joint_search.clear();
         }
     });
-    egui::ScrollArea::vertical().id_salt("joint_tree").max_height(ui.available_height() * 0.55).show(ui, |ui| {
-        if state.joint_search.trim().is_empty() {
-            for &root in &scene.roots {
-                joint_tree_ui(ui, state, scene, root, &mut commands);
-            }
-        } else {
-            let hits = scene.search_joints(&state.joint_search);
-            if hits.is_empty() {
-                ui.weak("no joint matches");
-            }
-            for j in hits {
-                let selected = state.selected_joint == Some(j);
-                if ui.selectable_label(selected, &scene.joints[j].name).clicked() {
-                    commands.push(UiCommand::SelectJoint(Some(j)));
+    // Scrolled both ways: a long name or a deep branch scrolls instead of widening the panel.
+    egui::ScrollArea::both()
+        .id_salt("joint_tree")
+        .auto_shrink([false, true])
+        .max_height(ui.available_height() * 0.55)
+        .show(ui, |ui| {
+            if state.joint_search.trim().is_empty() {
+                joint_tree::joint_tree_ui(ui, state, scene, &mut commands);
+            } else {
+                let hits = scene.search_joints(&state.joint_search);
+                if hits.is_empty() {
+                    ui.weak("no joint matches");
+                }
+                for j in hits {
+                    let selected = state.selected_joint == Some(j);
+                    let response = ui
+                        .selectable_label(selected, &scene.joints[j].name)
+                        .on_hover_text(joint_tree::path_text(scene, j.0));
+                    if response.clicked() {
+                        commands.push(UiCommand::SelectJoint(Some(j)));
+                    }
                 }
             }
+        });
+    ui.separator();
+    // The selected joint's controls scroll on their own, so a short window cuts none of them off.
+    egui::ScrollArea::vertical().id_salt("joint_controls").auto_shrink([false, true]).show(ui, |ui| {
+        match state.selected_joint.filter(|j| j.0 < scene.joints.len()) {
+            Some(JointIndex(j)) => commands.extend(selected_joint_ui(ui, state, scene, pose, j)),
+            None => {
+                ui.weak("Select a joint in the tree or click near one in the view.");
+            }
+        }
+        ui.separator();
+        ui.checkbox(&mut state.ignore_limits, "Ignore joint limits");
+        if ui.button("Reset all joints").clicked() {
+            commands.push(UiCommand::ResetAllJoints);
         }
     });
-    ui.separator();
-    match state.selected_joint.filter(|j| j.0 < scene.joints.len()) {
-        Some(JointIndex(j)) => commands.extend(selected_joint_ui(ui, state, scene, pose, j)),
-        None => {
-            ui.weak("Select a joint in the tree or click near one in the view.");
-        }
-    }
-    ui.separator();
-    ui.checkbox(&mut state.ignore_limits, "Ignore joint limits");
-    if ui.button("Reset all joints").clicked() {
-        commands.push(UiCommand::ResetAllJoints);
-    }
     commands
-}
-
-fn joint_tree_ui(ui: &mut egui::Ui, state: &UiState, scene: &SceneSummary, joint: usize, out: &mut Vec<UiCommand>) {
-    let Some(j) = scene.joints.get(joint) else { return };
-    let selected = state.selected_joint == Some(JointIndex(joint));
-    if j.children.is_empty() {
-        ui.horizontal(|ui| {
-            ui.add_space(ui.spacing().indent);
-            if ui.selectable_label(selected, &j.name).clicked() {
-                out.push(UiCommand::SelectJoint(Some(JointIndex(joint))));
-            }
-        });
-        return;
-    }
-    let id = ui.make_persistent_id(("joint_tree", joint));
-    egui::collapsing_header::CollapsingState::load_with_default_open(ui.ctx(), id, j.depth < OPEN_DEPTH)
-        .show_header(ui, |ui| {
-            if ui.selectable_label(selected, &j.name).clicked() {
-                out.push(UiCommand::SelectJoint(Some(JointIndex(joint))));
-            }
-        })
-        .body(|ui| {
-            for &child in &j.children {
-                joint_tree_ui(ui, state, scene, child, out);
-            }
-        });
 }
 
 fn selected_joint_ui(
@@ -110,7 +91,7 @@ fn selected_joint_ui(
 ) -> Vec<UiCommand> {
     let mut commands = Vec::new();
     let j = &scene.joints[joint];
-    ui.strong(&j.name);
+    joint_tree::breadcrumb_ui(ui, scene, joint, &mut commands);
     let intervals = limits::limit_intervals(&j.llimit, &j.ulimit);
     let mut degrees = joint_degrees(scene, pose, JointIndex(joint));
     let mut changed = false;

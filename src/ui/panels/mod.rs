@@ -1,6 +1,8 @@
 //! One file per panel; each returns the commands its controls produced.
 
+pub mod body_regions;
 pub mod displacers;
+pub mod joint_tree;
 pub mod joints;
 pub mod skin_inspection;
 pub mod viewpoints;

@@ -10,7 +10,9 @@ pub fn viewpoints_ui(ui: &mut egui::Ui, state: &UiState, scene: &SceneSummary) -
         let key = if i < 9 { format!("{}  ", i + 1) } else { "    ".to_string() };
         let follows = if view.follows_joint() { "  (follows joint)" } else { "" };
         let text = format!("{key}{}{follows}", view.label);
-        if ui.selectable_label(state.active_view == Some(i), text).clicked() {
+        // One line each: a long label is cut with "…" and given whole on hover, not wrapped mid-phrase.
+        let button = egui::Button::selectable(state.active_view == Some(i), text.as_str()).truncate();
+        if ui.add(button).on_hover_text(text.trim()).clicked() {
             commands.push(UiCommand::SelectView(i));
         }
     }
