@@ -244,7 +244,22 @@ pub fn run(args: &RenderArgs) -> Result<()> {
     let image = render_document(&ctx, &doc, &request)?;
     write_png_atomically(out, image.width, image.height, &image.rgba)?;
     log::info!("wrote {}", out.display());
+    warn_if_nothing_seen(&image, out);
     Ok(())
+}
+
+/// Says on stderr when `image` shows only its background: the view saw no geometry (an eye view whose
+/// camera is inside the head). The PNG is still written — it is what the view sees — and the exit status
+/// stays 0; a script that wants to stop on it looks for the warning. Only a one-colour background can be
+/// told from geometry this way, so a gradient Background is never reported.
+fn warn_if_nothing_seen(image: &crate::render::RenderedImage, out: &std::path::Path) {
+    let seen = (0..image.height).any(|y| (0..image.width).any(|x| image.is_foreground(x, y, 2)));
+    if !seen {
+        eprintln!(
+            "warning: {}: the view sees no geometry, only the background (its camera may be inside the figure; try another --view)",
+            out.display()
+        );
+    }
 }
 
 /// `render --play-as-file --time T`: the whole scene as the file plays at scene time T (0 without
@@ -328,7 +343,9 @@ fn render_clip(
         }
         (None, _, Some(out)) => {
             render_times(ctx, doc, &animations, &options, &request, &[tau], |_, image| {
-                write_png_atomically(out, image.width, image.height, &image.rgba).map_err(anyhow::Error::from)
+                write_png_atomically(out, image.width, image.height, &image.rgba)?;
+                warn_if_nothing_seen(&image, out);
+                anyhow::Ok(())
             })?;
             log::info!("wrote {}", out.display());
             Ok(())

@@ -43,6 +43,15 @@ pub struct UiState {
     pub screenshot_folder: Option<PathBuf>,
     /// Screenshot size in pixels (`None`: the 3D view's size).
     pub screenshot_size: Option<[u32; 2]>,
+    /// Screenshots keep the skeleton, grid, axes and handles (off: the figure and the file's scene).
+    pub screenshot_overlays: bool,
+    /// Screenshots have a transparent background instead of the view's.
+    pub screenshot_transparent: bool,
+    /// The strip over the 3D view saying how to orbit, pan and zoom (until the user hides it).
+    pub show_nav_hint: bool,
+    /// The Problems window (load warnings, failed references) is open.
+    #[serde(skip)]
+    pub show_problems: bool,
     /// Widths of the resizable side panels, in points.
     pub joints_panel_width: f32,
     pub side_panel_width: f32,
@@ -99,6 +108,10 @@ impl Default for UiState {
             last_folder: None,
             screenshot_folder: None,
             screenshot_size: None,
+            screenshot_overlays: false,
+            screenshot_transparent: false,
+            show_nav_hint: true,
+            show_problems: false,
             joints_panel_width: 260.0,
             side_panel_width: 240.0,
             continuous_redraw: false,
