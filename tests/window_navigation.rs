@@ -18,7 +18,8 @@ use common::window::run_command;
 
 fn shot(dir: &Path, script: &Path, env: &[(&str, &str)]) -> String {
     let file = common::corpus("x3d/JoeKick.x3d");
-    let args = [file.as_os_str(), OsStr::new("--size"), OsStr::new("900x640"), OsStr::new("--script"), script.as_os_str()];
+    let args =
+        [file.as_os_str(), OsStr::new("--size"), OsStr::new("900x640"), OsStr::new("--script"), script.as_os_str()];
     run_command("window_navigation", &args, dir, env).1
 }
 

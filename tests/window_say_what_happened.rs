@@ -9,7 +9,11 @@
 
 mod common;
 
-test_main!(play_turns_a_disabled_motion_on, failed_references_are_listed_as_problems, open_without_a_system_picker_uses_the_built_in_browser);
+test_main!(
+    play_turns_a_disabled_motion_on,
+    failed_references_are_listed_as_problems,
+    open_without_a_system_picker_uses_the_built_in_browser
+);
 
 use std::ffi::OsStr;
 
@@ -42,9 +46,8 @@ fn failed_references_are_listed_as_problems() {
     let log = run_script("window_say_what_happened", Some(&file), &script, dir.path());
     let problems: Vec<&str> = log.lines().filter(|l| l.contains("problem: ")).collect();
     eprintln!("{problems:#?}");
-    let located = |what: &str| {
-        problems.iter().any(|l| l.contains(what) && l.contains("window_problems.x3d:") && l.contains(':'))
-    };
+    let located =
+        |what: &str| problems.iter().any(|l| l.contains(what) && l.contains("window_problems.x3d:") && l.contains(':'));
     assert!(located("no_such_inline.x3d"), "the missing Inline is not a problem with its place:\n{log}");
     assert!(located("no_such_image.png"), "the missing image is not a problem with its place:\n{log}");
     assert!(log.contains("View ▸ Problems"), "loading does not point to the Problems window:\n{log}");
@@ -56,7 +59,8 @@ fn open_without_a_system_picker_uses_the_built_in_browser() {
     let script = dir.path().join("open.txt");
     let window = dir.path().join("window.png");
     std::fs::write(&script, format!("open-dialog\nwait 3\nwindow-screenshot {}\nquit\n", window.display())).unwrap();
-    let args = [file.as_os_str(), OsStr::new("--size"), OsStr::new("900x640"), OsStr::new("--script"), script.as_os_str()];
+    let args =
+        [file.as_os_str(), OsStr::new("--size"), OsStr::new("900x640"), OsStr::new("--script"), script.as_os_str()];
     let (_, log) =
         run_command("window_say_what_happened", &args, dir.path(), &[("HANIM_VIEWER_FILE_DIALOG", "builtin")]);
     assert!(log.contains("file dialog: the built-in file browser"), "no built-in browser:\n{log}");

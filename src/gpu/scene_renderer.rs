@@ -123,11 +123,7 @@ impl SceneRenderer {
         self.overlay_buffers.update(&ctx.device, &ctx.queue, frame.lines);
         let [r, g, b] = frame.background.zenith().map(|c| f64::from(linear_from_srgb(c)));
         {
-            let clear = if frame.transparent {
-                wgpu::Color::TRANSPARENT
-            } else {
-                wgpu::Color { r, g, b, a: 1.0 }
-            };
+            let clear = if frame.transparent { wgpu::Color::TRANSPARENT } else { wgpu::Color { r, g, b, a: 1.0 } };
             let mut pass = begin_scene_pass(encoder, views, clear);
             // A one-colour dome is the clear colour: drawing it would only shade every pixel again.
             if !frame.background.is_uniform() && !frame.transparent {

@@ -83,7 +83,12 @@ pub const BINDINGS: &[Binding] = &[
         action: Action::Redo,
         description: "Redo a pose or displacer edit",
     },
-    Binding { keys: &[Key::Z], mods: Mods::COMMAND, action: Action::Undo, description: "Undo a pose or displacer edit" },
+    Binding {
+        keys: &[Key::Z],
+        mods: Mods::COMMAND,
+        action: Action::Undo,
+        description: "Undo a pose or displacer edit",
+    },
     plain(DIGITS, Action::SelectView(0), "Switch to viewpoint 1–9"),
     plain(&[Key::F], Action::FitView, "Fit the humanoid in the view"),
     plain(&[Key::J], Action::FrameSelected, "Frame the selected joint"),

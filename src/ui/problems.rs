@@ -23,11 +23,9 @@ pub fn problems_window(ctx: &egui::Context, state: &mut UiState, info: &FrameInf
     }
     let mut open = true;
     let title = format!("Problems ({})", info.problems.len());
-    egui::Window::new(title)
-        .id(egui::Id::unique("problems_window"))
-        .open(&mut open)
-        .default_width(520.0)
-        .show(ctx, |ui| {
+    egui::Window::new(title).id(egui::Id::unique("problems_window")).open(&mut open).default_width(520.0).show(
+        ctx,
+        |ui| {
             if info.problems.is_empty() {
                 ui.label("No problems with this file.");
                 return;
@@ -40,6 +38,7 @@ pub fn problems_window(ctx: &egui::Context, state: &mut UiState, info: &FrameInf
             if ui.button("Copy all").clicked() {
                 ui.ctx().copy_text(info.problems.join("\n"));
             }
-        });
+        },
+    );
     state.show_problems = open;
 }

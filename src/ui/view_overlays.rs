@@ -57,26 +57,29 @@ fn hint_strip(ui: &mut egui::Ui, rect: egui::Rect, state: &mut UiState) {
     egui::Area::new(egui::Id::unique("navigation_hint"))
         .fixed_pos(rect.left_top() + egui::vec2(8.0, 8.0))
         .order(egui::Order::Middle)
+        .constrain_to(rect)
         .show(ui.ctx(), |ui| {
+            // Within the view, clear of the screenshot button at its top right; wrapped when narrow.
+            ui.set_max_width((rect.width() - 130.0).max(120.0));
             egui::Frame::new()
                 .fill(egui::Color32::from_black_alpha(170))
                 .corner_radius(4.0)
                 .inner_margin(egui::Margin::symmetric(8, 4))
                 .show(ui, |ui| {
-                    ui.horizontal(|ui| {
-                        ui.label(egui::RichText::new(hint_text()).color(egui::Color32::WHITE));
-                        if ui.small_button("Hide").on_hover_text("hide this hint (View menu brings it back)").clicked()
-                        {
-                            state.show_nav_hint = false;
-                        }
-                    });
+                    ui.add(egui::Label::new(egui::RichText::new(hint_text()).color(egui::Color32::WHITE)).wrap());
+                    if ui.small_button("Hide").on_hover_text("hide this hint (View menu brings it back)").clicked() {
+                        state.show_nav_hint = false;
+                    }
                 });
         });
 }
 
 fn screenshot_button(ui: &mut egui::Ui, rect: egui::Rect, commands: &mut Vec<UiCommand>) {
     egui::Area::new(egui::Id::unique("screenshot_button"))
-        .anchor(egui::Align2::RIGHT_TOP, egui::vec2(rect.right() - ui.ctx().content_rect().right() - 8.0, rect.top() + 8.0))
+        .anchor(
+            egui::Align2::RIGHT_TOP,
+            egui::vec2(rect.right() - ui.ctx().content_rect().right() - 8.0, rect.top() + 8.0),
+        )
         .order(egui::Order::Middle)
         .show(ui.ctx(), |ui| {
             let hover = bindings::menu_label("save the 3D view as PNG in the screenshot folder", Action::Screenshot);
@@ -104,7 +107,14 @@ fn gizmo_axes() -> [GizmoAxis; 6] {
     let blue = egui::Color32::from_rgb(80, 140, 250);
     let faint = |c: egui::Color32| c.gamma_multiply(0.55);
     [
-        GizmoAxis { direction: glam::Vec3::X, letter: "X", colour: red, yaw: FRAC_PI_2, pitch: 0.0, name: "right side" },
+        GizmoAxis {
+            direction: glam::Vec3::X,
+            letter: "X",
+            colour: red,
+            yaw: FRAC_PI_2,
+            pitch: 0.0,
+            name: "right side",
+        },
         GizmoAxis { direction: glam::Vec3::Y, letter: "Y", colour: green, yaw: 0.0, pitch: FRAC_PI_2, name: "top" },
         GizmoAxis { direction: glam::Vec3::Z, letter: "Z", colour: blue, yaw: 0.0, pitch: 0.0, name: "front" },
         GizmoAxis {
@@ -152,12 +162,18 @@ fn axis_gizmo(ui: &mut egui::Ui, rect: egui::Rect, rotation: glam::Quat, command
         painter.line_segment([centre, end], egui::Stroke::new(2.0, axis.colour));
         painter.circle_filled(end, 8.0, axis.colour);
         if !axis.letter.is_empty() {
-            painter.text(end, egui::Align2::CENTER_CENTER, axis.letter, egui::FontId::monospace(11.0), egui::Color32::BLACK);
+            painter.text(
+                end,
+                egui::Align2::CENTER_CENTER,
+                axis.letter,
+                egui::FontId::monospace(11.0),
+                egui::Color32::BLACK,
+            );
         }
         let id = egui::Id::unique(("axis_gizmo", axis.name));
         let what = format!("look from the {}", axis.name);
         let response = ui.interact(egui::Rect::from_center_size(end, egui::vec2(16.0, 16.0)), id, egui::Sense::click());
-        response.widget_info(|| egui::WidgetInfo::labeled(egui::WidgetType::Button, true, &what));
+        response.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Button, true, &what));
         let response = response.on_hover_text(&what);
         if response.clicked() {
             clicked = Some((axis.yaw, axis.pitch));
@@ -173,7 +189,13 @@ fn toasts_ui(ui: &mut egui::Ui, rect: egui::Rect, toasts: &[Toast], commands: &m
         return;
     }
     egui::Area::new(egui::Id::unique("toasts"))
-        .anchor(egui::Align2::RIGHT_BOTTOM, egui::vec2(rect.right() - ui.ctx().content_rect().right() - 12.0, rect.bottom() - ui.ctx().content_rect().bottom() - 12.0))
+        .anchor(
+            egui::Align2::RIGHT_BOTTOM,
+            egui::vec2(
+                rect.right() - ui.ctx().content_rect().right() - 12.0,
+                rect.bottom() - ui.ctx().content_rect().bottom() - 12.0,
+            ),
+        )
         .order(egui::Order::Foreground)
         .show(ui.ctx(), |ui| {
             ui.set_max_width(rect.width() * 0.8);

@@ -4,10 +4,10 @@
 
 use std::time::{Duration, Instant};
 
+use super::Viewer;
 use super::bench::FrameTimes;
 use super::egui_layer::PaintedUi;
 use super::view3d::ViewLook;
-use super::Viewer;
 use crate::gpu::target::PixelRect;
 use crate::ui::{self, FrameInfo, UiCommand, ViewportInput};
 
@@ -205,11 +205,8 @@ impl Viewer {
         let (can_undo, can_redo) =
             self.scene.as_ref().map_or((false, false), |s| (s.editor.history.can_undo(), s.editor.history.can_redo()));
         let file_path = self.scene.as_ref().map(|s| s.path.clone());
-        let driven = self
-            .scene
-            .as_ref()
-            .map(|s| s.transport.animations.displacer_drivers(s.humanoid))
-            .unwrap_or_default();
+        let driven =
+            self.scene.as_ref().map(|s| s.transport.animations.displacer_drivers(s.humanoid)).unwrap_or_default();
         let problems = self.scene.as_ref().map(|s| s.problems.clone()).unwrap_or_default();
         let info = FrameInfo {
             file: file_path.as_deref(),
