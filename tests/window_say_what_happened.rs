@@ -50,7 +50,7 @@ fn failed_references_are_listed_as_problems() {
         |what: &str| problems.iter().any(|l| l.contains(what) && l.contains("window_problems.x3d:") && l.contains(':'));
     assert!(located("no_such_inline.x3d"), "the missing Inline is not a problem with its place:\n{log}");
     assert!(located("no_such_image.png"), "the missing image is not a problem with its place:\n{log}");
-    assert!(log.contains("View ▸ Problems"), "loading does not point to the Problems window:\n{log}");
+    assert!(log.contains("View > Problems"), "loading does not point to the Problems window:\n{log}");
 }
 
 fn open_without_a_system_picker_uses_the_built_in_browser() {

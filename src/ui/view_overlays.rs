@@ -42,13 +42,12 @@ pub fn view_overlays_ui(
         axis_gizmo(ui, rect, rotation, commands);
     }
     if let Some(why) = info.view_empty {
-        ui.painter().text(
-            rect.center(),
-            egui::Align2::CENTER_CENTER,
-            why,
-            egui::FontId::proportional(17.0),
-            egui::Color32::from_rgb(250, 210, 120),
-        );
+        // Wrapped to the view, so a narrow view shows it whole.
+        let colour = egui::Color32::from_rgb(250, 210, 120);
+        let galley =
+            ui.painter().layout(why.to_string(), egui::FontId::proportional(17.0), colour, rect.width() - 32.0);
+        let at = rect.center() - galley.size() / 2.0;
+        ui.painter().galley(at, galley, colour);
     }
     toasts_ui(ui, rect, info.toasts, commands);
 }

@@ -124,7 +124,7 @@ impl Viewer {
         }
         let problems = match scene.problems.len() {
             0 => String::new(),
-            n => format!("; {n} problem{}: View ▸ Problems", if n == 1 { "" } else { "s" }),
+            n => format!("; {n} problem{}: View > Problems", if n == 1 { "" } else { "s" }),
         };
         self.toast(format!("loaded {} ({}){problems}", path.display(), scene.humanoid().name));
         self.error = None;
