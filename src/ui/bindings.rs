@@ -44,10 +44,10 @@ impl Mods {
     pub fn egui(self) -> egui::Modifiers {
         let mut m = egui::Modifiers::NONE;
         if self.command {
-            m = m | egui::Modifiers::COMMAND;
+            m |= egui::Modifiers::COMMAND;
         }
         if self.shift {
-            m = m | egui::Modifiers::SHIFT;
+            m |= egui::Modifiers::SHIFT;
         }
         m
     }
