@@ -131,10 +131,13 @@ fn the_camera_target_jumps_onto_the_root_then_moves_with_it() {
             hanim_viewer::pose::humanoid_from_joint(h, p)[0].transform_point3(h.joints[0].rest.center),
         )
     };
+    // On by default, so that a figure whose root travels stays in view (the window's default).
+    assert!(t.follow_root, "the camera follows the root by default");
+    t.follow_root = false;
     assert_eq!(
         t.follow(&doc, hanim_viewer::hanim::HumanoidIndex(0), &poses[0], world, glam::Vec3::ZERO),
         None,
-        "off by default"
+        "off when turned off"
     );
     t.follow_root = true;
     t.apply(&doc, &mut poses);

@@ -84,6 +84,7 @@ impl JoeKickFrame {
             lines: &lines,
             overlay: OverlayMode::Off,
             timer: None,
+            transparent: false,
         };
         let mut encoder = ctx.device.create_command_encoder(&Default::default());
         self.renderer.encode(ctx, &mut encoder, self.target.views(), Some(&self.scene), &inputs);

@@ -289,6 +289,23 @@ impl Animations {
         }
     }
 
+    /// The displacers of humanoid `humanoid` that an enabled clip sets, with the clip's name (the last
+    /// such clip, the one that wins): their sliders say so.
+    pub fn displacer_drivers(&self, humanoid: HumanoidIndex) -> Vec<(usize, String)> {
+        let mut out: Vec<(usize, String)> = Vec::new();
+        for clip in self.clips.iter().filter(|c| c.enabled && c.unsupported().is_none()) {
+            let ClipSource::Interpolators(c) = &clip.source else { continue };
+            for track in c.tracks.iter().filter(|t| t.humanoid == humanoid) {
+                if let TargetField::DisplacerWeight(d) = track.target {
+                    out.retain(|(other, _)| *other != d);
+                    out.push((d, clip.name().to_string()));
+                }
+            }
+        }
+        out.sort();
+        out
+    }
+
     /// Fresh poses (file values, no offsets) with every enabled clip applied at `tau`.
     pub fn sample(&self, doc: &Document, tau: f64, options: &SampleOptions) -> Vec<Pose> {
         let mut poses: Vec<Pose> = doc.humanoids.iter().map(Pose::rest).collect();
@@ -340,6 +357,9 @@ pub struct Transport {
     pub mode: PlayMode,
     /// Whether the file has scene animation (a TimeSensor), so "as the file says" plays something.
     pub scene_animated: bool,
+    /// Displacer weights the user set while paused (humanoid, displacer, weight): they hold over what
+    /// the clips say until playing starts again.
+    pub held_weights: Vec<(HumanoidIndex, usize, f32)>,
 }
 
 pub const MIN_SPEED: f32 = 0.1;
@@ -366,11 +386,14 @@ impl Transport {
             speed: 1.0,
             selected,
             options: SampleOptions::default(),
-            follow_root: false,
+            // The camera follows a travelling root, so a walk stays in view (the window; `render`
+            // frames each picture itself).
+            follow_root: true,
             followed_root: None,
             engaged: false,
             mode: PlayMode::OneClip,
             scene_animated: false,
+            held_weights: Vec::new(),
         }
     }
 
@@ -477,6 +500,31 @@ impl Transport {
             self.playing = false;
         }
         true
+    }
+
+    /// Play or pause, as the Play button: starting a selected clip that is off turns it on (an
+    /// HAnimMotion's `enabled` is often false in files), and one that cannot play says why instead of
+    /// playing nothing. The message says what was done, for the window to show.
+    pub fn toggle_play_saying(&mut self) -> Option<String> {
+        if !self.playing
+            && self.mode == PlayMode::OneClip
+            && let Some(i) = self.selected
+            && let Some(clip) = self.animations.clips.get(i)
+            && !clip.enabled
+        {
+            let name = clip.name().to_string();
+            if let Some(reason) = clip.unsupported() {
+                return Some(format!("'{name}' cannot play: {reason}"));
+            }
+            self.animations.clips[i].enabled = true;
+            self.toggle_play();
+            return Some(format!("'{name}' was off (enabled false): turned it on to play it"));
+        }
+        if !self.playing && self.mode == PlayMode::OneClip && !self.any_enabled() {
+            return Some("nothing to play: no clip is on (tick one in Motions)".to_string());
+        }
+        self.toggle_play();
+        None
     }
 
     pub fn toggle_play(&mut self) {

@@ -124,6 +124,15 @@ impl ViewerCamera {
         self.mode = Mode::Orbit;
     }
 
+    /// Turns the camera about its target to look from direction `yaw`, `pitch` (the axis gizmo: front,
+    /// side, top), keeping target and distance; a fixed view becomes free navigation.
+    pub fn look_along(&mut self, yaw: f32, pitch: f32) {
+        self.start_transition(true);
+        let base = self.current_orbit();
+        self.orbit = Orbit { yaw, pitch: pitch.clamp(-MAX_PITCH, MAX_PITCH), ..base };
+        self.mode = Mode::Orbit;
+    }
+
     /// Switches to view `index`, placed at `placement` now.
     pub fn set_view(&mut self, index: usize, placement: ViewPlacement, animate: bool) {
         self.start_transition(animate);

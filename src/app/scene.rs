@@ -55,6 +55,9 @@ pub struct LoadedScene {
     pub placements: Vec<glam::Mat4>,
     /// The whole scene's playback "as the file says" (the transport's [`PlayMode::AsFile`]).
     pub file_playback: FilePlayback,
+    /// What could not be read or drawn (warnings with file:line:column, textures, Inlines): the
+    /// Problems window.
+    pub problems: Vec<String>,
     /// Scene Shape placements for the next [`write_poses`](Self::write_poses) (only when they moved).
     pending_shapes: Option<Vec<Option<glam::Mat4>>>,
     /// The field overrides of the last sampling as the file says, for the next
@@ -84,6 +87,7 @@ impl LoadedScene {
         let rest_bounds = humanoid_bounds(&doc.scene, h, &editor.pose)?;
         let summary = SceneSummary::new(&doc, h);
         let triangles = draws.triangles;
+        let problems = doc.warnings.iter().map(ToString::to_string).chain(draws.notes.iter().cloned()).collect();
         let file_playback = FilePlayback::new(&doc);
         for w in file_playback.warnings() {
             log::info!("{w}");
@@ -114,6 +118,7 @@ impl LoadedScene {
             parked,
             placements,
             file_playback,
+            problems,
             pending_shapes: None,
             pending_overrides: None,
             load_viewpoints,

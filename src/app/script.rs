@@ -12,7 +12,11 @@
 //! fit | reset | undo | redo
 //! wait N                    let N frames pass
 //! resize W H                resize the window (logical pixels)
-//! screenshot FILE           save the 3D view (waits for a view transition to end)
+//! screenshot [FILE]         save the 3D view (waits for a view transition to end); no FILE: a new name
+//!                           in the screenshot folder, as F12 does
+//! screenshot-overlays on|off  later screenshots keep the skeleton, grid and axes, or not (the default)
+//! play                      the Play / Pause button (Space)
+//! open-dialog               File ▸ Open… (the built-in browser where the system picker is missing)
 //! screenshot-size W H|view  later screenshots at W×H pixels, or at the 3D view's size
 //! window-screenshot FILE    save the whole window as presented (UI and 3D view)
 //! check-ui-picture          fail unless the UI kept between frames (repainted where it changed) equals
@@ -90,6 +94,12 @@ pub enum ScriptStep {
     Screenshot(PathBuf),
     /// The whole window as presented, UI included.
     WindowScreenshot(PathBuf),
+    /// Later screenshots keep the overlays (skeleton, grid, axes) or not.
+    ScreenshotOverlays(bool),
+    /// The Play / Pause button.
+    Play,
+    /// File ▸ Open….
+    OpenDialog,
     /// Screenshot size in pixels; `None`: the 3D view's size.
     ScreenshotSize(Option<[u32; 2]>),
     /// File ▸ Export animation… with these choices: the transport's clip (whole) or a turntable, at
@@ -362,6 +372,13 @@ pub fn parse_script(text: &str) -> Result<Vec<ScriptLine>> {
                 }
                 ScriptStep::LoadPose(source.to_string())
             }
+            "screenshot-overlays" => match rest {
+                ["on"] => ScriptStep::ScreenshotOverlays(true),
+                ["off"] => ScriptStep::ScreenshotOverlays(false),
+                _ => bail!("line {line}: 'screenshot-overlays' takes on or off"),
+            },
+            "play" => none().map(|_| ScriptStep::Play)?,
+            "open-dialog" => none().map(|_| ScriptStep::OpenDialog)?,
             "pose-library" => match rest {
                 ["on"] => ScriptStep::PoseLibrary(true),
                 ["off"] => ScriptStep::PoseLibrary(false),
@@ -420,7 +437,7 @@ pub fn parse_script(text: &str) -> Result<Vec<ScriptLine>> {
             }
             other => bail!("line {line}: unknown action '{other}'"),
         };
-        if matches!(&step, ScriptStep::Open(p) | ScriptStep::Screenshot(p) | ScriptStep::WindowScreenshot(p) | ScriptStep::Capture(p) | ScriptStep::Mapping(p) | ScriptStep::SavePose(p) if p.as_os_str().is_empty())
+        if matches!(&step, ScriptStep::Open(p) | ScriptStep::WindowScreenshot(p) | ScriptStep::Capture(p) | ScriptStep::Mapping(p) | ScriptStep::SavePose(p) if p.as_os_str().is_empty())
         {
             bail!("line {line}: '{}' needs a file name", words[0]);
         }
@@ -521,7 +538,11 @@ pub fn commands_for(step: &ScriptStep, summary: &SceneSummary, line: usize) -> R
         ScriptStep::Reset => vec![UiCommand::ResetAllJoints, UiCommand::ResetDisplacers],
         ScriptStep::Undo => vec![UiCommand::Undo],
         ScriptStep::Redo => vec![UiCommand::Redo],
-        ScriptStep::Screenshot(path) => vec![UiCommand::Screenshot(Some(path.clone()))],
+        ScriptStep::Screenshot(path) => {
+            vec![UiCommand::Screenshot((!path.as_os_str().is_empty()).then(|| path.clone()))]
+        }
+        ScriptStep::Play => vec![UiCommand::Transport(TransportCommand::TogglePlay)],
+        ScriptStep::OpenDialog => vec![UiCommand::OpenDialog],
         ScriptStep::Capture(path) => vec![UiCommand::ApplyCapture(path.clone())],
         ScriptStep::Mapping(path) => vec![UiCommand::LoadMapping(path.clone())],
         ScriptStep::Quit => vec![UiCommand::Quit],
@@ -556,6 +577,7 @@ pub fn commands_for(step: &ScriptStep, summary: &SceneSummary, line: usize) -> R
         | ScriptStep::Rest { .. }
         | ScriptStep::Resize(..)
         | ScriptStep::ScreenshotSize(_)
+        | ScriptStep::ScreenshotOverlays(_)
         | ScriptStep::Motion(..)
         | ScriptStep::PlayAsFile(_)
         | ScriptStep::Time(_)
@@ -605,7 +627,10 @@ mod tests {
         assert_eq!(s[5].step, ScriptStep::Screenshot(PathBuf::from("/tmp/a b.png")));
         assert!(parse_script("rotate l_knee 1 2").unwrap_err().to_string().contains("line 1"));
         assert!(parse_script("\njump").unwrap_err().to_string().contains("line 2: unknown action 'jump'"));
-        assert!(parse_script("screenshot").is_err());
+        assert_eq!(parse_script("screenshot").unwrap()[0].step, ScriptStep::Screenshot(PathBuf::new()));
+        assert_eq!(parse_script("screenshot-overlays on").unwrap()[0].step, ScriptStep::ScreenshotOverlays(true));
+        assert!(parse_script("screenshot-overlays").is_err());
+        assert_eq!(parse_script("play\nopen-dialog").unwrap()[1].step, ScriptStep::OpenDialog);
         assert_eq!(
             parse_script("window-screenshot /tmp/w s.png").unwrap()[0].step,
             ScriptStep::WindowScreenshot(PathBuf::from("/tmp/w s.png"))

@@ -250,6 +250,7 @@ pub fn run(args: &RenderArgs) -> Result<()> {
     let image = render_document(&ctx, &doc, &request)?;
     write_still(out, &image, args)?;
     log::info!("wrote {}", out.display());
+    warn_if_nothing_seen(&image, out);
     Ok(())
 }
 
@@ -270,6 +271,20 @@ fn write_still(out: &std::path::Path, image: &RenderedImage, args: &RenderArgs) 
     let text = serde_json::to_string_pretty(&json)? + "\n";
     crate::output::write_atomically(path, text.as_bytes())?;
     Ok(())
+}
+
+/// Says on stderr when `image` shows only its background: the view saw no geometry (an eye view whose
+/// camera is inside the head). The PNG is still written — it is what the view sees — and the exit status
+/// stays 0; a script that wants to stop on it looks for the warning. Only a one-colour background can be
+/// told from geometry this way, so a gradient Background is never reported.
+fn warn_if_nothing_seen(image: &crate::render::RenderedImage, out: &std::path::Path) {
+    let seen = (0..image.height).any(|y| (0..image.width).any(|x| image.is_foreground(x, y, 2)));
+    if !seen {
+        eprintln!(
+            "warning: {}: the view sees no geometry, only the background (its camera may be inside the figure; try another --view)",
+            out.display()
+        );
+    }
 }
 
 /// `render --play-as-file --time T`: the whole scene as the file plays at scene time T (0 without
@@ -352,7 +367,11 @@ fn render_clip(
             Ok(())
         }
         (None, _, Some(out)) => {
-            render_times(ctx, doc, &animations, &options, &request, &[tau], |_, image| write_still(out, &image, args))?;
+            render_times(ctx, doc, &animations, &options, &request, &[tau], |_, image| {
+                write_still(out, &image, args)?;
+                warn_if_nothing_seen(&image, out);
+                anyhow::Ok(())
+            })?;
             log::info!("wrote {}", out.display());
             Ok(())
         }

@@ -314,7 +314,13 @@ impl SceneDraw {
             out.scene_shapes.push(SceneShapeDraw { index, draw, shown });
         }
         out.note_all("scene", notes);
-        let texture_warnings = out.textures.warnings.clone();
+        // Where the ImageTexture is in the file, so the Problems window and logs point at it.
+        let texture_warnings: Vec<String> = out
+            .textures
+            .warnings
+            .iter()
+            .map(|(node, message)| format!("{}: {message}", doc.scene.pos(doc.scene.node(*node).loc)))
+            .collect();
         out.notes.extend(texture_warnings);
         Ok(out)
     }

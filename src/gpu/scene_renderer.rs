@@ -41,6 +41,8 @@ pub struct FrameInputs<'a> {
     /// Timestamps at the frame's marks ([`timing::MARK_START`] … [`timing::MARK_SCENE_DRAWN`]), where
     /// the adapter writes them (`bench`, the window's statistics).
     pub timer: Option<&'a GpuTimer>,
+    /// The background left transparent (alpha 0, no dome): a screenshot to lay over something else.
+    pub transparent: bool,
 }
 
 /// The long-lived part of drawing a scene on one device, for one set of target formats.
@@ -121,9 +123,10 @@ impl SceneRenderer {
         self.overlay_buffers.update(&ctx.device, &ctx.queue, frame.lines);
         let [r, g, b] = frame.background.zenith().map(|c| f64::from(linear_from_srgb(c)));
         {
-            let mut pass = begin_scene_pass(encoder, views, wgpu::Color { r, g, b, a: 1.0 });
+            let clear = if frame.transparent { wgpu::Color::TRANSPARENT } else { wgpu::Color { r, g, b, a: 1.0 } };
+            let mut pass = begin_scene_pass(encoder, views, clear);
             // A one-colour dome is the clear colour: drawing it would only shade every pixel again.
-            if !frame.background.is_uniform() {
+            if !frame.background.is_uniform() && !frame.transparent {
                 self.dome.draw(&mut pass);
             }
             self.meshes.draw(&mut pass, &self.frame, frame.draws, frame.camera.position(), uniform.model[2] != 0);

@@ -33,7 +33,8 @@ pub struct TextureCache {
     loaded: HashMap<(NodeId, TexelEncoding), Option<GpuTexture>>,
     pub white: GpuTexture,
     /// One line per texture that could not be loaded.
-    pub warnings: Vec<String>,
+    /// What could not be loaded, with the ImageTexture node it was for.
+    pub warnings: Vec<(crate::x3d::NodeId, String)>,
 }
 
 fn address_mode(wrap: Wrap) -> wgpu::AddressMode {
@@ -165,7 +166,7 @@ impl TextureCache {
                         Err(e) => {
                             let message = format!("ImageTexture {}: drawn untextured ({e})", path.display());
                             log::warn!("{message}");
-                            self.warnings.push(message);
+                            self.warnings.push((texture.node, message));
                             None
                         }
                     }
@@ -174,7 +175,7 @@ impl TextureCache {
                     let message =
                         format!("ImageTexture url {:?}: no image could be read, drawn untextured ({e})", texture.urls);
                     log::warn!("{message}");
-                    self.warnings.push(message);
+                    self.warnings.push((texture.node, message));
                     None
                 }
             };

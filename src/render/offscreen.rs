@@ -310,6 +310,7 @@ impl Offscreen {
             lines: &lines,
             overlay: display.overlay,
             timer: None,
+            transparent: false,
         };
         let mut encoder =
             ctx.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("offscreen::encoder") });

@@ -50,6 +50,13 @@ pub enum UiCommand {
     FitView,
     /// Frames the selected joint.
     FrameSelected,
+    /// Turns the camera about its target to look from this direction (the axis gizmo).
+    LookAlong {
+        yaw: f32,
+        pitch: f32,
+    },
+    /// Opens a folder in the desktop's file manager (a saved screenshot's toast).
+    OpenFolder(PathBuf),
     OpenDialog,
     Open(PathBuf),
     Reload,

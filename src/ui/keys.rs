@@ -55,13 +55,6 @@ impl PoseEditor {
     }
 }
 
-/// The K key: set a key.
-pub fn key_shortcut(ui: &mut egui::Ui, out: &mut Vec<TransportCommand>) {
-    if ui.input_mut(|i| i.consume_key(egui::Modifiers::NONE, egui::Key::K)) {
-        out.push(TransportCommand::Key(KeyCommand::Set));
-    }
-}
-
 /// *Set key* and *Delete key* (enabled when a key of the selected authored clip is at the current time).
 pub fn key_buttons(ui: &mut egui::Ui, transport: &Transport, out: &mut Vec<TransportCommand>) {
     if ui.button("Set key").on_hover_text("store the current pose at the current time (K)").clicked() {

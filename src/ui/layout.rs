@@ -10,8 +10,6 @@ use super::view::view_ui;
 use super::{FrameInfo, SceneSummary, UiCommand, UiState, ViewportInput, panels};
 use crate::pose::Pose;
 
-/// The key that maximises the 3D view (hides the side panels and the status bar) and brings them back.
-pub const MAXIMISE_KEY: egui::Key = egui::Key::F11;
 /// The narrowest a side panel is made (points), unless the window is too small for two of them and a
 /// 3D view of half its width.
 pub const MIN_PANEL_WIDTH: f32 = 200.0;
@@ -81,9 +79,6 @@ pub fn app_ui_docked(
 ) -> (Vec<UiCommand>, ViewportInput) {
     super::look::install(ui.ctx());
     let mut commands = super::shortcuts_ui(ui, state);
-    if !ui.ctx().egui_wants_keyboard_input() && ui.input_mut(|i| i.consume_key(egui::Modifiers::NONE, MAXIMISE_KEY)) {
-        state.view_maximised = !state.view_maximised;
-    }
     let menu = egui::Panel::top("menu").show(ui, |ui| commands.extend(super::menu_ui(ui, state, info)));
     let below_menu = egui::Rect::from_min_max(
         egui::pos2(ui.ctx().content_rect().left(), menu.response.rect.bottom()),
@@ -116,13 +111,16 @@ pub fn app_ui_docked(
                 .resizable(true)
                 .default_size(state.side_panel_width.clamp(range.min, range.max))
                 .size_range(range)
-                .show(ui, |ui| side_panel_ui(ui, state, summary, pose, &mut dock, &mut commands));
+                .show(ui, |ui| {
+                    side_panel_ui(ui, state, summary, pose, info.driven_displacers, &mut dock, &mut commands)
+                });
             state.side_panel_width = panel.response.rect.width();
         }
     }
     let mut input = ViewportInput::default();
     egui::CentralPanel::default().frame(egui::Frame::NONE).show(ui, |ui| {
         input = view_ui(ui, state, scene.is_some(), info, viewport_texture);
+        super::view_overlays::view_overlays_ui(ui, input.rect, state, info, &mut commands);
         if state.view_maximised {
             let at = input.rect.right_top() + egui::vec2(-8.0, 8.0);
             egui::Area::new(egui::Id::unique("restore_panels")).pivot(egui::Align2::RIGHT_TOP).fixed_pos(at).show(
@@ -143,6 +141,7 @@ pub fn app_ui_docked(
     }
     super::help_ui(ui, state);
     super::about_ui(ui, state, info);
+    super::problems::problems_window(ui.ctx(), state, info);
     if let Some(error) = info.error {
         super::error_ui(ui, error, scene.is_some(), &mut commands);
     }
@@ -175,6 +174,7 @@ fn side_panel_ui(
     state: &mut UiState,
     summary: &SceneSummary,
     pose: &Pose,
+    driven_displacers: &[(usize, String)],
     dock: &mut Dock,
     commands: &mut Vec<UiCommand>,
 ) {
@@ -212,7 +212,7 @@ fn side_panel_ui(
                 commands.extend(panels::viewpoints_ui(ui, state, summary));
             });
             egui::CollapsingHeader::new("Displacers").default_open(true).show(ui, |ui| {
-                commands.extend(panels::displacers_ui(ui, summary, pose));
+                commands.extend(panels::displacers_ui(ui, summary, pose, driven_displacers));
             });
         }
     });

@@ -3,6 +3,7 @@
 //! here touches wgpu or the window; [`crate::app`] applies the commands and draws the 3D view into the
 //! rectangle [`app_ui`] leaves for it.
 
+pub mod bindings;
 pub mod capture;
 pub mod command;
 pub mod edit;
@@ -14,6 +15,7 @@ pub mod limits;
 pub mod look;
 pub mod panels;
 pub mod pose_library;
+pub mod problems;
 pub mod save_x3d;
 pub mod scale;
 pub mod scene;
@@ -21,6 +23,7 @@ pub mod state;
 pub mod status;
 pub mod transport;
 pub mod view;
+pub mod view_overlays;
 
 use std::path::Path;
 
@@ -49,7 +52,15 @@ pub struct FrameInfo<'a> {
     /// The last load error (shown in a window until dismissed).
     pub error: Option<&'a str>,
     /// Short messages shown at the bottom right of the view (newest last).
-    pub toasts: &'a [String],
+    pub toasts: &'a [view_overlays::Toast],
+    /// The camera's rotation (world from camera), for the axis gizmo.
+    pub view_rotation: Option<glam::Quat>,
+    /// Why the view shows nothing of the figure (drawn over it), when it does not.
+    pub view_empty: Option<&'a str>,
+    /// Load warnings and failed references of the file shown (the Problems window).
+    pub problems: &'a [String],
+    /// The displacers an enabled clip sets, with the clip's name.
+    pub driven_displacers: &'a [(usize, String)],
     pub can_undo: bool,
     pub can_redo: bool,
     /// The built-in humanoid is shown (no file opened yet): the view says how to open one.
@@ -104,82 +115,28 @@ impl Default for ViewportInput {
     }
 }
 
-/// Keyboard shortcuts, listed in the Help window.
-pub const SHORTCUTS: &[(&str, &str)] = &[
-    ("Ctrl+O", "Open a file"),
-    ("F5", "Reload the file"),
-    ("F12", "Save a screenshot of the 3D view"),
-    ("Ctrl+Z / Ctrl+Shift+Z", "Undo / redo pose and displacer edits"),
-    ("1 – 9", "Switch to viewpoint 1–9"),
-    ("F", "Fit the humanoid in the view"),
-    ("F11", "Maximise the 3D view (hide the side panels) / bring the panels back"),
-    ("J", "Frame the selected joint"),
-    ("G / K", "Toggle grid / skeleton"),
-    ("Space", "Play / pause the motion"),
-    ("Left / Right", "Previous / next frame of the selected motion"),
-    ("F1", "This help"),
-    ("Left drag", "Orbit"),
-    ("Right or middle drag, Shift+left drag", "Pan"),
-    ("Wheel", "Zoom"),
-    ("Click near a joint", "Select it"),
-    ("Left drag on a Site or joint", "Move it by inverse kinematics (hand → shoulder, foot → hip, head → spine)"),
-    ("Alt + left drag on a Site or joint", "The same, the chain running to the skeleton's root"),
-    ("Right click on a Site or joint", "Pin / unpin it (held while others are dragged)"),
-    ("Ctrl+Q", "Quit"),
-];
-
-/// Keyboard shortcuts, when no text field has the keyboard.
+/// The keys of [`bindings::BINDINGS`] that are not the transport's, when no text field has the keyboard.
 pub fn shortcuts_ui(ui: &mut egui::Ui, state: &mut UiState) -> Vec<UiCommand> {
+    use bindings::Action;
     let mut commands = Vec::new();
-    if ui.ctx().egui_wants_keyboard_input() {
-        return commands;
+    for action in bindings::pressed(ui, |a| !bindings::is_transport(a)) {
+        match action {
+            Action::Open => commands.push(UiCommand::OpenDialog),
+            Action::Reload => commands.push(UiCommand::Reload),
+            Action::Screenshot => commands.push(UiCommand::Screenshot(None)),
+            Action::Undo => commands.push(UiCommand::Undo),
+            Action::Redo => commands.push(UiCommand::Redo),
+            Action::Quit => commands.push(UiCommand::Quit),
+            Action::SelectView(n) => commands.push(UiCommand::SelectView(n)),
+            Action::FitView => commands.push(UiCommand::FitView),
+            Action::FrameSelected => commands.push(UiCommand::FrameSelected),
+            Action::ToggleGrid => state.show_grid = !state.show_grid,
+            Action::ToggleSkeleton => state.show_skeleton = !state.show_skeleton,
+            Action::Help => state.show_help = !state.show_help,
+            Action::MaximiseView => state.view_maximised = !state.view_maximised,
+            Action::PlayPause | Action::Step(_) | Action::SetKey => {}
+        }
     }
-    use egui::{Key, KeyboardShortcut, Modifiers};
-    let shortcut = |m, k| KeyboardShortcut::new(m, k);
-    ui.input_mut(|i| {
-        // The longer combination first, so Ctrl+Shift+Z is not taken as Ctrl+Z.
-        if i.consume_shortcut(&shortcut(Modifiers::COMMAND | Modifiers::SHIFT, Key::Z)) {
-            commands.push(UiCommand::Redo);
-        }
-        if i.consume_shortcut(&shortcut(Modifiers::COMMAND, Key::Z)) {
-            commands.push(UiCommand::Undo);
-        }
-        if i.consume_shortcut(&shortcut(Modifiers::COMMAND, Key::O)) {
-            commands.push(UiCommand::OpenDialog);
-        }
-        if i.consume_shortcut(&shortcut(Modifiers::COMMAND, Key::Q)) {
-            commands.push(UiCommand::Quit);
-        }
-        let plain = |i: &mut egui::InputState, k| i.consume_key(Modifiers::NONE, k);
-        if plain(i, Key::F5) {
-            commands.push(UiCommand::Reload);
-        }
-        if plain(i, Key::F12) {
-            commands.push(UiCommand::Screenshot(None));
-        }
-        if plain(i, Key::F) {
-            commands.push(UiCommand::FitView);
-        }
-        if plain(i, Key::J) {
-            commands.push(UiCommand::FrameSelected);
-        }
-        if plain(i, Key::G) {
-            state.show_grid = !state.show_grid;
-        }
-        if plain(i, Key::K) {
-            state.show_skeleton = !state.show_skeleton;
-        }
-        if plain(i, Key::F1) {
-            state.show_help = !state.show_help;
-        }
-        let digits =
-            [Key::Num1, Key::Num2, Key::Num3, Key::Num4, Key::Num5, Key::Num6, Key::Num7, Key::Num8, Key::Num9];
-        for (n, key) in digits.into_iter().enumerate() {
-            if plain(i, key) {
-                commands.push(UiCommand::SelectView(n));
-            }
-        }
-    });
     commands
 }
 
@@ -187,7 +144,7 @@ fn menu_ui(ui: &mut egui::Ui, state: &mut UiState, info: &FrameInfo) -> Vec<UiCo
     let mut commands = Vec::new();
     egui::MenuBar::new().ui(ui, |ui| {
         ui.menu_button("File", |ui| {
-            if ui.button("Open…  (Ctrl+O)").clicked() {
+            if ui.button(bindings::menu_label("Open…", bindings::Action::Open)).clicked() {
                 commands.push(UiCommand::OpenDialog);
             }
             ui.menu_button("Open recent", |ui| {
@@ -207,10 +164,10 @@ fn menu_ui(ui: &mut egui::Ui, state: &mut UiState, info: &FrameInfo) -> Vec<UiCo
             {
                 commands.push(UiCommand::ApplyCaptureDialog);
             }
-            if ui.add_enabled(info.file.is_some(), egui::Button::new("Reload  (F5)")).clicked() {
+            if ui.add_enabled(info.file.is_some(), egui::Button::new(bindings::menu_label("Reload", bindings::Action::Reload))).clicked() {
                 commands.push(UiCommand::Reload);
             }
-            if ui.button("Screenshot  (F12)").clicked() {
+            if ui.button(bindings::menu_label("Screenshot", bindings::Action::Screenshot)).clicked() {
                 commands.push(UiCommand::Screenshot(None));
             }
             ui.menu_button("Screenshot settings", |ui| screenshot_settings_ui(ui, state, &mut commands));
@@ -261,15 +218,15 @@ fn menu_ui(ui: &mut egui::Ui, state: &mut UiState, info: &FrameInfo) -> Vec<UiCo
             {
                 commands.push(UiCommand::ExportGltfDialog { current_pose: true });
             }
-            if ui.button("Quit  (Ctrl+Q)").clicked() {
+            if ui.button(bindings::menu_label("Quit", bindings::Action::Quit)).clicked() {
                 commands.push(UiCommand::Quit);
             }
         });
         ui.menu_button("Edit", |ui| {
-            if ui.add_enabled(info.can_undo, egui::Button::new("Undo  (Ctrl+Z)")).clicked() {
+            if ui.add_enabled(info.can_undo, egui::Button::new(bindings::menu_label("Undo", bindings::Action::Undo))).clicked() {
                 commands.push(UiCommand::Undo);
             }
-            if ui.add_enabled(info.can_redo, egui::Button::new("Redo  (Ctrl+Shift+Z)")).clicked() {
+            if ui.add_enabled(info.can_redo, egui::Button::new(bindings::menu_label("Redo", bindings::Action::Redo))).clicked() {
                 commands.push(UiCommand::Redo);
             }
             if ui.button("Reset all joints").clicked() {
@@ -280,39 +237,38 @@ fn menu_ui(ui: &mut egui::Ui, state: &mut UiState, info: &FrameInfo) -> Vec<UiCo
             }
         });
         ui.menu_button("View", |ui| {
-            ui.checkbox(&mut state.show_grid, "Ground grid  (G)");
+            ui.checkbox(&mut state.show_grid, bindings::menu_label("Ground grid", bindings::Action::ToggleGrid));
             ui.checkbox(&mut state.show_axes, "Axes");
-            ui.checkbox(&mut state.show_skeleton, "Skeleton  (K)");
+            ui.checkbox(&mut state.show_skeleton, bindings::menu_label("Skeleton", bindings::Action::ToggleSkeleton));
             ui.checkbox(&mut state.studio_lighting, "Studio lighting")
                 .on_hover_text("a key light and ambient light the file does not have; off: X3D's lighting equations");
             ui.checkbox(&mut state.show_joints_panel, "Joints panel");
             ui.checkbox(&mut state.show_side_panel, "Displacers and viewpoints panel");
-            ui.checkbox(&mut state.view_maximised, "Maximise 3D view  (F11)");
+            ui.checkbox(&mut state.view_maximised, bindings::menu_label("Maximise 3D view", bindings::Action::MaximiseView));
+            ui.checkbox(&mut state.show_nav_hint, "Navigation hint");
             ui.checkbox(&mut state.continuous_redraw, "Redraw continuously (measure fps)");
+            problems::problems_menu(ui, state, info);
             ui.checkbox(&mut state.limit_report.open, "Limits over the clip")
                 .on_hover_text("the frames of the transport's clip where a joint leaves its llimit/ulimit");
             panels::skin_inspection::skin_inspection_menu(ui, state);
             if ui.button("Motion capture window").on_hover_text("the applied capture and its bone mapping").clicked() {
                 commands.push(UiCommand::ShowCaptureWindow);
             }
-            if ui.button("Fit humanoid  (F)").clicked() {
+            if ui.button(bindings::menu_label("Fit humanoid", bindings::Action::FitView)).clicked() {
                 commands.push(UiCommand::FitView);
             }
-            if ui.button("Frame selected joint  (J)").clicked() {
+            if ui.button(bindings::menu_label("Frame selected joint", bindings::Action::FrameSelected)).clicked() {
                 commands.push(UiCommand::FrameSelected);
             }
         });
         ui.menu_button("Help", |ui| {
-            if ui.button("Shortcuts  (F1)").clicked() {
+            if ui.button(bindings::menu_label("Shortcuts", bindings::Action::Help)).clicked() {
                 state.show_help = true;
             }
             if ui.button("About hanim-viewer").clicked() {
                 state.show_about = true;
             }
         });
-        if ui.button("Screenshot").clicked() {
-            commands.push(UiCommand::Screenshot(None));
-        }
     });
     commands
 }
@@ -336,9 +292,12 @@ fn screenshot_settings_ui(ui: &mut egui::Ui, state: &mut UiState, commands: &mut
         }
     });
     ui.separator();
-    let folder =
-        state.screenshot_folder.as_ref().map_or_else(|| "current folder".to_owned(), |f| f.display().to_string());
-    ui.label(format!("Folder: {folder}"));
+    ui.checkbox(&mut state.screenshot_overlays, "Keep the skeleton, grid and axes")
+        .on_hover_text("off: the figure and the file's scene only");
+    ui.checkbox(&mut state.screenshot_transparent, "Transparent background");
+    ui.separator();
+    let folder = state.screenshot_folder.clone().or_else(crate::app::screenshot::pictures_folder);
+    ui.label(format!("Folder: {}", folder.map_or_else(|| "current folder".to_owned(), |f| f.display().to_string())));
     if ui.button("Choose folder…").clicked() {
         commands.push(UiCommand::ChooseScreenshotFolder);
     }
@@ -349,13 +308,7 @@ fn help_ui(ui: &mut egui::Ui, state: &mut UiState) {
     layout::centred(egui::Window::new("Help"), ui.ctx()).open(&mut open).resizable(false).collapsible(false).show(
         ui.ctx(),
         |ui| {
-            egui::Grid::new("shortcuts").striped(true).show(ui, |ui| {
-                for (keys, what) in SHORTCUTS {
-                    ui.strong(*keys);
-                    ui.label(*what);
-                    ui.end_row();
-                }
-            });
+            bindings::help_grid(ui);
         },
     );
     state.show_help = open;
@@ -424,7 +377,7 @@ fn error_ui(ui: &mut egui::Ui, error: &str, has_humanoid: bool, commands: &mut V
 
 /// On first run (the built-in humanoid, no file opened): how to open one, and the files opened before.
 fn first_run_ui(ui: &mut egui::Ui, rect: egui::Rect, state: &UiState, commands: &mut Vec<UiCommand>) {
-    egui::Area::new(egui::Id::unique("first_run")).fixed_pos(rect.center_top() + egui::vec2(-170.0, 16.0)).show(
+    egui::Area::new(egui::Id::unique("first_run")).fixed_pos(rect.center_top() + egui::vec2(-170.0, 56.0)).show(
         ui.ctx(),
         |ui| {
             egui::Frame::popup(ui.style()).show(ui, |ui| {

@@ -43,6 +43,15 @@ pub struct UiState {
     pub screenshot_folder: Option<PathBuf>,
     /// Screenshot size in pixels (`None`: the 3D view's size).
     pub screenshot_size: Option<[u32; 2]>,
+    /// Screenshots keep the skeleton, grid, axes and handles (off: the figure and the file's scene).
+    pub screenshot_overlays: bool,
+    /// Screenshots have a transparent background instead of the view's.
+    pub screenshot_transparent: bool,
+    /// The strip over the 3D view saying how to orbit, pan and zoom (until the user hides it).
+    pub show_nav_hint: bool,
+    /// The Problems window (load warnings, failed references) is open.
+    #[serde(skip)]
+    pub show_problems: bool,
     /// Widths of the resizable side panels, in points.
     pub joints_panel_width: f32,
     pub side_panel_width: f32,
@@ -114,6 +123,10 @@ impl Default for UiState {
             screenshot_size: None,
             joints_panel_width: super::layout::DEFAULT_JOINTS_WIDTH,
             side_panel_width: super::layout::DEFAULT_SIDE_WIDTH,
+            screenshot_overlays: false,
+            screenshot_transparent: false,
+            show_nav_hint: true,
+            show_problems: false,
             continuous_redraw: false,
             skin_overlay: Default::default(),
             show_joint_axes: false,

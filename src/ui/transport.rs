@@ -4,6 +4,7 @@
 //! ([`TransportCommand`]); [`TransportCommand::apply`] carries that out, and the app then samples the
 //! transport into the pose every frame.
 
+use super::bindings::{self, Action};
 use super::keys::{self, KeyCommand};
 use crate::animation::{ClipSource, Interpolation, MAX_SPEED, MIN_SPEED, PlayMode, RootMode, Transport};
 
@@ -36,9 +37,11 @@ pub enum TransportCommand {
 }
 
 impl TransportCommand {
-    pub fn apply(self, transport: &mut Transport) {
+    /// Carries the command out; what the user should be told (a clip turned on to play it, or why it
+    /// cannot play), if anything.
+    pub fn apply(self, transport: &mut Transport) -> Option<String> {
         match self {
-            TransportCommand::TogglePlay => transport.toggle_play(),
+            TransportCommand::TogglePlay => return transport.toggle_play_saying(),
             TransportCommand::Stop => transport.stop(),
             TransportCommand::Step(direction) => transport.step(direction),
             TransportCommand::SetSpeed(speed) => transport.set_speed(speed),
@@ -62,30 +65,23 @@ impl TransportCommand {
             TransportCommand::SetMode(mode) => transport.set_mode(mode),
             TransportCommand::Key(command) => log::debug!("{command:?} needs the pose editor"),
         }
+        None
     }
 }
 
-/// Space and the arrow keys, when no text field has the keyboard.
+/// The transport's keys of [`bindings::BINDINGS`] (play, step, set key), when no text field has the
+/// keyboard; play and step only when there is something to play.
 pub fn transport_keys(ui: &mut egui::Ui, transport: &Transport, out: &mut Vec<TransportCommand>) {
-    if ui.ctx().egui_wants_keyboard_input() {
-        return;
+    let playable = has_panel(transport);
+    let wanted = |a: Action| a == Action::SetKey || (playable && bindings::is_transport(a));
+    for action in bindings::pressed(ui, wanted) {
+        match action {
+            Action::SetKey => out.push(TransportCommand::Key(KeyCommand::Set)),
+            Action::PlayPause => out.push(TransportCommand::TogglePlay),
+            Action::Step(direction) => out.push(TransportCommand::Step(direction)),
+            _ => {}
+        }
     }
-    keys::key_shortcut(ui, out);
-    if !has_panel(transport) {
-        return;
-    }
-    use egui::{Key, Modifiers};
-    ui.input_mut(|i| {
-        if i.consume_key(Modifiers::NONE, Key::Space) {
-            out.push(TransportCommand::TogglePlay);
-        }
-        if i.consume_key(Modifiers::NONE, Key::ArrowRight) {
-            out.push(TransportCommand::Step(1));
-        }
-        if i.consume_key(Modifiers::NONE, Key::ArrowLeft) {
-            out.push(TransportCommand::Step(-1));
-        }
-    });
 }
 
 /// `seconds` as `m:ss.ss` above a minute, else `s.ss s`.
@@ -123,7 +119,9 @@ pub fn transport_commands(ui: &mut egui::Ui, transport: &Transport) -> Vec<Trans
 /// The panel, with what it asks for applied at once (for callers that own the transport outright).
 pub fn transport_panel(ui: &mut egui::Ui, transport: &mut Transport) {
     for command in transport_commands(ui, transport) {
-        command.apply(transport);
+        if let Some(message) = command.apply(transport) {
+            log::info!("{message}");
+        }
     }
 }
 

@@ -67,7 +67,6 @@ pub(super) fn view_ui(
     if let (Some(name), Some(at)) = (&state.hovered_name, response.hover_pos()) {
         name_tag(&painter, at + egui::vec2(14.0, -8.0), name, egui::Color32::WHITE);
     }
-    toasts_ui(&painter, rect, info.toasts);
     input
 }
 
@@ -139,17 +138,4 @@ fn name_tag(painter: &egui::Painter, at: egui::Pos2, text: &str, accent: egui::C
         egui::StrokeKind::Inside,
     );
     painter.galley(r.min + egui::vec2(5.0, 3.0), galley, egui::Color32::WHITE);
-}
-
-/// Short messages at the bottom right of the view, newest lowest.
-fn toasts_ui(painter: &egui::Painter, rect: egui::Rect, toasts: &[String]) {
-    let mut y = rect.max.y - 12.0;
-    for toast in toasts.iter().rev() {
-        let galley = painter.layout_no_wrap(toast.clone(), egui::FontId::proportional(14.0), egui::Color32::WHITE);
-        let size = galley.size() + egui::vec2(16.0, 8.0);
-        let r = egui::Rect::from_min_size(egui::pos2(rect.max.x - size.x - 12.0, y - size.y), size);
-        painter.rect_filled(r, 4.0, egui::Color32::from_black_alpha(190));
-        painter.galley(r.min + egui::vec2(8.0, 4.0), galley, egui::Color32::WHITE);
-        y -= size.y + 6.0;
-    }
 }

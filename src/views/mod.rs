@@ -192,6 +192,21 @@ pub struct ViewEntry {
 }
 
 impl ViewEntry {
+    /// Whether the view looks at the face or out of an eye (the standard face view, a view that moves
+    /// with a joint, or one whose label, DEF or description names an eye or the face): overlays such as
+    /// the skeleton would sit on the face there.
+    pub fn is_face_or_eye(&self) -> bool {
+        let named = |s: &str| {
+            let s = s.to_lowercase();
+            s.contains("eye") || s.contains("face")
+        };
+        self.source == ViewSource::Standard(StandardView::Face)
+            || self.follows_joint()
+            || named(&self.label)
+            || named(&self.description)
+            || self.def.as_deref().is_some_and(named)
+    }
+
     /// True when the camera moves with a joint (the window re-evaluates it every frame).
     pub fn follows_joint(&self) -> bool {
         self.follows_joint.is_some()

@@ -40,6 +40,7 @@ pub fn render_scenes(
         lines: &lines,
         overlay: OverlayMode::Off,
         timer: None,
+        transparent: false,
     };
     let mut encoder = ctx.device.create_command_encoder(&Default::default());
     for scene in scenes {

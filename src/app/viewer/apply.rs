@@ -2,7 +2,6 @@
 //! screenshots and captures are the window's.
 
 use super::Viewer;
-use super::loading::open_dialog_extensions;
 use crate::ui::UiCommand;
 use crate::ui::scene::view_placement;
 use crate::ui::transport::TransportCommand;
@@ -27,6 +26,15 @@ impl Viewer {
                     }
                 }
                 return;
+            }
+            // A weight set while paused holds over what the clips say (see `play_motion`).
+            (command @ UiCommand::SetDisplacerWeight { displacer, weight }, Some(scene)) => {
+                let (h, t) = (scene.humanoid, &mut scene.transport);
+                if t.engaged && !t.playing {
+                    t.held_weights.retain(|&(hh, d, _)| (hh, d) != (h, displacer));
+                    t.held_weights.push((h, displacer, weight));
+                }
+                command
             }
             (command, _) => command,
         };
@@ -89,18 +97,10 @@ impl Viewer {
                     self.ui.active_view = None;
                 }
             }
-            UiCommand::OpenDialog => {
-                let mut dialog = rfd::FileDialog::new()
-                    .set_title("Open an H-Anim humanoid")
-                    .add_filter("X3D, VRML and motion capture", &open_dialog_extensions())
-                    .add_filter("All files", &["*"]);
-                if let Some(folder) = &self.ui.last_folder {
-                    dialog = dialog.set_directory(folder);
-                }
-                if let Some(path) = dialog.pick_file() {
-                    self.start_loading(path);
-                }
+            UiCommand::OpenDialog if !super::file_browser::system_picker_available() => {
+                self.open_file_browser();
             }
+            UiCommand::OpenDialog => self.open_with_system_picker(),
             UiCommand::Open(path) => self.start_loading(path),
             UiCommand::Reload => self.reload(),
             UiCommand::Screenshot(path) => self.pending_screenshots.push(path),
@@ -176,10 +176,15 @@ impl Viewer {
             | UiCommand::ApplyLibraryPose(_)
             | UiCommand::SavePoseToLibrary(_)) => self.pose_command(command),
             UiCommand::Transport(command) => {
-                if let Some(scene) = &mut self.scene {
-                    command.apply(&mut scene.transport);
+                if let Some(message) = self.scene.as_mut().and_then(|s| command.apply(&mut s.transport)) {
+                    self.toast(message);
                 }
             }
+            UiCommand::LookAlong { yaw, pitch } => {
+                self.camera.look_along(yaw, pitch);
+                self.ui.active_view = None;
+            }
+            UiCommand::OpenFolder(folder) => self.open_folder(&folder),
             UiCommand::Quit => self.quit = true,
             other => log::debug!("unhandled command {other:?}"),
         }

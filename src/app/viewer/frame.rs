@@ -4,9 +4,10 @@
 
 use std::time::{Duration, Instant};
 
+use super::Viewer;
 use super::bench::FrameTimes;
 use super::egui_layer::PaintedUi;
-use super::{TOAST_SECONDS, Viewer};
+use super::view3d::ViewLook;
 use crate::gpu::target::PixelRect;
 use crate::ui::{self, FrameInfo, UiCommand, ViewportInput};
 
@@ -57,7 +58,7 @@ impl Viewer {
         let dt = self.stats.tick();
         self.poll_loading();
         let now = Instant::now();
-        self.toasts.retain(|(_, t)| now.duration_since(*t) < Duration::from_secs_f64(TOAST_SECONDS));
+        self.toasts.retain(|(_, expires)| *expires > now);
         if self.surface.minimized {
             return;
         }
@@ -115,7 +116,14 @@ impl Viewer {
                     format: Some(format),
                     ..Default::default()
                 });
-                self.encode_3d_view(&mut encoder, attachments.views(&srgb, region), size, &camera, gpu_timer.as_ref());
+                self.encode_3d_view(
+                    &mut encoder,
+                    attachments.views(&srgb, region),
+                    size,
+                    &camera,
+                    gpu_timer.as_ref(),
+                    ViewLook::WINDOW,
+                );
                 drawn_into_surface = true;
                 if let Some(direct) = &mut self.direct {
                     direct.attachments = Some(attachments);
@@ -123,7 +131,7 @@ impl Viewer {
             }
         } else if let Some((target, id)) = self.viewport.take() {
             let size = (target.width(), target.height());
-            self.encode_3d_view(&mut encoder, target.views(), size, &camera, gpu_timer.as_ref());
+            self.encode_3d_view(&mut encoder, target.views(), size, &camera, gpu_timer.as_ref(), ViewLook::WINDOW);
             self.viewport = Some((target, id));
         }
         times.encode_3d = started.elapsed();
@@ -181,6 +189,7 @@ impl Viewer {
         self.stats.record_work(started.elapsed());
         self.bench_after_frame(&times);
         self.take_screenshots();
+        self.check_view_sees_something();
         if let Err(e) = self.gpu.check_health() {
             log::error!("{e}");
         }
@@ -190,13 +199,16 @@ impl Viewer {
     fn run_ui(&mut self, library: &[ui::pose_library::LibraryEntry]) -> (PaintedUi, Vec<UiCommand>, ViewportInput) {
         // A directly drawn 3D view is under the UI: the central panel shows no texture.
         let texture = if self.direct.is_some() { None } else { self.viewport.as_ref().map(|(_, id)| *id) };
-        let toasts: Vec<String> = self.toasts.iter().map(|(m, _)| m.clone()).collect();
+        let toasts: Vec<ui::view_overlays::Toast> = self.toasts.iter().map(|(t, _)| t.clone()).collect();
         let adapter = self.gpu.summary.to_string();
         let loading_path = self.loading.as_ref().map(|l| l.path.clone());
         let loading_stage = self.loading.as_ref().map(|l| l.progress.describe());
         let (can_undo, can_redo) =
             self.scene.as_ref().map_or((false, false), |s| (s.editor.history.can_undo(), s.editor.history.can_redo()));
         let file_path = self.scene.as_ref().map(|s| s.path.clone());
+        let driven =
+            self.scene.as_ref().map(|s| s.transport.animations.displacer_drivers(s.humanoid)).unwrap_or_default();
+        let problems = self.scene.as_ref().map(|s| s.problems.clone()).unwrap_or_default();
         let info = FrameInfo {
             file: file_path.as_deref(),
             adapter: &adapter,
@@ -212,6 +224,10 @@ impl Viewer {
             can_redo,
             first_run: file_path.as_deref() == Some(std::path::Path::new(super::DEFAULT_HUMANOID_NAME)),
             figure_height: self.scene.as_ref().map(|s| s.rest_bounds.size().y).filter(|h| h.is_finite()),
+            view_rotation: self.last_camera.map(|c| c.world_from_camera.to_scale_rotation_translation().1),
+            view_empty: self.view_empty.as_deref(),
+            problems: &problems,
+            driven_displacers: &driven,
         };
         if let Some(scene) = self.scene.as_ref()
             && self.ui.limit_report.stale(&scene.transport)
@@ -220,6 +236,7 @@ impl Viewer {
         }
         let library_folder = super::pose_files::pose_library_folder().map(|f| f.display().to_string());
         let ui_state = &mut self.ui;
+        let file_browser = &mut self.file_browser;
         let (scene_view, transport, mut capture) = match self.scene.as_mut() {
             Some(s) => (Some((&s.summary, &s.editor.pose)), Some(&s.transport), s.capture.as_mut()),
             None => (None, None, None),
@@ -247,6 +264,7 @@ impl Viewer {
                 commands.extend(ui::export::export_window(ui.ctx(), &mut ui_state.export, transport));
             }
             commands.extend(ui::save_x3d::save_x3d_window(ui.ctx(), &mut ui_state.save_x3d, transport));
+            commands.extend(Viewer::file_browser_ui(file_browser, ui.ctx()).map(UiCommand::Open));
             viewport_input = input;
         });
         (painted, commands, viewport_input)

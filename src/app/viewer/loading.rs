@@ -100,7 +100,7 @@ impl Viewer {
     }
 
     /// Makes a loaded scene the shown one: a new file is framed and remembered, a reload keeps the camera.
-    fn show_loaded(&mut self, path: PathBuf, scene: LoadedScene) {
+    fn show_loaded(&mut self, path: PathBuf, mut scene: LoadedScene) {
         let reload = self.scene.as_ref().is_some_and(|s| s.path == scene.path);
         if path != Path::new(DEFAULT_HUMANOID_NAME) {
             self.ui.remember_file(&path);
@@ -115,7 +115,18 @@ impl Viewer {
             "hanim-viewer — {}",
             path.file_name().map_or_else(|| path.display().to_string(), |n| n.to_string_lossy().into_owned())
         ));
-        self.toast(format!("loaded {} ({})", path.display(), scene.humanoid().name));
+        // The camera follows the root from where it stands now: a walk carries the view along, without
+        // a jump at the first frame played.
+        let (h, pose) = (scene.humanoid, scene.editor.pose.clone());
+        let _ = scene.transport.follow(&scene.doc, h, &pose, scene.world_from_humanoid, self.camera.orbit.target);
+        for problem in &scene.problems {
+            log::info!("problem: {problem}");
+        }
+        let problems = match scene.problems.len() {
+            0 => String::new(),
+            n => format!("; {n} problem{}: View > Problems", if n == 1 { "" } else { "s" }),
+        };
+        self.toast(format!("loaded {} ({}){problems}", path.display(), scene.humanoid().name));
         self.error = None;
         self.scene = Some(scene);
         self.library.forget_scene();

@@ -23,6 +23,7 @@ mod device;
 mod egui_layer;
 mod export;
 mod export_gltf;
+mod file_browser;
 mod frame;
 mod ik_drag;
 mod loading;
@@ -70,7 +71,13 @@ pub struct Viewer {
     loading: Option<Loading>,
     /// The error window's text (a failed load: the humanoid before it stays).
     error: Option<String>,
-    toasts: Vec<(String, Instant)>,
+    /// Toasts with the moment each goes away.
+    toasts: Vec<(crate::ui::view_overlays::Toast, Instant)>,
+    /// The built-in file browser, open when the system's file picker is missing.
+    file_browser: Option<egui_file::FileDialog>,
+    /// Why the view shows nothing (a hint over it), and the view that was checked.
+    view_empty: Option<String>,
+    view_checked: Option<usize>,
     script: Option<ScriptRunner>,
     stats: FrameStats,
     /// Whether this run writes the remembered UI state (not in scripted runs).
@@ -175,6 +182,9 @@ impl Viewer {
             loading: None,
             error: None,
             toasts: Vec::new(),
+            file_browser: None,
+            view_empty: None,
+            view_checked: None,
             script: script.map(ScriptRunner::new),
             stats: FrameStats::default(),
             persist,
@@ -214,7 +224,7 @@ impl Viewer {
             || self.ui.continuous_redraw
             || self.library.busy
             || playing;
-        let toast_expiry = self.toasts.iter().map(|(_, t)| *t + Duration::from_secs_f64(TOAST_SECONDS)).min();
+        let toast_expiry = self.toasts.iter().map(|(_, t)| *t).min();
         let next = [self.next_repaint, toast_expiry, resting_until].into_iter().flatten().min();
         if busy || next.is_some_and(|t| t <= now) {
             event_loop.set_control_flow(ControlFlow::Poll);
@@ -241,7 +251,16 @@ impl Viewer {
 
     fn toast(&mut self, message: String) {
         log::info!("{message}");
-        self.toasts.push((message, Instant::now()));
+        let toast = crate::ui::view_overlays::Toast { message, folder: None };
+        self.toasts.push((toast, Instant::now() + Duration::from_secs_f64(TOAST_SECONDS)));
+    }
+
+    /// A toast naming a file in `folder`, with a button to open the folder; it stays twice as long, so
+    /// there is time to click it.
+    fn toast_with_folder(&mut self, message: String, folder: PathBuf) {
+        log::info!("{message}");
+        let toast = crate::ui::view_overlays::Toast { message, folder: Some(folder) };
+        self.toasts.push((toast, Instant::now() + Duration::from_secs_f64(2.0 * TOAST_SECONDS)));
     }
 
     /// Shows `message` in the error window (the humanoid stays); a scripted run ends with it.

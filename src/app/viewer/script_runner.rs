@@ -158,6 +158,10 @@ impl Viewer {
                 runner.wait_frames = 1;
                 return Vec::new();
             }
+            ScriptStep::ScreenshotOverlays(on) => {
+                self.ui.screenshot_overlays = *on;
+                return Vec::new();
+            }
             ScriptStep::ScreenshotSize(size) => {
                 self.ui.screenshot_size = *size;
                 return Vec::new();
@@ -217,7 +221,7 @@ impl Viewer {
                     return Vec::new();
                 };
                 for command in crate::ui::limit_report::jump_to(clip, &excess, &scene.transport) {
-                    command.apply(&mut scene.transport);
+                    let _ = command.apply(&mut scene.transport);
                 }
                 log::info!("line {line}: limit-jump to frame {} at {:.3} s", excess.frame, scene.transport.time);
                 if let Some(runner) = &mut self.script {
@@ -360,7 +364,7 @@ impl Viewer {
         // A new pose needs a frame to reach the GPU before a screenshot: steps run one per frame.
         runner.wait_frames = 1;
         let result = match (&step, &self.scene) {
-            (ScriptStep::Open(_) | ScriptStep::Quit | ScriptStep::Screenshot(_), _) => {
+            (ScriptStep::Open(_) | ScriptStep::Quit | ScriptStep::Screenshot(_) | ScriptStep::OpenDialog, _) => {
                 script::commands_for(&step, &ui::SceneSummary::default(), line)
             }
             (_, Some(scene)) => script::commands_for(&step, &scene.summary, line),

@@ -47,6 +47,20 @@ pub(super) fn direct_view(surface: &WindowSurface) -> Option<DirectView> {
     })
 }
 
+/// What a drawing of the 3D view shows besides the scene.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(super) struct ViewLook {
+    /// The grid, axes, skeleton and IK handles (as the View menu has them).
+    pub overlays: bool,
+    /// The background left transparent.
+    pub transparent: bool,
+}
+
+impl ViewLook {
+    /// The window's own view.
+    pub const WINDOW: ViewLook = ViewLook { overlays: true, transparent: false };
+}
+
 /// Pick radius around a joint centre, in points.
 const PICK_RADIUS: f32 = 14.0;
 /// The studio look's background when the file has none (sRGB), a neutral grey-blue; the standard model's
@@ -134,6 +148,12 @@ impl Viewer {
         Some(ViewMarks { selected: Some(JointMark { name: joint.name.clone(), centre, bone_ends }) })
     }
 
+    /// Whether the view shown is a face or eye view (the skeleton is not drawn there).
+    pub(super) fn face_or_eye_view(&self) -> bool {
+        let (Some(index), Some(scene)) = (self.camera.fixed_view(), &self.scene) else { return false };
+        scene.summary.views.get(index).is_some_and(|v| v.is_face_or_eye())
+    }
+
     /// The 3D view's size in pixels (`None` before the first frame).
     pub(super) fn view_size(&self) -> Option<(u32, u32)> {
         match (&self.direct, &self.viewport) {
@@ -217,6 +237,15 @@ impl Viewer {
         // Clips may drive any humanoid of the file, not only the one in the panels.
         let mut poses = scene.poses();
         scene.sample_transport(&mut poses, viewer);
+        // Weights the user set while paused hold over the clips' until playing starts again.
+        if scene.transport.playing {
+            scene.transport.held_weights.clear();
+        }
+        for &(h, d, w) in &scene.transport.held_weights {
+            if let Some(slot) = poses.get_mut(h.0).and_then(|p| p.displacer_weights.get_mut(d)) {
+                *slot = w;
+            }
+        }
         for (i, (h, pose)) in scene.doc.humanoids.iter().zip(&poses).enumerate() {
             scene.placements[i] = pose.world_from_humanoid(h);
         }
@@ -252,6 +281,7 @@ impl Viewer {
     /// Records the skin/morph pass and draws the deformed humanoids and this frame's overlay into
     /// `views` (a `width × height` image or region) as `camera` sees it (the poses must already be
     /// written: [`LoadedScene::write_poses`]).
+    #[allow(clippy::too_many_arguments)]
     pub(super) fn encode_3d_view(
         &mut self,
         encoder: &mut wgpu::CommandEncoder,
@@ -259,13 +289,17 @@ impl Viewer {
         (width, height): (u32, u32),
         camera: &Camera,
         timer: Option<&crate::gpu::timing::GpuTimer>,
+        look: ViewLook,
     ) {
+        // The viewer's helper lines (grid, axes, skeleton, handles) are left out of a picture without
+        // overlays; the skeleton also in a face or eye view, where it would sit on the face.
+        let skeleton = look.overlays && self.ui.show_skeleton && !self.face_or_eye_view();
         let mut lines = overlay_lines(
             self.scene.as_ref(),
-            self.ui.show_grid,
-            self.ui.show_axes,
-            self.ui.show_skeleton,
-            self.ui.selected_joint.map(|j| j.0),
+            look.overlays && self.ui.show_grid,
+            look.overlays && self.ui.show_axes,
+            skeleton,
+            self.ui.selected_joint.map(|j| j.0).filter(|_| skeleton),
             &crate::app::scene::HandleMarks {
                 pins: &self.ui.pins,
                 active: self.ik_drag.as_ref().map(|d| d.effector.as_str()).or(self.hovered_handle.as_deref()),
@@ -317,6 +351,7 @@ impl Viewer {
             lines: &lines,
             overlay,
             timer,
+            transparent: look.transparent,
         };
         let scene_draw = self.scene.as_ref().map(|s| &s.draws);
         self.renderer.encode(&self.gpu, encoder, views, scene_draw, &inputs);

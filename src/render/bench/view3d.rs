@@ -160,6 +160,7 @@ pub fn bench_view(
             lines: &lines,
             overlay: OverlayMode::Off,
             timer: timer.as_ref(),
+            transparent: false,
         };
         let mut encoder =
             ctx.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("bench::frame") });
@@ -276,6 +277,7 @@ fn split_run(
             lines: &lines,
             overlay: OverlayMode::Off,
             timer: None,
+            transparent: false,
         };
         let mut encoder = ctx.device.create_command_encoder(&Default::default());
         renderer.encode_scene_pass(ctx, &mut encoder, target.views(), &inputs);

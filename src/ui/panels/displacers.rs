@@ -4,7 +4,14 @@ use crate::pose::Pose;
 use crate::ui::command::UiCommand;
 use crate::ui::scene::SceneSummary;
 
-pub fn displacers_ui(ui: &mut egui::Ui, scene: &SceneSummary, pose: &Pose) -> Vec<UiCommand> {
+/// `driven`: the displacers a clip sets, with the clip's name (their sliders say so: while the clip
+/// plays, the slider shows the clip's weight; paused, a weight set here holds).
+pub fn displacers_ui(
+    ui: &mut egui::Ui,
+    scene: &SceneSummary,
+    pose: &Pose,
+    driven: &[(usize, String)],
+) -> Vec<UiCommand> {
     let mut commands = Vec::new();
     if scene.displacers.is_empty() {
         ui.weak("This humanoid has no displacers.");
@@ -29,6 +36,11 @@ pub fn displacers_ui(ui: &mut egui::Ui, scene: &SceneSummary, pose: &Pose) -> Ve
                 }
                 if r.drag_stopped() || r.lost_focus() {
                     commands.push(UiCommand::EndEdit);
+                }
+                if let Some((_, clip)) = driven.iter().find(|(d, _)| *d == i) {
+                    ui.colored_label(ui.visuals().warn_fg_color, format!("driven by clip '{clip}'")).on_hover_text(
+                        "the clip sets this weight while it plays; pause it to set your own (held until Play)",
+                    );
                 }
             }
         });
