@@ -70,7 +70,19 @@ pub fn run(tests: &[(&'static str, fn())]) -> ExitCode {
     libtest_mimic::run(&args, trials).exit_code()
 }
 
+/// Runs one test on a thread of its own, joined to its very end, as Rust's own runner does. The runner's
+/// pool threads are waited for only until their work returns; a GPU driver's thread-local destructors
+/// still running on them then raced with the process's exit (a double free or a crash after every test
+/// had passed).
 fn run_one(name: &'static str, test: fn()) -> Result<Completion, Failed> {
+    let thread = std::thread::Builder::new().name(name.to_string()).spawn(move || run_here(name, test));
+    match thread {
+        Ok(handle) => handle.join().unwrap_or_else(|payload| Err(Failed::from(panic_message(payload.as_ref())))),
+        Err(e) => Err(Failed::from(format!("could not start the test's thread: {e}"))),
+    }
+}
+
+fn run_here(name: &'static str, test: fn()) -> Result<Completion, Failed> {
     RUNNING.with(|r| *r.borrow_mut() = Some((name, Vec::new())));
     let outcome = catch_unwind(AssertUnwindSafe(test));
     let missing = RUNNING.with(|r| r.borrow_mut().take()).map(|(_, m)| m).unwrap_or_default();
