@@ -131,10 +131,12 @@ fn the_camera_target_jumps_onto_the_root_then_moves_with_it() {
             hanim_viewer::pose::humanoid_from_joint(h, p)[0].transform_point3(h.joints[0].rest.center),
         )
     };
+    assert!(t.follow_root, "on by default, so a walk stays in view");
+    t.follow_root = false;
     assert_eq!(
         t.follow(&doc, hanim_viewer::hanim::HumanoidIndex(0), &poses[0], world, glam::Vec3::ZERO),
         None,
-        "off by default"
+        "nothing when turned off"
     );
     t.follow_root = true;
     t.apply(&doc, &mut poses);

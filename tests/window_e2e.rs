@@ -263,7 +263,8 @@ fn an_idle_window_draws_no_frames_until_something_changes() {
     // With nothing playing and no input the window sleeps: `rest 3 0` lets it be for 3 s and fails the
     // script when it drew any frame meanwhile (it drew ~25 a second when egui's repaint wish after each
     // redraw was taken as a new change). Each `rest 5 6` before lets what a change starts settle: the
-    // toast a load or a screenshot shows fades in over a few frames and takes one more to go after 4 s.
+    // toast a load shows fades in over a few frames and takes one more to go after 4 s (a screenshot's,
+    // with its Open folder button, after 8 s).
     // A pose change in between is drawn, and the window rests again after it. The built-in humanoid
     // and a 146-joint file with a textured skin.
     let dir = tempfile::tempdir().unwrap();
@@ -272,7 +273,7 @@ fn an_idle_window_draws_no_frames_until_something_changes() {
     std::fs::write(
         &script,
         format!(
-            "rest 5 6\nrest 3 0\nrotate l_shoulder 0 0 60\nscreenshot {}\nrest 5 6\nrest 3 0\nquit\n",
+            "rest 5 6\nrest 3 0\nrotate l_shoulder 0 0 60\nscreenshot {}\nrest 9 6\nrest 3 0\nquit\n",
             shot.display()
         ),
     )
