@@ -110,6 +110,18 @@ fn mesh_extras(names: &[String]) -> Option<serde_json::Value> {
     (!names.is_empty()).then(|| json!({ "targetNames": names }))
 }
 
+/// Adds `mesh` to the document with `displacers` as its morph targets (their names, and their weights in
+/// the `rest` pose); its index.
+fn push_mesh(w: &mut Writer, h: &Humanoid, rest: &crate::pose::Pose, mut mesh: Mesh, displacers: &[usize]) -> u32 {
+    let names: Vec<String> = displacers.iter().map(|&d| h.displacers[d].name.clone()).collect();
+    mesh.weights = displacers.iter().map(|&d| rest.displacer_weight(h, d)).collect();
+    mesh.extras = mesh_extras(&names);
+    w.report.morph_targets += displacers.len();
+    w.root.meshes.push(mesh);
+    w.report.meshes += 1;
+    w.root.meshes.len() as u32 - 1
+}
+
 /// The deforming skin as one skinned mesh on a node at the scene's root (glTF ignores a skinned mesh
 /// node's own transform).
 pub(super) fn write_skin(w: &mut Writer, index: usize, nodes: &mut HumanoidNodes) -> Result<(), ExportError> {
@@ -230,15 +242,10 @@ pub(super) fn write_skin(w: &mut Writer, index: usize, nodes: &mut HumanoidNodes
         }
         mesh.primitives.push(primitive);
     }
-    let names: Vec<String> = displacers.iter().map(|&d| h.displacers[d].name.clone()).collect();
-    mesh.weights = displacers.iter().map(|&d| nodes.rest.displacer_weight(h, d)).collect();
-    mesh.extras = mesh_extras(&names);
-    w.report.morph_targets += displacers.len();
-    w.root.meshes.push(mesh);
-    w.report.meshes += 1;
+    let mesh_index = push_mesh(w, h, &nodes.rest, mesh, &displacers);
     let node = Node {
         name: Some(format!("{} skin", h.name)),
-        mesh: Some(w.root.meshes.len() as u32 - 1),
+        mesh: Some(mesh_index),
         skin: Some(skin_index),
         ..Node::default()
     };
@@ -314,13 +321,7 @@ pub(super) fn write_rigid(w: &mut Writer, index: usize, nodes: &mut HumanoidNode
             }
             mesh.primitives.push(primitive);
         }
-        let names: Vec<String> = displacers.iter().map(|&d| h.displacers[d].name.clone()).collect();
-        mesh.weights = displacers.iter().map(|&d| nodes.rest.displacer_weight(h, d)).collect();
-        mesh.extras = mesh_extras(&names);
-        w.report.morph_targets += displacers.len();
-        w.root.meshes.push(mesh);
-        w.report.meshes += 1;
-        let mesh_index = w.root.meshes.len() as u32 - 1;
+        let mesh_index = push_mesh(w, h, &nodes.rest, mesh, &displacers);
         let node = match holder {
             Some(j) => {
                 w.root.nodes[nodes.joints[j] as usize].mesh = Some(mesh_index);
