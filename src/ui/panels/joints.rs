@@ -1,4 +1,4 @@
-//! Joints panel: the joint tree ([`joint_tree`](super::joint_tree)) with a filter box, the selected
+//! Joints panel: the joint tree ([`joint_tree`]) with a filter box, the selected
 //! joint's path from the root, three limit-frame angle sliders, root translation, resets.
 
 use glam::Vec3;
