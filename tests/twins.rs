@@ -16,6 +16,7 @@ mod common;
 test_main!(
     humanoids_a_scene_repeats_are_found_as_twins,
     twins_drawn_together_look_exactly_like_humanoids_drawn_one_by_one,
+    a_repeated_shape_hidden_in_one_copy_still_draws_in_the_others,
     every_twin_in_the_shared_skin_agrees_with_the_cpu_reference_at_its_own_pose,
     merged_rigid_shapes_land_where_their_joints_place_them_on_cpu_and_gpu
 );
@@ -124,9 +125,13 @@ fn twins_drawn_together_look_exactly_like_humanoids_drawn_one_by_one() {
     let ctx = common::gpu();
     let formats = hanim_viewer::app::viewport::ViewportTarget::formats_for(&ctx.adapter_info);
     let mut renderer = SceneRenderer::new(&ctx, formats).unwrap();
-    for (name, batches) in
-        [("joekick_inlines.x3d", 1), ("jin_inlines.x3d", 1), ("routed_twin.x3d", 2), ("mixed_inlines.x3d", 2)]
-    {
+    // (file, batches of humanoids, draws of the scene's other Shapes when drawn together)
+    for (name, batches, scene_draws) in [
+        ("joekick_inlines.x3d", 1, 4),
+        ("jin_inlines.x3d", 1, 0),
+        ("routed_twin.x3d", 2, 0),
+        ("mixed_inlines.x3d", 2, 4),
+    ] {
         let doc = load(name);
         let poses = poses(&doc);
         let mut together = SceneDraw::new(&ctx, renderer.mesh_pipelines(), &doc, &poses).unwrap();
@@ -134,6 +139,14 @@ fn twins_drawn_together_look_exactly_like_humanoids_drawn_one_by_one() {
         assert_eq!(together.batch_count(), batches, "{name}");
         assert_eq!(apart.batch_count(), doc.humanoids.len(), "{name}");
         assert_eq!(together.triangles, apart.triangles, "{name}: every twin's triangles are counted");
+        eprintln!(
+            "{name}: {} scene Shapes, {} draws together, {} one by one",
+            doc.other_shapes.len(),
+            together.scene_shape_draws(),
+            apart.scene_shape_draws()
+        );
+        // The scenery each Inline copy brings (JoeKick's five Shapes, one of them USEd twice) is one instanced draw per Shape.
+        assert_eq!(together.scene_shape_draws(), scene_draws, "{name}: scene Shape draws together");
         write_poses(&ctx, &mut together, &doc, &poses, true);
         write_poses(&ctx, &mut apart, &doc, &poses, false);
         let calls = |s: &SceneDraw| s.draws().iter().map(|d| d.draw_calls()).sum::<u32>();
@@ -253,4 +266,36 @@ fn merged_rigid_shapes_land_where_their_joints_place_them_on_cpu_and_gpu() {
         eprintln!("{}: GPU {a:?}", path.display());
         assert!(a.max_point_error <= 1e-5 && a.max_normal_error <= 1e-5, "{}: {a:?}", path.display());
     }
+}
+
+/// A Shape drawn as instances of one draw (the scenery of each Inline copy) can be hidden in one copy, as
+/// a Switch does, while the other copies still draw it: the picture matches the Shapes drawn one by one.
+fn a_repeated_shape_hidden_in_one_copy_still_draws_in_the_others() {
+    let ctx = common::gpu();
+    let formats = hanim_viewer::app::viewport::ViewportTarget::formats_for(&ctx.adapter_info);
+    let mut renderer = SceneRenderer::new(&ctx, formats).unwrap();
+    let doc = load("joekick_inlines.x3d");
+    let poses = poses(&doc);
+    let mut together = SceneDraw::new(&ctx, renderer.mesh_pipelines(), &doc, &poses).unwrap();
+    let mut apart = SceneDraw::unbatched(&ctx, renderer.mesh_pipelines(), &doc, &poses).unwrap();
+    write_poses(&ctx, &mut together, &doc, &poses, true);
+    write_poses(&ctx, &mut apart, &doc, &poses, false);
+    let full = render(&ctx, &mut renderer, &doc, &together, &poses);
+
+    // The middle copy's Shapes hidden (its five are the second five of the fifteen).
+    let mut placements: Vec<Option<Mat4>> = doc.other_shapes.iter().map(|&(_, world)| Some(world)).collect();
+    let per_copy = placements.len() / 3;
+    placements[per_copy..2 * per_copy].iter_mut().for_each(|p| *p = None);
+    together.place_scene_shapes(&ctx.queue, &placements);
+    apart.place_scene_shapes(&ctx.queue, &placements);
+    let hidden = render(&ctx, &mut renderer, &doc, &together, &poses);
+    keep("twins-scenery-hidden.png", &hidden);
+    assert_eq!(together.scene_shape_draws(), 4, "the groups stay drawn while one member is hidden");
+    assert!(differing_pixels(&full, &hidden) > 50, "hiding a copy's scenery changes the picture");
+    assert_eq!(differing_pixels(&hidden, &render(&ctx, &mut renderer, &doc, &apart, &poses)), 0);
+
+    // Shown again: the first picture comes back.
+    let shown: Vec<Option<Mat4>> = doc.other_shapes.iter().map(|&(_, world)| Some(world)).collect();
+    together.place_scene_shapes(&ctx.queue, &shown);
+    assert_eq!(differing_pixels(&full, &render(&ctx, &mut renderer, &doc, &together, &poses)), 0);
 }

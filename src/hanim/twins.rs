@@ -59,6 +59,36 @@ pub fn twin_groups(doc: &Document) -> Vec<Vec<HumanoidIndex>> {
     groups
 }
 
+/// The Shapes `shapes` (scene Shapes outside the humanoids) grouped into repeats: Shapes whose subtrees
+/// hold the same types, field values and children (the floor of each Inline copy of one file, a USEd
+/// Shape), each group in the order given and the groups ordered by their first member. `alone(i)` keeps
+/// shape `i` in a group of its own (a Shape events change, or one a Switch may show later). Every index is
+/// in exactly one group.
+pub fn repeated_shapes(scene: &Scene, shapes: &[NodeId], alone: impl Fn(usize) -> bool) -> Vec<Vec<usize>> {
+    let mut hashes = SubtreeHashes { scene, memo: HashMap::new(), open: HashSet::new() };
+    let mut groups: Vec<Vec<usize>> = Vec::new();
+    let mut by_key: HashMap<u64, Vec<usize>> = HashMap::new();
+    for (i, &shape) in shapes.iter().enumerate() {
+        if alone(i) {
+            groups.push(vec![i]);
+            continue;
+        }
+        let key = hashes.of(shape);
+        // Equal hashes are checked node by node against each candidate group's first member.
+        let candidates = by_key.entry(key).or_default();
+        let found =
+            candidates.iter().copied().find(|&g| same_subtree(scene, shapes[groups[g][0]], shape, &mut HashSet::new()));
+        match found {
+            Some(g) => groups[g].push(i),
+            None => {
+                candidates.push(groups.len());
+                groups.push(vec![i]);
+            }
+        }
+    }
+    groups
+}
+
 /// Node types whose output depends on the scene time and their inputs alone: a chain of them from a
 /// clock gives every copy the same values at the same moment.
 fn runs_on_time_alone(type_name: &str) -> bool {

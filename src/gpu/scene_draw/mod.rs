@@ -17,13 +17,15 @@ use super::textures::TextureCache;
 use super::{GpuContext, GpuError, GpuSkin, SkinCorners};
 use crate::hanim::{Document, Humanoid, HumanoidIndex};
 use crate::mesh::{
-    GeometryNodes, RenderMesh, render_mesh_from_shape, rigid_shape_mesh, rigid_shapes, routed_vertex_nodes, shape_mesh,
-    skin_mesh_from_humanoid,
+    GeometryNodes, RenderMesh, rigid_shape_mesh, rigid_shapes, routed_vertex_nodes, shape_mesh, skin_mesh_from_humanoid,
 };
 use crate::pose::bounds::Aabb;
 use crate::pose::skin_inspection::{OverlayMode, PointInfluence};
 use crate::pose::{self, Pose};
 use crate::x3d::{NodeId, X3dError};
+use scene_shapes::SceneShapeDraw;
+
+mod scene_shapes;
 
 /// Why a document's draws could not be built: its geometry cannot be read, or the GPU refused a buffer.
 /// The message names the humanoid (and the part) it happened in.
@@ -95,14 +97,6 @@ impl HumanoidDraws {
         let merged = self.merged.iter_mut().map(|m| &mut m.draw);
         self.skin_draw.iter_mut().chain(merged).chain(self.rigid.iter_mut().map(|r| &mut r.draw))
     }
-}
-
-/// One of the scene's other Shapes: its entry in `Document::other_shapes` followed by
-/// `Document::switched_out_shapes`, and whether it is shown now.
-struct SceneShapeDraw {
-    index: usize,
-    draw: MeshDraw,
-    shown: bool,
 }
 
 /// How a document's humanoids are put into draws.
@@ -268,52 +262,7 @@ impl SceneDraw {
                 out.update_humanoid_instances(&ctx.queue, index, h, &copies, &placements);
             }
         }
-        let mut notes = Vec::new();
-        // The shown Shapes, then those in Switch choices not shown at load (hidden until an event shows
-        // them; not in the scene bounds).
-        let shown_count = doc.other_shapes.len();
-        for (index, &(shape, world)) in doc.other_shapes.iter().chain(&doc.switched_out_shapes).enumerate() {
-            let shown = index < shown_count;
-            let Some((mesh, points)) = render_mesh_from_shape(&doc.scene, shape, None, Mat4::IDENTITY, &mut notes)
-                .map_err(SceneDrawError::geometry("scene"))?
-            else {
-                continue;
-            };
-            // A Shape whose vertices events change is kept even when the file's draw nothing (a
-            // Coordinate that starts empty).
-            let driven = out.event_driven(doc, shape);
-            if mesh.indices.is_empty() && !driven {
-                continue;
-            }
-            for &i in mesh.source_point.iter().filter(|_| shown) {
-                if let Some(p) = points.get(i as usize) {
-                    out.scene_bounds.add(world.transform_point3(*p));
-                }
-            }
-            out.load_textures(ctx, std::slice::from_ref(&mesh));
-            let shared = Instancing::shared(instances);
-            let mut draw = if driven {
-                let own = EventPoints::Own;
-                renderer.create_event_mesh(
-                    &ctx.device,
-                    &doc.scene,
-                    &mesh,
-                    &points,
-                    Mat4::IDENTITY,
-                    own,
-                    &out.textures,
-                    shared,
-                )
-            } else {
-                let buffer = renderer.create_points(&ctx.device, &points);
-                renderer.create_rigid_mesh(&ctx.device, &mesh, &buffer, 0, &points, &out.textures, shared)
-            }
-            .map_err(SceneDrawError::gpu("scene"))?;
-            draw.set_instance_placements(&ctx.queue, &vec![world; instances as usize]);
-            out.triangles += draw.triangle_count();
-            out.scene_shapes.push(SceneShapeDraw { index, draw, shown });
-        }
-        out.note_all("scene", notes);
+        out.build_scene_shapes(ctx, renderer, doc, instances)?;
         // Where the ImageTexture is in the file, so the Problems window and logs point at it.
         let texture_warnings: Vec<String> = out
             .textures
@@ -703,35 +652,6 @@ impl SceneDraw {
         self.instances
     }
 
-    /// Places the scene's other Shapes of every copy: copy k's shape i at `offsets[k] · placements[i]`
-    /// (as [`Self::place_scene_shapes`], each copy moved by its offset).
-    pub fn place_scene_shape_instances(&mut self, queue: &wgpu::Queue, placements: &[Option<Mat4>], offsets: &[Mat4]) {
-        for shape in &mut self.scene_shapes {
-            let Some(placement) = placements.get(shape.index) else { continue };
-            shape.shown = placement.is_some();
-            if let Some(world) = *placement {
-                let placed: Vec<Mat4> = offsets.iter().map(|offset| *offset * world).collect();
-                shape.draw.set_instance_placements(queue, &placed);
-            }
-        }
-    }
-
-    /// Places the scene's other Shapes for this frame: `placements[i]` is the world matrix of
-    /// `Document::other_shapes[i]`, then of the `switched_out_shapes` (`None`: not shown now, e.g. a
-    /// Switch chose another child). Only the
-    /// placements that changed are written to the GPU; shapes past the end of `placements` keep theirs.
-    pub fn place_scene_shapes(&mut self, queue: &wgpu::Queue, placements: &[Option<Mat4>]) {
-        for shape in &mut self.scene_shapes {
-            let Some(placement) = placements.get(shape.index) else { continue };
-            shape.shown = placement.is_some();
-            if let Some(world) = *placement
-                && world != shape.draw.world_from_humanoid()
-            {
-                shape.draw.set_world_from_humanoid(queue, world);
-            }
-        }
-    }
-
     /// Draws what `overrides` write into Materials and TextureTransforms: the material uniforms of the
     /// parts they change are rewritten (and put back to the file's values when they stop changing
     /// them); nothing is written when no event touches any node. Returns how many uniforms were written.
@@ -855,7 +775,7 @@ impl SceneDraw {
     /// Every draw, for [`HumanoidRenderer::draw`].
     pub fn draws(&self) -> Vec<&MeshDraw> {
         let mut all = self.humanoid_draws();
-        all.extend(self.scene_shapes.iter().filter(|s| s.shown).map(|s| &s.draw));
+        all.extend(self.scene_shapes.iter().filter(|s| s.any_shown()).map(|s| &s.draw));
         all
     }
 
