@@ -7,7 +7,8 @@ struct Light {
     // xyz: position (point, spot) or the direction the light travels (directional); w: 0 directional,
     // 1 point, 2 spot.
     position: vec4<f32>,
-    // rgb: linear colour; w: ambientIntensity.
+    // rgb: the colour as the lighting model takes it (the file's value in the standard model, linear in the
+    // studio look: `GpuLight::from_scene`); w: ambientIntensity.
     color: vec4<f32>,
     // xyz: unit direction of a spot light; w: intensity (diffuse and specular terms only, 17.2.2.4).
     direction: vec4<f32>,

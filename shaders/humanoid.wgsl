@@ -62,6 +62,11 @@ struct Material {
     // x: 1 = the glTF metallic-roughness BRDF (`physical.wgsl`), 0 = the Phong equations; y: the maps
     // bound (MAP_* bits, `src/mesh/material_maps.rs`).
     model: vec4<u32>,
+    // rgb: the diffuse, specular and emissive colours as the standard model takes them (the file's values,
+    // clamped), so that no uniform colour is encoded per fragment.
+    standard_diffuse: vec4<f32>,
+    standard_specular: vec4<f32>,
+    standard_emissive: vec4<f32>,
 }
 
 @group(1) @binding(1) var<storage, read> points: array<vec4<f32>>;
@@ -238,12 +243,23 @@ fn linear_from_srgb(c: vec3<f32>) -> vec3<f32> {
 }
 
 // Colours arrive in linear light (converted on the CPU, textures sampled from sRGB formats). The standard
-// model evaluates the X3D equations on the values as the file writes them, so it encodes them back.
+// model evaluates the X3D equations on the values as the file writes them, so it encodes them back: the
+// per-fragment ones (vertex colours, texels) here, the uniform ones on the CPU (`standard_*`, the lights'
+// colours), since an encoding per fragment of a value every fragment shares is what a software rasteriser
+// spends its time on.
 fn model_color(c: vec3<f32>) -> vec3<f32> {
     if frame.model.x != 0u {
         return srgb_from_linear(c);
     }
     return c;
+}
+
+// A material colour in the current model: `linear` in the studio look, `standard` in the standard model.
+fn material_color(linear: vec3<f32>, standard: vec4<f32>) -> vec3<f32> {
+    if frame.model.x != 0u {
+        return standard.rgb;
+    }
+    return linear;
 }
 
 // Diffuse + Blinn-Phong specular of one directional light (X3D 17.2.2.4: Iᵢ × (OD × N·L + OS × (N·H)^128s),
@@ -298,7 +314,7 @@ fn scene_light(l: Light, p: vec3<f32>, n: vec3<f32>, v: vec3<f32>, base: vec3<f3
     }
     let ambient_term = ambient * l.color.w * material.emissive.w * base;
     let lit = light(n, v, arrival.xyz, l.direction.w, base, specular);
-    return arrival.w * model_color(l.color.rgb) * (ambient_term + lit);
+    return arrival.w * l.color.rgb * (ambient_term + lit);
 }
 
 @fragment
@@ -308,7 +324,6 @@ fn fs_main(in: VertexOut, @builtin(front_facing) front_facing: bool) -> @locatio
     let uv = vec2<f32>(dot(material.texture_s.xyz, st), dot(material.texture_t.xyz, st));
     let image_uv = vec2<f32>(uv.x, 1.0 - uv.y);
     let texel = textureSample(image, image_sampler, image_uv);
-    let texel_rgb = model_color(texel.rgb);
     var maps: MapSamples;
     maps.metallic_roughness = textureSample(metallic_roughness_map, metallic_roughness_sampler, image_uv);
     maps.normal = textureSample(normal_map, normal_sampler, image_uv);
@@ -335,9 +350,17 @@ fn fs_main(in: VertexOut, @builtin(front_facing) front_facing: bool) -> @locatio
     if texture_mode != 0u {
         alpha *= texel.a;
     }
+    // The texel in the current model (encoded per fragment only where there is a texture).
+    var texel_rgb = texel.rgb;
+    if texture_mode != 0u {
+        texel_rgb = model_color(texel.rgb);
+    }
     if material.flags.x == 0u {
         // Unlit (no Material, UnlitMaterial, lines and points): the colour as given.
-        var unlit = model_color(select(material.emissive.rgb, in.color.rgb, vertex_colors));
+        var unlit = material_color(material.emissive.rgb, material.standard_emissive);
+        if vertex_colors {
+            unlit = model_color(in.color.rgb);
+        }
         if texture_mode == 1u {
             unlit = select(texel_rgb, unlit * texel_rgb, frame.model.y != 0u);
         } else if texture_mode == 2u {
@@ -376,14 +399,17 @@ fn fs_main(in: VertexOut, @builtin(front_facing) front_facing: bool) -> @locatio
     }
     // The diffuse factor OD (Table 17.3): the Color node's colour, else diffuseColor; an RGB texture
     // multiplies it in X3D 4 and replaces it in X3D 3.x / VRML97; an intensity texture modulates it.
-    var base = model_color(select(material.diffuse.rgb, in.color.rgb, vertex_colors));
+    var base = material_color(material.diffuse.rgb, material.standard_diffuse);
+    if vertex_colors {
+        base = model_color(in.color.rgb);
+    }
     if texture_mode == 1u {
         base = select(texel_rgb, base * texel_rgb, frame.model.y != 0u);
     } else if texture_mode == 2u {
         base *= texel_rgb.r;
     }
-    let specular = model_color(material.specular.rgb);
-    var emissive = model_color(material.emissive.rgb);
+    let specular = material_color(material.specular.rgb, material.standard_specular);
+    var emissive = material_color(material.emissive.rgb, material.standard_emissive);
     if (material.model.y & MAP_EMISSIVE) != 0u {
         emissive *= model_color(maps.emissive.rgb);
     }

@@ -77,8 +77,13 @@ fn physical_color(p: vec3<f32>, n: vec3<f32>, v: vec3<f32>, base: vec3<f32>, map
         let arrival = light_arrival(l, p);
         if arrival.w > 0.0 {
             // The light's colour as the file writes it, taken as linear like the material's (the
-            // frame uniform holds it decoded from sRGB for the Phong equations).
-            let radiance = arrival.w * l.direction.w * srgb_from_linear(l.color.rgb);
+            // frame uniform holds the file's value in the standard model, decoded from sRGB in the
+            // studio look).
+            var file_color = l.color.rgb;
+            if frame.model.x == 0u {
+                file_color = srgb_from_linear(l.color.rgb);
+            }
+            let radiance = arrival.w * l.direction.w * file_color;
             color += physical_light(n, v, arrival.xyz, radiance, base, metallic, alpha);
         }
     }

@@ -84,7 +84,7 @@ impl GpuFrame {
         }
         let count = settings.lights.len().min(MAX_SCENE_LIGHTS);
         for (slot, light) in frame.lights.iter_mut().zip(&settings.lights) {
-            *slot = GpuLight::from_scene(light);
+            *slot = GpuLight::from_scene(light, lighting == Lighting::Standard);
         }
         frame.light_count[0] = count as u32;
         frame

@@ -44,7 +44,8 @@ pub struct GpuLight {
     /// xyz: position (point, spot) or the direction the light travels (directional); w: 0 directional,
     /// 1 point, 2 spot.
     pub position: [f32; 4],
-    /// rgb: linear colour; w: ambientIntensity.
+    /// rgb: the colour as the lighting model takes it (the file's sRGB-encoded value, clamped, in the
+    /// standard model; linear in the studio look); w: ambientIntensity.
     pub color: [f32; 4],
     /// xyz: unit direction of a spot light; w: intensity (it scales the diffuse and specular terms only:
     /// the ambient term is `ambientIntensity × colour`, 17.2.2.4).
@@ -57,9 +58,10 @@ pub struct GpuLight {
 const _: () = assert!(size_of::<GpuLight>() == 80);
 
 impl GpuLight {
-    pub fn from_scene(light: &crate::hanim::SceneLight) -> Self {
+    /// The light as the shaders take it; `standard`: its colour for the standard model (see `color`).
+    pub fn from_scene(light: &crate::hanim::SceneLight, standard: bool) -> Self {
         use crate::hanim::LightKind;
-        let [r, g, b] = linear_from_srgb3(light.color);
+        let [r, g, b] = if standard { light.color.map(|c| c.clamp(0.0, 1.0)) } else { linear_from_srgb3(light.color) };
         let mut out = GpuLight {
             position: [0.0; 4],
             color: [r, g, b, light.ambient_intensity],
@@ -122,8 +124,15 @@ pub struct GpuMaterial {
     /// x: 1 = the glTF metallic-roughness BRDF (PhysicalMaterial), 0 = the Phong equations; y: the
     /// material maps bound (`crate::mesh::material_maps` bits); zw unused.
     pub model: [u32; 4],
+    /// rgb: the diffuse, specular and emissive colours as the standard model's equations take them: the
+    /// file's (sRGB-encoded) values, clamped to [0, 1] (the sRGB encoding of `diffuse`, `specular`,
+    /// `emissive`); w unused. Kept beside the linear ones so that the fragment shader encodes no
+    /// uniform colour per fragment.
+    pub standard_diffuse: [f32; 4],
+    pub standard_specular: [f32; 4],
+    pub standard_emissive: [f32; 4],
 }
-const _: () = assert!(size_of::<GpuMaterial>() == 128);
+const _: () = assert!(size_of::<GpuMaterial>() == 176);
 
 /// Per-corner vertex attributes other than the normal (vertex buffer slot 1): linear RGBA colour, texture
 /// coordinate (X3D's: t grows upwards) and the skin point the corner draws.
@@ -152,6 +161,19 @@ pub fn linear_from_srgb3(c: [f32; 3]) -> [f32; 3] {
     c.map(linear_from_srgb)
 }
 
+/// One linear channel value to its sRGB encoding (the inverse of [`linear_from_srgb`]), clamped to [0, 1].
+pub fn srgb_from_linear(c: f32) -> f32 {
+    let c = c.clamp(0.0, 1.0);
+    if c <= 0.003_130_8 { c * 12.92 } else { 1.055 * c.powf(1.0 / 2.4) - 0.055 }
+}
+
+/// A colour as the standard model's equations take it: the file's sRGB-encoded value, clamped to [0, 1]
+/// (`linear` says whether `c` is linear, as PhysicalMaterial's colours are, and is encoded first).
+fn standard_color(c: [f32; 3], linear: bool) -> [f32; 4] {
+    let [r, g, b] = if linear { c.map(srgb_from_linear) } else { c.map(|x| x.clamp(0.0, 1.0)) };
+    [r, g, b, 0.0]
+}
+
 impl GpuMaterial {
     pub fn from_params(
         m: &MaterialParams,
@@ -178,6 +200,9 @@ impl GpuMaterial {
             texture_t: [x.y, y.y, t.y, 0.0],
             pbr: [m.metallic, m.roughness, m.occlusion_strength, m.normal_scale],
             model: [u32::from(m.physical), maps, 0, 0],
+            standard_diffuse: standard_color(m.diffuse, m.physical),
+            standard_specular: standard_color(m.specular, m.physical),
+            standard_emissive: standard_color(m.emissive, m.physical),
         }
     }
 }
@@ -286,10 +311,38 @@ mod tests {
                 ("texture_t", offset_of!(GpuMaterial, texture_t)),
                 ("pbr", offset_of!(GpuMaterial, pbr)),
                 ("model", offset_of!(GpuMaterial, model)),
+                ("standard_diffuse", offset_of!(GpuMaterial, standard_diffuse)),
+                ("standard_specular", offset_of!(GpuMaterial, standard_specular)),
+                ("standard_emissive", offset_of!(GpuMaterial, standard_emissive)),
             ],
         );
         let lines = validate("lines.wgsl", shaders::LINES);
         check(&lines, "Frame", size_of::<GpuFrame>(), &frame_offsets);
+    }
+
+    #[test]
+    fn the_standard_colours_are_the_encodings_of_the_linear_ones() {
+        for physical in [false, true] {
+            let params = MaterialParams {
+                diffuse: [0.8, 0.02, 1.4],
+                specular: [0.0, 0.5, 0.003],
+                emissive: [0.2, -0.1, 1.0],
+                physical,
+                ..MaterialParams::default()
+            };
+            let m = GpuMaterial::from_params(&params, Affine2::IDENTITY, false, false, TEXTURE_NONE, 0);
+            for (linear, standard) in
+                [(m.diffuse, m.standard_diffuse), (m.specular, m.standard_specular), (m.emissive, m.standard_emissive)]
+            {
+                for c in 0..3 {
+                    let encoded = srgb_from_linear(linear[c]);
+                    assert!((encoded - standard[c]).abs() < 1e-5, "physical {physical}: {linear:?} vs {standard:?}");
+                }
+            }
+            if !physical {
+                assert_eq!(&m.standard_diffuse[..3], &[0.8, 0.02, 1.0], "the file's values, clamped");
+            }
+        }
     }
 
     #[test]
