@@ -9,22 +9,21 @@ use std::collections::{HashMap, HashSet};
 
 use glam::{Mat4, Vec3};
 
-use super::geometry_events::{EventPoints, GeometryUploads};
-use super::mesh_draw::crowd_map;
+use super::geometry_events::EventPoints;
 use super::render_pass::{HumanoidRenderer, Instancing, MeshDraw};
-use super::skin_pass::FrameData;
 use super::textures::TextureCache;
 use super::{GpuContext, GpuError, GpuSkin, SkinCorners};
 use crate::hanim::{Document, Humanoid, HumanoidIndex};
 use crate::mesh::{
     GeometryNodes, RenderMesh, rigid_shape_mesh, rigid_shapes, routed_vertex_nodes, shape_mesh, skin_mesh_from_humanoid,
 };
+use crate::pose::Pose;
 use crate::pose::bounds::Aabb;
-use crate::pose::skin_inspection::{OverlayMode, PointInfluence};
-use crate::pose::{self, Pose};
 use crate::x3d::{NodeId, X3dError};
 use scene_shapes::SceneShapeDraw;
 
+mod events;
+mod frame_updates;
 mod scene_shapes;
 
 /// Why a document's draws could not be built: its geometry cannot be read, or the GPU refused a buffer.
@@ -487,77 +486,6 @@ impl SceneDraw {
         false
     }
 
-    /// Writes humanoid `index`'s frame data for `pose`: the skin pass's joint matrices and displacer
-    /// weights, and every rigid shape's placement `H · G_j · offset`.
-    pub fn update_humanoid(&mut self, queue: &wgpu::Queue, index: HumanoidIndex, h: &Humanoid, pose: &Pose) {
-        self.update_humanoid_placed(queue, index, h, pose, pose.world_from_humanoid(h));
-    }
-
-    /// As [`Self::update_humanoid`], with the humanoid placed by `world_from_humanoid` (a clip that
-    /// drives the humanoid's own translation or rotation).
-    pub fn update_humanoid_placed(
-        &mut self,
-        queue: &wgpu::Queue,
-        index: HumanoidIndex,
-        h: &Humanoid,
-        pose: &Pose,
-        world_from_humanoid: Mat4,
-    ) {
-        self.update_humanoid_instances(queue, index, h, &[pose], &[world_from_humanoid]);
-    }
-
-    /// Writes the frame data of every copy of humanoid `index` (a document built [`Self::instanced`]):
-    /// copy k at `poses[k]`, placed by `world_from_humanoid[k]`. One write per skin buffer and per draw,
-    /// however many copies there are; copies past the end of the slices keep theirs. A humanoid with
-    /// twins writes its own block of its group's copies (see [`Self::update_humanoids`] for one write
-    /// per group).
-    pub fn update_humanoid_instances(
-        &mut self,
-        queue: &wgpu::Queue,
-        index: HumanoidIndex,
-        h: &Humanoid,
-        poses: &[&Pose],
-        world_from_humanoid: &[Mat4],
-    ) {
-        let Some(&Slot { batch, first_copy }) = self.slots.get(index.0) else { return };
-        let copies = poses.len().min(world_from_humanoid.len()).min(self.instances as usize);
-        write_copies(queue, &mut self.batches[batch], h, first_copy, &poses[..copies], &world_from_humanoid[..copies]);
-    }
-
-    /// Writes this frame's pose and placement of every humanoid of `doc` (`poses[i]`, placed by
-    /// `world_from_humanoid[i]`), one write per skin buffer and per draw for each group of twins: the
-    /// path of the window and of renders, where each humanoid is one copy.
-    pub fn update_humanoids(
-        &mut self,
-        queue: &wgpu::Queue,
-        doc: &Document,
-        poses: &[&Pose],
-        world_from_humanoid: &[Mat4],
-    ) {
-        if self.instances != 1 {
-            for (i, h) in doc.indexed_humanoids() {
-                if let (Some(pose), Some(&placement)) = (poses.get(i.0), world_from_humanoid.get(i.0)) {
-                    self.update_humanoid_instances(queue, i, h, &[*pose], &[placement]);
-                }
-            }
-            return;
-        }
-        let mut members: Vec<Vec<usize>> = vec![Vec::new(); self.batches.len()];
-        for (i, slot) in self.slots.iter().enumerate() {
-            members[slot.batch].push(i);
-        }
-        for ((draws, leader), members) in self.batches.iter_mut().zip(&self.leaders).zip(members) {
-            let Some(h) = doc.humanoids.get(leader.0) else { continue };
-            let (Some(held), Some(placed)): (Option<Vec<&Pose>>, Option<Vec<Mat4>>) = (
-                members.iter().map(|&i| poses.get(i).copied()).collect(),
-                members.iter().map(|&i| world_from_humanoid.get(i).copied()).collect(),
-            ) else {
-                continue;
-            };
-            write_copies(queue, draws, h, 0, &held, &placed);
-        }
-    }
-
     /// Shows only the copies of humanoid `only` (`None`: every humanoid) in the next frames' draws.
     pub fn show_only(&mut self, only: Option<usize>) {
         let instances = self.instances;
@@ -590,44 +518,6 @@ impl SceneDraw {
     }
 }
 
-/// Writes the frame data of copies `first..first + poses.len()` of `draws` (the group of `h`).
-fn write_copies(
-    queue: &wgpu::Queue,
-    draws: &mut HumanoidDraws,
-    h: &Humanoid,
-    first: u32,
-    poses: &[&Pose],
-    world_from_humanoid: &[Mat4],
-) {
-    let Some(skin) = &draws.skin else { return };
-    let copies = poses.len().min(world_from_humanoid.len());
-    // Each copy's joint globals and skin matrices are independent of the others': a crowd computes
-    // them on every core (a single humanoid stays on this thread).
-    // G_j once per copy and frame, for the skin matrices and the rigid parts alike.
-    let globals: Vec<Vec<Mat4>> = crowd_map(&poses[..copies], |_, pose| pose::humanoid_from_joint(h, pose));
-    let merged = draws.merged.as_ref().map(|m| &m.skin);
-    if skin.point_count > 0 || skin.segment_point_count > 0 || merged.is_some() {
-        let frames: Vec<FrameData> = crowd_map(&globals, |k, g| FrameData::from_globals(h, poses[k], g));
-        skin.write_frames_from(queue, first, &frames);
-        // The merged rigid shapes' pass has the same joints (and no displacers).
-        if let Some(merged) = merged {
-            merged.write_frames_from(queue, first, &frames);
-        }
-    }
-    if let Some(merged) = &mut draws.merged {
-        merged.draw.set_instance_placements_from(queue, first, &world_from_humanoid[..copies]);
-    }
-    if let Some(draw) = &mut draws.skin_draw {
-        draw.set_instance_placements_from(queue, first, &world_from_humanoid[..copies]);
-    }
-    for RigidDraw { joint, offset, draw } in &mut draws.rigid {
-        let placed = crowd_map(&globals, |k, g| {
-            world_from_humanoid[k] * joint.and_then(|j| g.get(j)).copied().unwrap_or(Mat4::IDENTITY) * *offset
-        });
-        draw.set_instance_placements_from(queue, first, &placed);
-    }
-}
-
 impl SceneDraw {
     /// How many copies of `doc` one [`Self::instanced`] can hold (at least 1, at most `wanted`): the
     /// largest per-copy buffer of its humanoids (skinned points, corners, segment coords or joint
@@ -650,112 +540,6 @@ impl SceneDraw {
     /// Copies of the document these draws hold.
     pub fn instances(&self) -> u32 {
         self.instances
-    }
-
-    /// Draws what `overrides` write into Materials and TextureTransforms: the material uniforms of the
-    /// parts they change are rewritten (and put back to the file's values when they stop changing
-    /// them); nothing is written when no event touches any node. Returns how many uniforms were written.
-    pub fn apply_appearance(
-        &mut self,
-        queue: &wgpu::Queue,
-        scene: &crate::x3d::Scene,
-        overrides: &crate::animation::events::Overrides,
-    ) -> usize {
-        let changed = super::appearance_events::overridden_nodes(overrides);
-        if changed.is_empty() && !self.appearance_overridden {
-            return 0;
-        }
-        self.appearance_overridden = !changed.is_empty();
-        let mut written = 0;
-        for h in &mut self.batches {
-            for draw in h.all_draws_mut() {
-                written += draw.apply_appearance(queue, scene, overrides, &changed);
-            }
-        }
-        for shape in &mut self.scene_shapes {
-            written += shape.draw.apply_appearance(queue, scene, overrides, &changed);
-        }
-        written
-    }
-
-    /// Draws what `overrides` write into the Coordinate, Normal, Color and TextureCoordinate nodes of
-    /// the event draws (scene Shapes and rigid humanoid shapes; see [`super::geometry_events`]): each
-    /// draw whose nodes' values changed is built again, and only its buffers whose bytes changed are
-    /// written; the file's values come back when the events stop setting them. Returns the writes.
-    pub fn apply_geometry(
-        &mut self,
-        queue: &wgpu::Queue,
-        doc: &Document,
-        overrides: &crate::animation::events::Overrides,
-    ) -> GeometryUploads {
-        if self.routed_vertex_nodes.is_empty() {
-            return GeometryUploads::default();
-        }
-        let scene = &doc.scene;
-        let values = super::geometry_events::geometry_values(scene, overrides);
-        if values.is_empty() && !self.geometry_overridden {
-            return GeometryUploads::default();
-        }
-        self.geometry_overridden = !values.is_empty();
-        let mut written = GeometryUploads::default();
-        // Only a group of one has routed vertex nodes (see `hanim::twins`): its leader is its humanoid.
-        for (draws, leader) in self.batches.iter_mut().zip(&self.leaders) {
-            let Some(h) = doc.humanoids.get(leader.0) else { continue };
-            if let Some(skin) = &draws.skin {
-                written.points +=
-                    super::geometry_events::write_segment_coords(queue, skin, h, &values, &mut draws.segment_coords);
-            }
-        }
-        for draw in self.event_draws_mut() {
-            written += draw.apply_geometry(queue, scene, &values);
-        }
-        written
-    }
-
-    /// Every buffer write events have caused in these draws so far.
-    pub fn geometry_uploads(&self) -> GeometryUploads {
-        let mut all = GeometryUploads::default();
-        for h in &self.batches {
-            for r in &h.rigid {
-                all += r.draw.geometry_uploads();
-            }
-        }
-        for shape in &self.scene_shapes {
-            all += shape.draw.geometry_uploads();
-        }
-        all
-    }
-
-    fn event_draws_mut(&mut self) -> impl Iterator<Item = &mut MeshDraw> {
-        let rigid = self.batches.iter_mut().flat_map(|h| h.rigid.iter_mut().map(|r| &mut r.draw));
-        rigid.chain(self.scene_shapes.iter_mut().map(|s| &mut s.draw)).filter(|d| d.has_event_geometry())
-    }
-
-    /// Shows the skin overlay `mode` for the joint `selected[h]` of each humanoid `h` (missing or `None`:
-    /// no joint) from the next frame on: the skin pass computes its points' values (influence count,
-    /// weight sum, the joint's weight), and each rigid shape carries its joint's values (100 %). `Off`
-    /// stops the computing. Twins drawn together show the joint selected in any of them (the overlay's
-    /// values are computed once for the group).
-    pub fn set_overlay(&mut self, queue: &wgpu::Queue, mode: OverlayMode, selected: &[Option<usize>]) {
-        for (batch, draws) in self.batches.iter_mut().enumerate() {
-            let members = self.slots.iter().enumerate().filter(|(_, slot)| slot.batch == batch);
-            let selected = members.filter_map(|(i, _)| selected.get(i).copied().flatten()).next();
-            let shown = mode != OverlayMode::Off;
-            if let Some(skin) = &mut draws.skin {
-                skin.set_overlay(queue, shown.then_some(selected.map(|j| j as u32)));
-            }
-            // Merged rigid points weigh 1 to their joint: the pass computes what each shape carried.
-            if let Some(merged) = &mut draws.merged {
-                merged.skin.set_overlay(queue, shown.then_some(selected.map(|j| j as u32)));
-            }
-            for RigidDraw { joint, draw, .. } in &mut draws.rigid {
-                draw.set_rigid_overlay(queue, shown.then(|| PointInfluence::rigid(*joint, selected)));
-            }
-        }
-        // The scene's other Shapes (floors, props) belong to no joint: unweighted.
-        for shape in &mut self.scene_shapes {
-            shape.draw.set_rigid_overlay(queue, (mode != OverlayMode::Off).then(PointInfluence::default));
-        }
     }
 
     /// Records the skin/morph compute pass of every humanoid whose pose changed since its last one.
