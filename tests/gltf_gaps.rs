@@ -59,7 +59,8 @@ impl Asset {
 
     fn indices(&mut self, values: &[u16]) -> usize {
         let view = self.view(values.iter().flat_map(|v| v.to_le_bytes()).collect());
-        self.accessors.push(json!({"bufferView": view, "componentType": 5123, "count": values.len(), "type": "SCALAR"}));
+        self.accessors
+            .push(json!({"bufferView": view, "componentType": 5123, "count": values.len(), "type": "SCALAR"}));
         self.accessors.len() - 1
     }
 
@@ -76,7 +77,8 @@ impl Asset {
     fn write(self, mut rest: Value, path: &Path) {
         let data = base64::engine::general_purpose::STANDARD.encode(&self.bytes);
         rest["asset"] = json!({"version": "2.0", "generator": "hanim-viewer tests"});
-        rest["buffers"] = json!([{"byteLength": self.bytes.len(), "uri": format!("data:application/octet-stream;base64,{data}")}]);
+        rest["buffers"] =
+            json!([{"byteLength": self.bytes.len(), "uri": format!("data:application/octet-stream;base64,{data}")}]);
         rest["bufferViews"] = json!(self.views);
         rest["accessors"] = json!(self.accessors);
         std::fs::write(path, serde_json::to_vec_pretty(&rest).unwrap()).unwrap();
@@ -140,7 +142,8 @@ fn scale_channels_holding_the_rest_scale_are_left_out_and_others_drive_the_joint
     // The hips' scale stays 1 within COLLADA's rounding; the arm grows to 2 and back.
     let near_one = asset.floats("VEC3", &[1.0, 1.0, 0.99999994, 1.0000001, 1.0, 1.0, 1.0, 1.0, 1.0], false);
     let growing = asset.floats("VEC3", &[1.0, 1.0, 1.0, 2.0, 2.0, 2.0, 1.0, 1.0, 1.0], false);
-    let turning = asset.floats("VEC4", &[0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.38268343, 0.9238795, 0.0, 0.0, 0.0, 1.0], false);
+    let turning =
+        asset.floats("VEC4", &[0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.38268343, 0.9238795, 0.0, 0.0, 0.0, 1.0], false);
     gltf["animations"] = json!([{
         "name": "Grow",
         "samplers": [
@@ -157,10 +160,8 @@ fn scale_channels_holding_the_rest_scale_are_left_out_and_others_drive_the_joint
     asset.write(gltf, &path);
     let result = imported(&path);
     let root = &result.document.root;
-    let scales: Vec<&Element> = elements(root, "ROUTE")
-        .into_iter()
-        .filter(|r| r.attribute("toField") == Some("set_scale"))
-        .collect();
+    let scales: Vec<&Element> =
+        elements(root, "ROUTE").into_iter().filter(|r| r.attribute("toField") == Some("set_scale")).collect();
     assert_eq!(scales.len(), 1, "one scale channel changes the scale");
     assert_eq!(scales[0].attribute("toNode"), Some("hanim_arm"));
     let interpolator = elements(root, "PositionInterpolator")
@@ -324,12 +325,18 @@ fn texture_transforms_draw_as_gltf_maps_texture_coordinates() {
         let drawn: Affine2 = match transforms.first() {
             Some(t) => {
                 let pair = |name: &str| {
-                    let v: Vec<f32> = t.attribute(name).unwrap().split_whitespace().map(|x| x.parse().unwrap()).collect();
+                    let v: Vec<f32> =
+                        t.attribute(name).unwrap().split_whitespace().map(|x| x.parse().unwrap()).collect();
                     Vec2::new(v[0], v[1])
                 };
                 let rotation: f32 = t.attribute("rotation").unwrap().parse().unwrap();
-                TextureTransformFields { center: Vec2::ZERO, scale: pair("scale"), rotation, translation: pair("translation") }
-                    .matrix()
+                TextureTransformFields {
+                    center: Vec2::ZERO,
+                    scale: pair("scale"),
+                    rotation,
+                    translation: pair("translation"),
+                }
+                .matrix()
             }
             None => Affine2::IDENTITY,
         };

@@ -146,7 +146,9 @@ fn joints_apart(doc: &Document, a: &Pose, b: &Pose) -> f32 {
     let h = &doc.humanoids[0];
     let (ma, mb) = (humanoid_from_joint(h, a), humanoid_from_joint(h, b));
     (0..h.joints.len())
-        .map(|j| (ma[j].transform_point3(h.joints[j].rest.center) - mb[j].transform_point3(h.joints[j].rest.center)).length())
+        .map(|j| {
+            (ma[j].transform_point3(h.joints[j].rest.center) - mb[j].transform_point3(h.joints[j].rest.center)).length()
+        })
         .fold(0.0, f32::max)
 }
 
@@ -233,7 +235,11 @@ fn the_vrm_0_avatar_maps_every_humanoid_bone_by_the_written_table() {
         ("rightThumbDistal", "r_carpal_interphalangeal_1"),
     ];
     let fingers = [("Index", 2), ("Middle", 3), ("Ring", 4), ("Little", 5)];
-    let joints = [("Proximal", "metacarpophalangeal"), ("Intermediate", "carpal_proximal_interphalangeal"), ("Distal", "carpal_distal_interphalangeal")];
+    let joints = [
+        ("Proximal", "metacarpophalangeal"),
+        ("Intermediate", "carpal_proximal_interphalangeal"),
+        ("Distal", "carpal_distal_interphalangeal"),
+    ];
     let mut wanted: Vec<(String, String)> = table.iter().map(|(v, h)| (v.to_string(), h.to_string())).collect();
     for (side, s) in [("left", "l"), ("right", "r")] {
         for (finger, n) in fingers {
@@ -251,7 +257,8 @@ fn the_vrm_0_avatar_maps_every_humanoid_bone_by_the_written_table() {
     // World matrices at rest, from the glTF node tree.
     let nodes: Vec<gltf::Node> = gltf.nodes().collect();
     let mut world = vec![Mat4::IDENTITY; nodes.len()];
-    let mut stack: Vec<(usize, Mat4)> = gltf.scenes().next().unwrap().nodes().map(|n| (n.index(), Mat4::IDENTITY)).collect();
+    let mut stack: Vec<(usize, Mat4)> =
+        gltf.scenes().next().unwrap().nodes().map(|n| (n.index(), Mat4::IDENTITY)).collect();
     while let Some((n, above)) = stack.pop() {
         world[n] = above * Mat4::from_cols_array_2d(&nodes[n].transform().matrix());
         stack.extend(nodes[n].children().map(|c| (c.index(), world[n])));

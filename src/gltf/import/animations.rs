@@ -142,8 +142,7 @@ pub(super) fn build(
                     // The node's rest transform: a scale channel changes only the scale.
                     let node = source.gltf.nodes().nth(n).expect("a channel's node exists");
                     let (rest_t, rest_r, rest_s) = node.transform().decomposed();
-                    let (rest_t, rest_r, rest_s) =
-                        (Vec3::from(rest_t), Quat::from_array(rest_r), Vec3::from(rest_s));
+                    let (rest_t, rest_r, rest_s) = (Vec3::from(rest_t), Quat::from_array(rest_r), Vec3::from(rest_s));
                     if holds_rest_scale(&values, rest_s) {
                         continue;
                     }

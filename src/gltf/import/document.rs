@@ -345,10 +345,8 @@ fn morphing_segment(
     let node_name = source.gltf.nodes().nth(n).and_then(|node| node.name().map(String::from));
     let seg_name = format!("{}_{}_segment", skeleton.joints[j].name, node_name.unwrap_or_else(|| format!("node{n}")));
     let coord_def = defs.make(&format!("hanim_{seg_name}_coord"));
-    let mut segment = el("HAnimSegment")
-        .attr("DEF", defs.make(&format!("hanim_{seg_name}")))
-        .attr("name", nmtoken(&seg_name))
-        .child(
+    let mut segment =
+        el("HAnimSegment").attr("DEF", defs.make(&format!("hanim_{seg_name}"))).attr("name", nmtoken(&seg_name)).child(
             el("Coordinate")
                 .attr("DEF", coord_def.clone())
                 .attr("containerField", "coord")

@@ -9,8 +9,8 @@ use std::collections::HashMap;
 use base64::Engine as _;
 
 use super::Source;
-use super::uv_map::UvMap;
 use super::tree::{Build, Defs, el, floats, mfstring, num};
+use super::uv_map::UvMap;
 use crate::gltf::linear_to_srgb;
 use crate::x3d::syntax::Element;
 

@@ -309,7 +309,9 @@ pub(super) fn morphing_mesh(source: &Source, node: &gltf::Node) -> Option<Morphi
             if deltas.len() <= k {
                 deltas.resize(k + 1, Vec::new());
             }
-            deltas[k].extend(target.iter().enumerate().filter(|(_, d)| **d != Vec3::ZERO).map(|(v, d)| (first + v as u32, *d)));
+            deltas[k].extend(
+                target.iter().enumerate().filter(|(_, d)| **d != Vec3::ZERO).map(|(v, d)| (first + v as u32, *d)),
+            );
         }
         let mut shape = read.shape;
         shape.coord_index = shape.vertex_index.iter().map(|&v| first + v).collect();
