@@ -1,7 +1,9 @@
 //! glTF animations as X3D clips: one TimeSensor per animation (its DEF the animation's name, the name
 //! the transport lists), an OrientationInterpolator or PositionInterpolator per animated joint field and a
 //! ScalarInterpolator per animated displacer weight, ROUTEd to them. STEP keys become pairs of keys at the
-//! same time; CUBICSPLINE keys keep their values (the tangents are dropped, reported).
+//! same time; CUBICSPLINE keys keep their values (the tangents are dropped, reported). A scale channel
+//! that holds the node's rest scale is left out; one that changes it drives the joint's `scale` field
+//! (X3D players play it; this program's pose has no joint scale, so it is reported).
 
 use glam::{Quat, Vec3};
 
@@ -30,6 +32,17 @@ fn keyed<T: Copy>(times: &[f32], values: Vec<T>, step: bool) -> (Vec<f32>, Vec<T
         v.push(values[i]);
     }
     (t, v)
+}
+
+/// How far (relative to the largest rest component) a scale key may stray from the node's rest scale and
+/// still count as it: COLLADA-made assets key scales like 0.99999994 on every joint.
+const REST_SCALE_TOLERANCE: f32 = 1e-3;
+
+/// Whether every key of a scale channel is the node's rest scale (within [`REST_SCALE_TOLERANCE`]): such
+/// a channel changes nothing and is left out.
+fn holds_rest_scale(keys: &[Vec3], rest: Vec3) -> bool {
+    let size = rest.abs().max_element().max(f32::MIN_POSITIVE);
+    keys.iter().all(|k| (*k - rest).abs().max_element() <= REST_SCALE_TOLERANCE * size)
 }
 
 /// The clips, as elements to append to the scene; `joint_defs` and `displacer_defs` name the targets.
@@ -122,8 +135,35 @@ pub(super) fn build(
                     elements.push(route(&clock, "fraction_changed", &def, "set_fraction"));
                     elements.push(route(&def, "value_changed", &joint_defs[j], "set_translation"));
                 }
-                ReadOutputs::Scales(_) => {
-                    source.warn(format!("animation {name}: scale channels are not read"));
+                ReadOutputs::Scales(scales) => {
+                    let Some(j) = joint else { continue };
+                    let values: Vec<Vec3> =
+                        values_of(scales.map(|v| v.to_vec()).collect()).iter().map(|v| Vec3::from_slice(v)).collect();
+                    // The node's rest transform: a scale channel changes only the scale.
+                    let node = source.gltf.nodes().nth(n).expect("a channel's node exists");
+                    let (rest_t, rest_r, rest_s) = node.transform().decomposed();
+                    let (rest_t, rest_r, rest_s) = (Vec3::from(rest_t), Quat::from_array(rest_r), Vec3::from(rest_s));
+                    if holds_rest_scale(&values, rest_s) {
+                        continue;
+                    }
+                    let fields: Vec<Vec3> =
+                        values.iter().map(|&s| skeleton.joint_fields(j, rest_t, rest_r, s).2).collect();
+                    let (t, v) = keyed(&times, fields, step);
+                    let def = defs.make(&format!("{}_scale", joint_defs[j]));
+                    let key_value = v.iter().map(|&s| vec3(s)).collect::<Vec<_>>().join(" ");
+                    elements.push(
+                        el("PositionInterpolator")
+                            .attr("DEF", def.clone())
+                            .attr("key", keys(&t))
+                            .attr("keyValue", key_value),
+                    );
+                    elements.push(route(&clock, "fraction_changed", &def, "set_fraction"));
+                    elements.push(route(&def, "value_changed", &joint_defs[j], "set_scale"));
+                    source.warn(format!(
+                        "animation {name}: joint {} changes its scale; written to the joint's scale field (X3D \
+                         players scale it), played here at its rest scale",
+                        skeleton.joints[j].name
+                    ));
                 }
                 ReadOutputs::MorphTargetWeights(w) => {
                     let all: Vec<f32> = w.into_f32().collect();

@@ -36,9 +36,17 @@ fn shape_element(
         geometry = geometry.attr("normalIndex", corners.clone()).child(el("Normal").attr("vector", vec3s(normals)));
     }
     if let Some(uvs) = &shape.uvs {
+        // A texture transform no TextureTransform can draw is applied to the coordinates here.
+        let baked = super::materials::uv_map(source, shape.material)
+            .filter(|m| m.texture_transform().is_none())
+            .map(|m| m.on_x3d_coordinates());
+        let point = |&[s, t]: &[f32; 2]| match baked {
+            Some(map) => map.transform_point2(glam::Vec2::new(s, t)).to_array(),
+            None => [s, t],
+        };
         geometry = geometry
             .attr("texCoordIndex", corners.clone())
-            .child(el("TextureCoordinate").attr("point", floats(uvs.iter().flatten().copied())));
+            .child(el("TextureCoordinate").attr("point", floats(uvs.iter().flat_map(point))));
     }
     if let Some(colors) = &shape.colors {
         geometry = geometry
@@ -99,7 +107,10 @@ pub(super) fn build(source: &Source) -> Result<SyntaxDocument, String> {
             defs.make(&wanted)
         })
         .collect();
-    let displacer_defs: Vec<String> = skin.displacers.iter().map(|d| defs.make(&format!("hanim_{}", d.name))).collect();
+    let mut displacer_defs: Vec<String> =
+        skin.displacers.iter().map(|d| defs.make(&format!("hanim_{}", d.name))).collect();
+    // The skin's displacers, then those of segments (rigid meshes with morph targets), for the clips.
+    let mut all_displacers = skin.displacers.clone();
     let mut looks = Appearances::default();
 
     // Binding: B_j = T(c_j)·IBM_j where a skin names the joint, else the rest pose itself.
@@ -126,6 +137,7 @@ pub(super) fn build(source: &Source) -> Result<SyntaxDocument, String> {
     }
     // Segments: rigid meshes, sites and cameras of each joint.
     let mut segments: Vec<Option<Element>> = vec![None; skeleton.joints.len()];
+    let mut morph_segments: Vec<(usize, Element)> = Vec::new();
     let mut outside = Vec::new();
     let mut humanoid_viewpoints = Vec::new();
     let mut site_uses = Vec::new();
@@ -139,6 +151,23 @@ pub(super) fn build(source: &Source) -> Result<SyntaxDocument, String> {
         let kind = extras.as_ref().and_then(|h| string(h.get("type")));
         let in_viewpoints = extras.as_ref().and_then(|h| h.get("inViewpoints")).and_then(Value::as_bool) == Some(true);
         let mut held = Vec::new();
+        let morphing = if node.skin().is_none() { skin::morphing_mesh(source, node) } else { None };
+        match (morphing, owner) {
+            (Some(mesh), Some(j)) => {
+                let (segment, displacers) = morphing_segment(source, &mut defs, &mut looks, &skeleton, j, n, mesh);
+                for d in displacers {
+                    displacer_defs.push(d.0);
+                    all_displacers.push(d.1);
+                }
+                morph_segments.push((j, segment));
+                continue;
+            }
+            (Some(_), None) => source.warn(format!(
+                "mesh {}: morph targets of a mesh outside the skeleton are not read",
+                node.mesh().and_then(|m| m.name().map(String::from)).unwrap_or_else(|| "(unnamed)".into())
+            )),
+            (None, _) => {}
+        }
         if node.skin().is_none() && node.mesh().is_some() {
             for shape in skin::rigid_shapes(source, node) {
                 let coord = el("Coordinate").attr("point", vec3s(&shape.points));
@@ -197,11 +226,10 @@ pub(super) fn build(source: &Source) -> Result<SyntaxDocument, String> {
         }
     }
     let mut segment_uses = Vec::new();
-    for (j, segment) in segments.into_iter().enumerate() {
-        if let Some(segment) = segment {
-            segment_uses.push(segment.attribute("DEF").unwrap_or_default().to_string());
-            joint_elements[j].push(segment);
-        }
+    let all_segments = segments.into_iter().enumerate().filter_map(|(j, s)| Some((j, s?))).chain(morph_segments);
+    for (j, segment) in all_segments {
+        segment_uses.push(segment.attribute("DEF").unwrap_or_default().to_string());
+        joint_elements[j].push(segment);
     }
     // Nest joints: children were appended in parent-before-child order, so fold from the end.
     let mut slots: Vec<Option<Element>> = joint_elements.into_iter().map(Some).collect();
@@ -278,7 +306,7 @@ pub(super) fn build(source: &Source) -> Result<SyntaxDocument, String> {
     for v in humanoid_viewpoints {
         humanoid.push(v);
     }
-    let clips = animations::build(source, &skeleton, &skin.displacers, &joint_defs, &displacer_defs, &mut defs);
+    let clips = animations::build(source, &skeleton, &all_displacers, &joint_defs, &displacer_defs, &mut defs);
     let mut scene = el("Scene").child(el("WorldInfo").attr("title", name.clone()));
     if let Some(library) = looks.library() {
         scene.push(library);
@@ -300,6 +328,54 @@ pub(super) fn build(source: &Source) -> Result<SyntaxDocument, String> {
         .child(el("meta").attr("name", "generator").attr("content", generator));
     let root = el("X3D").attr("profile", "Immersive").attr("version", "4.0").child(head).child(scene);
     Ok(SyntaxDocument { root })
+}
+
+/// A segment of joint `j` for the rigid mesh of node `n` that has morph targets: the mesh's points as
+/// the segment's `coord`, a displacer per morph target, and the shapes (USEing the coord) under a
+/// Transform placing the node's frame. Returns it with the displacers' DEFs and plans.
+fn morphing_segment(
+    source: &Source,
+    defs: &mut Defs,
+    looks: &mut Appearances,
+    skeleton: &Skeleton,
+    j: usize,
+    n: usize,
+    mesh: skin::MorphingMesh,
+) -> (Element, Vec<(String, skin::DisplacerPlan)>) {
+    let node_name = source.gltf.nodes().nth(n).and_then(|node| node.name().map(String::from));
+    let seg_name = format!("{}_{}_segment", skeleton.joints[j].name, node_name.unwrap_or_else(|| format!("node{n}")));
+    let coord_def = defs.make(&format!("hanim_{seg_name}_coord"));
+    let mut segment =
+        el("HAnimSegment").attr("DEF", defs.make(&format!("hanim_{seg_name}"))).attr("name", nmtoken(&seg_name)).child(
+            el("Coordinate")
+                .attr("DEF", coord_def.clone())
+                .attr("containerField", "coord")
+                .attr("point", vec3s(&mesh.points)),
+        );
+    let mut displacers = Vec::new();
+    for plan in mesh.displacers {
+        let def = defs.make(&format!("hanim_{}", plan.name));
+        segment.push(
+            el("HAnimDisplacer")
+                .attr("DEF", def.clone())
+                .attr("containerField", "displacers")
+                .attr("name", nmtoken(&plan.name))
+                .attr("coordIndex", ints(plan.deltas.iter().map(|d| i64::from(d.0))))
+                .attr("displacements", vec3s(plan.deltas.iter().map(|d| &d.1)))
+                .attr("weight", num(plan.weight)),
+        );
+        displacers.push((def, plan));
+    }
+    let shapes = mesh
+        .shapes
+        .iter()
+        .map(|shape| {
+            let coord = el("Coordinate").attr("USE", coord_def.clone());
+            shape_element(source, defs, looks, shape, coord, None)
+        })
+        .collect();
+    segment.push(placed_in(transform(skeleton.in_joint_frame(Some(j), n)), shapes));
+    (segment, displacers)
 }
 
 /// Whether node `n` is in the scene tree (glTF lets nodes lie outside every scene).

@@ -2,6 +2,7 @@
 //! glTF 2.0 metallic-roughness model, linear colours), UnlitMaterial for `KHR_materials_unlit`; where
 //! this program's export wrote the material from an X3D Material or an unlit appearance (`extras`), the
 //! export's rule read backwards. Images are embedded as base64 `data:` urls, or keep their relative url.
+//! A texture's `KHR_texture_transform` becomes the Appearance's TextureTransform ([`super::uv_map`]).
 
 use std::collections::HashMap;
 
@@ -9,6 +10,7 @@ use base64::Engine as _;
 
 use super::Source;
 use super::tree::{Build, Defs, el, floats, mfstring, num};
+use super::uv_map::UvMap;
 use crate::gltf::linear_to_srgb;
 use crate::x3d::syntax::Element;
 
@@ -72,6 +74,35 @@ pub(super) fn appearance(source: &Source, defs: &mut Defs, cache: &mut Appearanc
 }
 
 fn define(source: &Source, defs: &mut Defs, cache: &mut Appearances, index: Option<usize>) -> Element {
+    let mut appearance = define_material(source, defs, cache, index);
+    if let Some(fields) = uv_map(source, index).and_then(|m| m.texture_transform()) {
+        appearance.push(
+            el("TextureTransform")
+                .attr("translation", floats(fields.translation.to_array()))
+                .attr("rotation", num(fields.rotation))
+                .attr("scale", floats(fields.scale.to_array())),
+        );
+    }
+    appearance
+}
+
+/// The `KHR_texture_transform` of material `index`: its base colour texture's (the one X3D's single
+/// TextureTransform can stand for; other maps whose transform differs are reported).
+pub(super) fn uv_map(source: &Source, index: Option<usize>) -> Option<UvMap> {
+    let material = source.gltf.materials().nth(index?)?;
+    let pbr = material.pbr_metallic_roughness();
+    let base = pbr.base_color_texture().and_then(|t| UvMap::of(&t));
+    let others = [pbr.metallic_roughness_texture(), material.emissive_texture()];
+    if others.iter().flatten().any(|t| UvMap::of(t) != base) {
+        source.warn(format!(
+            "material {}: its textures have different texture transforms; the base colour texture's is used",
+            material.name().unwrap_or("(unnamed)")
+        ));
+    }
+    base
+}
+
+fn define_material(source: &Source, defs: &mut Defs, cache: &mut Appearances, index: Option<usize>) -> Element {
     let material = match index {
         Some(i) => source.gltf.materials().nth(i),
         None => None,

@@ -16,13 +16,15 @@
 //!   displacers named by the expression;
 //! - animations as TimeSensors and interpolators ROUTEd to joints and displacers;
 //! - materials as PhysicalMaterial (or back to Material and UnlitMaterial where this program's export
-//!   says it made them from one), images embedded as `data:` urls.
+//!   says it made them from one), images embedded as `data:` urls, `KHR_texture_transform` as a
+//!   TextureTransform (or applied to the texture coordinates where none can draw it).
 
 pub mod bones;
 mod document;
 mod skeleton;
 mod skin;
 mod tree;
+mod uv_map;
 mod vrm;
 
 mod animations;

@@ -1,5 +1,6 @@
 //! Meshes: skinned primitives welded into the humanoid's one skin, their morph targets and VRM
-//! expressions as displacers; unskinned meshes as rigid shapes of the joint they hang from.
+//! expressions as displacers; unskinned meshes as rigid shapes of the joint they hang from, their morph
+//! targets as displacers of a segment's coord.
 
 use std::collections::HashMap;
 
@@ -166,12 +167,7 @@ pub(super) fn build_skin(source: &Source, skeleton: &Skeleton, vrm: Option<&Vrm>
                 Some(_) => {}
             }
         }
-        let target_names: Vec<String> = mesh
-            .extras()
-            .as_ref()
-            .and_then(|raw| serde_json::from_str::<serde_json::Value>(raw.get()).ok())
-            .and_then(|v| serde_json::from_value(v.get("targetNames")?.clone()).ok())
-            .unwrap_or_default();
+        let target_names = target_names(&mesh);
         let weights: Vec<f32> = node.weights().or(mesh.weights()).map(<[f32]>::to_vec).unwrap_or_default();
         let what = format!("mesh {}", mesh.name().unwrap_or("(unnamed)"));
         for primitive in mesh.primitives() {
@@ -273,9 +269,6 @@ fn push_displacer(
 pub(super) fn rigid_shapes(source: &Source, node: &gltf::Node) -> Vec<ShapePlan> {
     let Some(mesh) = node.mesh() else { return Vec::new() };
     let what = format!("mesh {}", mesh.name().unwrap_or("(unnamed)"));
-    if mesh.primitives().any(|p| p.morph_targets().next().is_some()) {
-        source.warn(format!("{what}: morph targets of a mesh without a skin are not read"));
-    }
     let mut out = Vec::new();
     for primitive in mesh.primitives() {
         let Some(read) = read_primitive(source, &primitive, &what) else { continue };
@@ -285,4 +278,62 @@ pub(super) fn rigid_shapes(source: &Source, node: &gltf::Node) -> Vec<ShapePlan>
         out.push(shape);
     }
     out
+}
+
+/// A rigid mesh with morph targets: one point list for all its primitives (a segment's `coord`), the
+/// shapes indexing it, and a displacer per morph target (its deltas on those points, in the node's frame:
+/// H-Anim adds a segment displacer's displacements to the coord's points as they are).
+#[derive(Debug, Default)]
+pub(super) struct MorphingMesh {
+    pub points: Vec<Vec3>,
+    pub shapes: Vec<ShapePlan>,
+    /// `name`, `joint` unused (0), `target` the node and morph target whose animated weight drives it.
+    pub displacers: Vec<DisplacerPlan>,
+}
+
+/// The morphing form of a rigid mesh node, or `None` when its mesh has no morph target.
+pub(super) fn morphing_mesh(source: &Source, node: &gltf::Node) -> Option<MorphingMesh> {
+    let mesh = node.mesh()?;
+    if !mesh.primitives().any(|p| p.morph_targets().next().is_some()) {
+        return None;
+    }
+    let what = format!("mesh {}", mesh.name().unwrap_or("(unnamed)"));
+    let names = target_names(&mesh);
+    let weights: Vec<f32> = node.weights().or(mesh.weights()).map(<[f32]>::to_vec).unwrap_or_default();
+    let mut out = MorphingMesh::default();
+    let mut deltas: Vec<Vec<(u32, Vec3)>> = Vec::new();
+    for primitive in mesh.primitives() {
+        let Some(read) = read_primitive(source, &primitive, &what) else { continue };
+        let first = out.points.len() as u32;
+        for (k, target) in read.targets.iter().enumerate() {
+            if deltas.len() <= k {
+                deltas.resize(k + 1, Vec::new());
+            }
+            deltas[k].extend(
+                target.iter().enumerate().filter(|(_, d)| **d != Vec3::ZERO).map(|(v, d)| (first + v as u32, *d)),
+            );
+        }
+        let mut shape = read.shape;
+        shape.coord_index = shape.vertex_index.iter().map(|&v| first + v).collect();
+        out.points.extend(read.positions);
+        out.shapes.push(shape);
+    }
+    for (k, deltas) in deltas.into_iter().enumerate() {
+        if deltas.is_empty() {
+            continue;
+        }
+        let name = names.get(k).cloned().unwrap_or_else(|| format!("{}_morph_{k}", mesh.name().unwrap_or("mesh")));
+        let weight = weights.get(k).copied().unwrap_or(0.0);
+        out.displacers.push(DisplacerPlan { name, joint: 0, deltas, weight, target: Some((node.index(), k)) });
+    }
+    Some(out)
+}
+
+/// A mesh's `extras.targetNames` (the names Blender and this program's export give morph targets).
+fn target_names(mesh: &gltf::Mesh) -> Vec<String> {
+    mesh.extras()
+        .as_ref()
+        .and_then(|raw| serde_json::from_str::<serde_json::Value>(raw.get()).ok())
+        .and_then(|v| serde_json::from_value(v.get("targetNames")?.clone()).ok())
+        .unwrap_or_default()
 }
