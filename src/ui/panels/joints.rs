@@ -20,7 +20,15 @@ pub fn joint_degrees(scene: &SceneSummary, pose: &Pose, JointIndex(joint): Joint
     limits::limit_angles_from_rotation(base * offset, j.limit_orientation).map(|a| a.to_degrees() + 0.0)
 }
 
-pub fn joints_ui(ui: &mut egui::Ui, state: &mut UiState, scene: &SceneSummary, pose: &Pose) -> Vec<UiCommand> {
+/// `drivers`: what sets joints besides the sliders (see `FrameInfo::joint_drivers`); the selected
+/// joint's are shown above its sliders.
+pub fn joints_ui(
+    ui: &mut egui::Ui,
+    state: &mut UiState,
+    scene: &SceneSummary,
+    pose: &Pose,
+    drivers: &[(usize, String)],
+) -> Vec<UiCommand> {
     let mut commands = Vec::new();
     if scene.humanoid_names.len() > 1 {
         // A file with several humanoids: the panels pose one of them at a time.
@@ -68,7 +76,7 @@ pub fn joints_ui(ui: &mut egui::Ui, state: &mut UiState, scene: &SceneSummary, p
     // The selected joint's controls scroll on their own, so a short window cuts none of them off.
     egui::ScrollArea::vertical().id_salt("joint_controls").auto_shrink([false, true]).show(ui, |ui| {
         match state.selected_joint.filter(|j| j.0 < scene.joints.len()) {
-            Some(JointIndex(j)) => commands.extend(selected_joint_ui(ui, state, scene, pose, j)),
+            Some(JointIndex(j)) => commands.extend(selected_joint_ui(ui, state, scene, pose, j, drivers)),
             None => {
                 ui.weak("Select a joint in the tree or click near one in the view.");
             }
@@ -88,10 +96,27 @@ fn selected_joint_ui(
     scene: &SceneSummary,
     pose: &Pose,
     joint: usize,
+    drivers: &[(usize, String)],
 ) -> Vec<UiCommand> {
     let mut commands = Vec::new();
     let j = &scene.joints[joint];
     joint_tree::breadcrumb_ui(ui, scene, joint, &mut commands);
+    // A value the user did not set is explained: the sliders show what the clip or IK made of it.
+    for (_, source) in drivers.iter().filter(|(d, _)| *d == joint) {
+        let (text, why) = if source.starts_with("IK") {
+            (
+                format!("set by {source}"),
+                "an IK reach turned this joint; the sliders take it from there (undo goes back)",
+            )
+        } else {
+            (
+                format!("driven by {source}"),
+                "the clip sets this joint while it plays; paused, the sliders turn it from the clip's pose, and \
+                 the change stays on top of the clip when it plays again (Reset joint removes it)",
+            )
+        };
+        ui.colored_label(ui.visuals().warn_fg_color, text).on_hover_text(why);
+    }
     let intervals = limits::limit_intervals(&j.llimit, &j.ulimit);
     let mut degrees = joint_degrees(scene, pose, JointIndex(joint));
     let mut changed = false;
