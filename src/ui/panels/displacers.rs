@@ -53,14 +53,10 @@ pub fn displacers_ui(
     commands
 }
 
-/// A slider with its name beside it on one line: a name too long for the panel is cut with "…" and
-/// given whole on hover (a slider's own text would be neither cut nor explained). Screen readers and
-/// tests find the slider by that name.
+/// A slider under its name: a name too long for the panel is cut with "…" and given whole on hover (a
+/// slider's own text would be neither cut nor explained, and beside the slider a narrow panel leaves it
+/// a few letters). Screen readers and tests find the slider by that name.
 pub fn labelled_slider(ui: &mut egui::Ui, slider: egui::Slider<'_>, name: &str) -> egui::Response {
-    ui.horizontal(|ui| {
-        let response = ui.add(slider);
-        let label = crate::ui::status::cut_label(ui, name);
-        response.labelled_by(label.id)
-    })
-    .inner
+    let label = crate::ui::status::cut_label(ui, name);
+    ui.add(slider).labelled_by(label.id)
 }
