@@ -181,4 +181,27 @@ fn cut_names_give_their_whole_text_on_hover() {
     let longest = views.iter().max_by_key(|v| v.len()).unwrap().clone();
     let row = h.query_all_by_label_contains(&longest).next().expect("the longest view is listed").accesskit_node().label().unwrap();
     assert!(tooltip_on_hover(&mut h, &row), "the cut viewpoint label {row:?} has no tooltip");
+
+    // JinLOA4's finger joints, 12 levels down, are cut at the Joints panel's edge: the row gives the
+    // joint's whole path from the root, which ends with its whole name.
+    let mut h = harness("JinLOA4.x3d", [1024.0, 640.0], "test");
+    let deep = "l_carpal_proximal_interphalangeal_5";
+    let j = joint(&h, deep);
+    let app = h.state_mut();
+    app.editor.apply(&app.doc.humanoids[0], &mut app.ui, UiCommand::SelectJoint(Some(j)));
+    h.run();
+    let row = h.get_by_role_and_label(Role::Button, deep).rect();
+    let full = h.ctx.fonts_mut(|f| {
+        f.layout_no_wrap(deep.into(), egui::FontId::proportional(14.0), egui::Color32::WHITE).size().x
+    });
+    assert!(row.width() < full, "the row of {deep} is not cut ({} of {full} points)", row.width());
+    let path = hanim_viewer::ui::panels::joint_tree::path_text(&h.state().summary, j.0);
+    assert!(path.ends_with(deep));
+    assert!(shown(&h, &path).is_empty());
+    h.hover_at(row.center());
+    for _ in 0..40 {
+        h.step();
+    }
+    h.run();
+    assert_eq!(shown(&h, &path).len(), 1, "hovering the cut row of {deep} does not give its path");
 }

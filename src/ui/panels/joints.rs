@@ -48,8 +48,9 @@ pub fn joints_ui(
             state.joint_search.clear();
         }
     });
-    // Scrolled both ways: a long name or a deep branch scrolls instead of widening the panel.
-    egui::ScrollArea::both()
+    // Scrolled up and down; a name too long for the panel is cut with "…" and given whole on hover, so the
+    // panel never widens and no sideways scroll hides the names' ends.
+    egui::ScrollArea::vertical()
         .id_salt("joint_tree")
         .auto_shrink([false, true])
         .max_height(ui.available_height() * 0.55)
@@ -64,7 +65,7 @@ pub fn joints_ui(
                 for j in hits {
                     let selected = state.selected_joint == Some(j);
                     let response = ui
-                        .selectable_label(selected, &scene.joints[j].name)
+                        .add(egui::Button::selectable(selected, scene.joints[j].name.as_str()).truncate())
                         .on_hover_text(joint_tree::path_text(scene, j.0));
                     if response.clicked() {
                         commands.push(UiCommand::SelectJoint(Some(j)));
