@@ -53,7 +53,9 @@ pub fn joints_ui(
     egui::ScrollArea::vertical()
         .id_salt("joint_tree")
         .auto_shrink([false, true])
-        .max_height(ui.available_height() * 0.55)
+        // The selected joint's controls below keep about 260 points (path, marks, sliders, buttons), so a
+        // short window shows them whole; the tree keeps at least a third of the panel.
+        .max_height((ui.available_height() - 260.0).max(ui.available_height() * 0.35))
         .show(ui, |ui| {
             if state.joint_search.trim().is_empty() {
                 joint_tree::joint_tree_ui(ui, state, scene, &mut commands);
@@ -83,10 +85,13 @@ pub fn joints_ui(
             }
         }
         ui.separator();
-        ui.checkbox(&mut state.ignore_limits, "Ignore joint limits");
-        if ui.button("Reset all joints").clicked() {
-            commands.push(UiCommand::ResetAllJoints);
-        }
+        // One row (two where the panel is narrow), so a short window still shows both.
+        ui.horizontal_wrapped(|ui| {
+            ui.checkbox(&mut state.ignore_limits, "Ignore joint limits");
+            if ui.button("Reset all joints").clicked() {
+                commands.push(UiCommand::ResetAllJoints);
+            }
+        });
     });
     commands
 }
