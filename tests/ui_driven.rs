@@ -37,8 +37,7 @@ fn harness(file: &str, size: [f32; 2], adapter: &str) -> Harness<'static, App> {
     let summary = SceneSummary::new(&doc, &doc.humanoids[0]);
     let editor = PoseEditor::new(&doc.humanoids[0]);
     let transport = Transport::for_window(&doc);
-    let app =
-        App { path, doc, summary, editor, ui: UiState::default(), transport, adapter: adapter.to_string() };
+    let app = App { path, doc, summary, editor, ui: UiState::default(), transport, adapter: adapter.to_string() };
     Harness::builder().with_size(egui::vec2(size[0], size[1])).build_ui_state(
         |ui, app: &mut App| {
             if app.transport.engaged {
@@ -113,8 +112,7 @@ fn a_joint_an_ik_reach_turned_says_so_until_the_slider_sets_it() {
     let mut h = harness("JoeKick.x3d", [1280.0, 800.0], "test");
     h.run();
     let wrist = h.state().doc.humanoids[0].joints.iter().position(|j| j.name == "l_radiocarpal").unwrap();
-    let target = hanim_viewer::pose::humanoid_from_joint(&h.state().doc.humanoids[0], &h.state().editor.pose)
-        [wrist]
+    let target = hanim_viewer::pose::humanoid_from_joint(&h.state().doc.humanoids[0], &h.state().editor.pose)[wrist]
         .transform_point3(glam::Vec3::ZERO)
         + glam::Vec3::new(0.0, 0.25, 0.15);
     let reach = UiCommand::Reach { effector: "l_radiocarpal".into(), target, to_root: false };
@@ -123,7 +121,11 @@ fn a_joint_an_ik_reach_turned_says_so_until_the_slider_sets_it() {
     app.editor.apply(&h0, &mut app.ui, reach);
     app.editor.apply(&h0, &mut app.ui, UiCommand::EndEdit);
     let elbow = joint(&h, "l_elbow");
-    assert!(h.state().editor.reached.contains_key(&elbow.0), "the reach did not turn l_elbow: {:?}", h.state().editor.reached);
+    assert!(
+        h.state().editor.reached.contains_key(&elbow.0),
+        "the reach did not turn l_elbow: {:?}",
+        h.state().editor.reached
+    );
     h.state_mut().ui.selected_joint = Some(elbow);
     h.run();
     assert_eq!(marks(&h, "set by IK (reach of l_radiocarpal)"), 1, "the elbow is not marked as set by IK");
@@ -167,11 +169,18 @@ fn cut_names_give_their_whole_text_on_hover() {
     let slider = h.get_by_role_and_label(Role::Slider, name).rect();
     let label = shown(&h, name)[0];
     eprintln!("displacer slider {slider:?}, its name {label:?}");
-    assert!(label.bottom() <= slider.top() + 1.0 && slider.top() - label.bottom() < 8.0, "the name is not over its slider");
-    let full = h.ctx.fonts_mut(|f| {
-        f.layout_no_wrap(name.into(), egui::FontId::proportional(14.0), egui::Color32::WHITE).size().x
-    });
-    assert!(label.width() + 1.0 < full, "the name is not cut ({} of {full} points): the test proves nothing", label.width());
+    assert!(
+        label.bottom() <= slider.top() + 1.0 && slider.top() - label.bottom() < 8.0,
+        "the name is not over its slider"
+    );
+    let full = h
+        .ctx
+        .fonts_mut(|f| f.layout_no_wrap(name.into(), egui::FontId::proportional(14.0), egui::Color32::WHITE).size().x);
+    assert!(
+        label.width() + 1.0 < full,
+        "the name is not cut ({} of {full} points): the test proves nothing",
+        label.width()
+    );
     assert!(tooltip_on_hover(&mut h, name), "the cut displacer name has no tooltip");
     assert!(tooltip_on_hover(&mut h, adapter), "the cut adapter name has no tooltip");
 
@@ -179,7 +188,13 @@ fn cut_names_give_their_whole_text_on_hover() {
     h.run();
     let views: Vec<String> = h.state().summary.views.iter().map(|v| v.label.clone()).collect();
     let longest = views.iter().max_by_key(|v| v.len()).unwrap().clone();
-    let row = h.query_all_by_label_contains(&longest).next().expect("the longest view is listed").accesskit_node().label().unwrap();
+    let row = h
+        .query_all_by_label_contains(&longest)
+        .next()
+        .expect("the longest view is listed")
+        .accesskit_node()
+        .label()
+        .unwrap();
     assert!(tooltip_on_hover(&mut h, &row), "the cut viewpoint label {row:?} has no tooltip");
 
     // JinLOA4's finger joints, 12 levels down, are cut at the Joints panel's edge: the row gives the
@@ -191,9 +206,9 @@ fn cut_names_give_their_whole_text_on_hover() {
     app.editor.apply(&app.doc.humanoids[0], &mut app.ui, UiCommand::SelectJoint(Some(j)));
     h.run();
     let row = h.get_by_role_and_label(Role::Button, deep).rect();
-    let full = h.ctx.fonts_mut(|f| {
-        f.layout_no_wrap(deep.into(), egui::FontId::proportional(14.0), egui::Color32::WHITE).size().x
-    });
+    let full = h
+        .ctx
+        .fonts_mut(|f| f.layout_no_wrap(deep.into(), egui::FontId::proportional(14.0), egui::Color32::WHITE).size().x);
     assert!(row.width() < full, "the row of {deep} is not cut ({} of {full} points)", row.width());
     let path = hanim_viewer::ui::panels::joint_tree::path_text(&h.state().summary, j.0);
     assert!(path.ends_with(deep));

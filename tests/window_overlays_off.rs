@@ -93,10 +93,13 @@ fn face_and_eye_views_leave_the_skeleton_out() {
     )
     .unwrap();
     let spec = hanim_viewer::hanim::load(&common::corpus("x3d/HAnim2SpecificationLOA3Illustrated.x3d")).unwrap();
-    for (doc, eyes) in [(&builtin, ["Left eye", "Right eye"]), (&spec, ["l_eyeball_site_viewpoint", "r_eyeball_site_viewpoint"])] {
+    for (doc, eyes) in
+        [(&builtin, ["Left eye", "Right eye"]), (&spec, ["l_eyeball_site_viewpoint", "r_eyeball_site_viewpoint"])]
+    {
         let summary = hanim_viewer::ui::SceneSummary::new(doc, &doc.humanoids[0]);
         for eye in eyes {
-            let view = summary.views.iter().find(|v| v.label.starts_with(eye)).unwrap_or_else(|| panic!("no view {eye}"));
+            let view =
+                summary.views.iter().find(|v| v.label.starts_with(eye)).unwrap_or_else(|| panic!("no view {eye}"));
             assert!(view.is_face_or_eye(), "{eye} is not taken for an eye view: the skeleton would be drawn there");
         }
         let front = summary.views.iter().find(|v| v.label == "Front").expect("a Front view");

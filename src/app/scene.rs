@@ -340,8 +340,10 @@ impl LoadedScene {
 
     /// What sets the shown humanoid's joints besides the sliders, for the Joints panel.
     pub fn joint_drivers(&self) -> Vec<(usize, String)> {
-        let capture =
-            self.capture.as_ref().map(|c| crate::ui::drivers::CaptureClip { clip: c.clip, title: &c.editor.summary.title });
+        let capture = self
+            .capture
+            .as_ref()
+            .map(|c| crate::ui::drivers::CaptureClip { clip: c.clip, title: &c.editor.summary.title });
         crate::ui::drivers::joint_driver_lines(&self.transport, self.humanoid, capture, &self.editor.reached)
     }
 }

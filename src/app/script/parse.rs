@@ -341,7 +341,10 @@ mod tests {
             parse_script("screenshot-background transparent").unwrap()[0].step,
             ScriptStep::ScreenshotTransparent(true)
         );
-        assert_eq!(parse_script("screenshot-background view").unwrap()[0].step, ScriptStep::ScreenshotTransparent(false));
+        assert_eq!(
+            parse_script("screenshot-background view").unwrap()[0].step,
+            ScriptStep::ScreenshotTransparent(false)
+        );
         assert!(parse_script("screenshot-background black").is_err());
         assert_eq!(parse_script("play\nopen-dialog").unwrap()[1].step, ScriptStep::OpenDialog);
         assert_eq!(

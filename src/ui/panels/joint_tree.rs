@@ -196,8 +196,9 @@ impl Tree<'_> {
     fn label(&mut self, ui: &mut egui::Ui, joint: usize) {
         let selected = self.state.selected_joint == Some(JointIndex(joint));
         let name = &self.scene.joints[joint].name;
-        let response =
-            ui.add(egui::Button::selectable(selected, name.as_str()).truncate()).on_hover_text(path_text(self.scene, joint));
+        let response = ui
+            .add(egui::Button::selectable(selected, name.as_str()).truncate())
+            .on_hover_text(path_text(self.scene, joint));
         if self.scroll_to == Some(joint) {
             // Up or down only.
             let row = egui::Rect::from_x_y_ranges(ui.clip_rect().x_range(), response.rect.y_range());
