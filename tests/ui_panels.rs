@@ -157,7 +157,7 @@ fn a_file_with_two_humanoids_offers_a_choice_of_humanoid() {
     let mut h = Harness::builder().with_size(egui::vec2(400.0, 600.0)).build_ui_state(
         |ui, chosen: &mut Vec<UiCommand>| {
             let mut state = UiState::default();
-            chosen.extend(ui::panels::joints_ui(ui, &mut state, &summary, &pose));
+            chosen.extend(ui::panels::joints_ui(ui, &mut state, &summary, &pose, &[]));
         },
         Vec::new(),
     );

@@ -15,6 +15,7 @@
 //! follow [`RootMode`].
 
 pub mod authored;
+mod drivers;
 pub mod events;
 pub mod interpolator;
 pub mod limit_report;
@@ -287,23 +288,6 @@ impl Animations {
                 }
             }
         }
-    }
-
-    /// The displacers of humanoid `humanoid` that an enabled clip sets, with the clip's name (the last
-    /// such clip, the one that wins): their sliders say so.
-    pub fn displacer_drivers(&self, humanoid: HumanoidIndex) -> Vec<(usize, String)> {
-        let mut out: Vec<(usize, String)> = Vec::new();
-        for clip in self.clips.iter().filter(|c| c.enabled && c.unsupported().is_none()) {
-            let ClipSource::Interpolators(c) = &clip.source else { continue };
-            for track in c.tracks.iter().filter(|t| t.humanoid == humanoid) {
-                if let TargetField::DisplacerWeight(d) = track.target {
-                    out.retain(|(other, _)| *other != d);
-                    out.push((d, clip.name().to_string()));
-                }
-            }
-        }
-        out.sort();
-        out
     }
 
     /// Fresh poses (file values, no offsets) with every enabled clip applied at `tau`.

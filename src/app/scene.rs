@@ -337,6 +337,15 @@ impl LoadedScene {
     pub fn humanoid_from_joint(&self) -> Vec<glam::Mat4> {
         pose::humanoid_from_joint(self.humanoid(), &self.editor.pose)
     }
+
+    /// What sets the shown humanoid's joints besides the sliders, for the Joints panel.
+    pub fn joint_drivers(&self) -> Vec<(usize, String)> {
+        let capture = self
+            .capture
+            .as_ref()
+            .map(|c| crate::ui::drivers::CaptureClip { clip: c.clip, title: &c.editor.summary.title });
+        crate::ui::drivers::joint_driver_lines(&self.transport, self.humanoid, capture, &self.editor.reached)
+    }
 }
 
 fn line(out: &mut Vec<GpuLineVertex>, a: Vec3, b: Vec3, linear: [f32; 3]) {

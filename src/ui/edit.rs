@@ -110,11 +110,21 @@ pub struct PoseEditor {
     /// What the last [`UiCommand::ApplyPose`] did (joints set, joints the humanoid lacks), for the app
     /// to report.
     pub last_applied: Option<crate::pose::file::AppliedPose>,
+    /// The joints an IK reach turned last, with the effector that pulled them (their sliders say so).
+    /// A slider edit or reset of the joint takes the mark off; undo, redo and applying a pose take all
+    /// of them off.
+    pub reached: std::collections::BTreeMap<usize, String>,
 }
 
 impl PoseEditor {
     pub fn new(h: &Humanoid) -> Self {
-        Self { pose: Pose::rest(h), history: History::default(), revision: 0, last_applied: None }
+        Self {
+            pose: Pose::rest(h),
+            history: History::default(),
+            revision: 0,
+            last_applied: None,
+            reached: Default::default(),
+        }
     }
 
     pub(super) fn snapshot_edits(&self) -> PoseEdits {
@@ -135,6 +145,7 @@ impl PoseEditor {
             t.restore_authored(keys);
         }
         history.open = None;
+        self.reached.clear();
         self.revision += 1;
         true
     }
@@ -166,6 +177,7 @@ impl PoseEditor {
                 let base = self.pose.rotations.get(joint).copied().unwrap_or(j.rest.rotation);
                 self.history.begin(EditKey::JointRotation(joint), &self.pose);
                 self.pose.rotation_offsets[joint] = limits::offset_for_target(base, target);
+                self.reached.remove(&joint);
                 self.revision += 1;
             }
             UiCommand::SetJointTranslation { joint: JointIndex(joint), translation } => {
@@ -195,8 +207,17 @@ impl PoseEditor {
                     },
                 };
                 self.history.begin(EditKey::Reach(point.joint), &self.pose);
+                let before = self.pose.rotation_offsets.clone();
+                let effector = request.reaches[0].effector.clone();
                 match ik::reach_humanoid(h, &mut self.pose, &request) {
-                    Ok(outcome) => log::debug!("reach: {outcome:?}"),
+                    Ok(outcome) => {
+                        log::debug!("reach: {outcome:?}");
+                        for (joint, (now, was)) in self.pose.rotation_offsets.iter().zip(&before).enumerate() {
+                            if now != was {
+                                self.reached.insert(joint, effector.clone());
+                            }
+                        }
+                    }
                     Err(e) => log::warn!("reach: {e}"),
                 }
                 self.revision += 1;
@@ -218,6 +239,7 @@ impl PoseEditor {
                 }
                 self.history.begin(EditKey::Reset, &self.pose);
                 self.pose.rotation_offsets[joint] = Quat::IDENTITY;
+                self.reached.remove(&joint);
                 if let Some(t) = self.pose.translation_offsets.get_mut(joint) {
                     *t = Vec3::ZERO;
                 }
@@ -227,12 +249,14 @@ impl PoseEditor {
                 self.history.begin(EditKey::Reset, &self.pose);
                 self.pose.rotation_offsets.iter_mut().for_each(|q| *q = Quat::IDENTITY);
                 self.pose.translation_offsets.iter_mut().for_each(|t| *t = Vec3::ZERO);
+                self.reached.clear();
                 self.revision += 1;
             }
             UiCommand::ApplyPose(source) => {
                 self.history.begin(EditKey::ApplyPose, &self.pose);
                 let applied = crate::pose::file::apply_to_humanoid(h, &source, &mut self.pose, !state.ignore_limits);
                 self.last_applied = Some(applied);
+                self.reached.clear();
                 self.history.open = None;
                 self.revision += 1;
             }

@@ -102,7 +102,7 @@ pub fn app_ui_docked(
                 .size_range(range)
                 .show(ui, |ui| {
                     ui.heading("Joints");
-                    commands.extend(panels::joints_ui(ui, state, summary, pose));
+                    commands.extend(panels::joints_ui(ui, state, summary, pose, info.joint_drivers));
                 });
             state.joints_panel_width = panel.response.rect.width();
         }

@@ -6,6 +6,7 @@
 pub mod bindings;
 pub mod capture;
 pub mod command;
+pub mod drivers;
 pub mod edit;
 pub mod export;
 pub mod keys;
@@ -61,6 +62,9 @@ pub struct FrameInfo<'a> {
     pub problems: &'a [String],
     /// The displacers an enabled clip sets, with the clip's name.
     pub driven_displacers: &'a [(usize, String)],
+    /// What sets joints besides the sliders, one line per joint and source: the clip that drives it
+    /// ("clip 'Kick'", "capture '07_05'") or the IK reach that turned it last ("IK (reach of l_hand_tip)").
+    pub joint_drivers: &'a [(usize, String)],
     pub can_undo: bool,
     pub can_redo: bool,
     /// The built-in humanoid is shown (no file opened yet): the view says how to open one.

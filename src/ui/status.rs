@@ -16,8 +16,8 @@ pub(super) fn status_ui(ui: &mut egui::Ui, state: &mut UiState, info: &FrameInfo
         if let Some(path) = info.loading {
             ui.spinner();
             match info.loading_stage {
-                Some(stage) => ui.label(format!("loading {}: {stage}", path.display())),
-                None => ui.label(format!("loading {}", path.display())),
+                Some(stage) => cut_label(ui, &format!("loading {}: {stage}", path.display())),
+                None => cut_label(ui, &format!("loading {}", path.display())),
             };
             ui.separator();
         } else if let Some(path) = info.file {
@@ -38,9 +38,10 @@ pub(super) fn status_ui(ui: &mut egui::Ui, state: &mut UiState, info: &FrameInfo
     });
 }
 
-/// `text` on one line, cut with "…" where the space ends, whole on hover.
+/// `text` on one line, cut with "…" where the space ends; a cut text is given whole on hover (egui's
+/// tooltip for an elided label, so the text is not shown twice).
 pub fn cut_label(ui: &mut egui::Ui, text: &str) -> egui::Response {
-    ui.add(egui::Label::new(text).truncate()).on_hover_text(text)
+    ui.add(egui::Label::new(text).truncate().show_tooltip_when_elided(true))
 }
 
 /// The figure's height, and for an implausible one the offer to read it at human size

@@ -60,12 +60,14 @@ pub(super) fn view_ui(
     }
     mouse_input(ui, &response, &mut input);
     let painter = ui.painter_at(rect);
-    if has_scene && let Some(mark) = &state.view_marks.selected {
-        selection_marks(&painter, rect, mark);
-    }
-    // The joint or Site under the pointer is named beside it.
-    if let (Some(name), Some(at)) = (&state.hovered_name, response.hover_pos()) {
-        name_tag(&painter, at + egui::vec2(14.0, -8.0), name, egui::Color32::WHITE);
+    let selected = state.view_marks.selected.as_ref().filter(|_| has_scene);
+    let selected_tag = selected.map(|mark| selection_marks(&painter, rect, mark));
+    // The joint or Site under the pointer is named beside it (not twice when it is the selected one, and
+    // below the selected one's name where the two would overlap).
+    if let (Some(name), Some(at)) = (&state.hovered_name, response.hover_pos())
+        && selected.is_none_or(|mark| mark.name != *name)
+    {
+        name_tag(&painter, at + egui::vec2(14.0, -8.0), name, egui::Color32::WHITE, selected_tag);
     }
     input
 }
@@ -106,8 +108,9 @@ fn mouse_input(ui: &egui::Ui, response: &egui::Response, input: &mut ViewportInp
     input.hover = response.hover_pos().map(|p| p - rect.min);
 }
 
-/// The selected joint: its bones thick, a ring at its centre and its name beside it.
-fn selection_marks(painter: &egui::Painter, rect: egui::Rect, mark: &JointMark) {
+/// The selected joint: its bones thick, a ring at its centre and its name beside it (the name's box is
+/// returned).
+fn selection_marks(painter: &egui::Painter, rect: egui::Rect, mark: &JointMark) -> egui::Rect {
     let centre = rect.min + mark.centre;
     for end in &mark.bone_ends {
         let end = rect.min + *end;
@@ -116,12 +119,19 @@ fn selection_marks(painter: &egui::Painter, rect: egui::Rect, mark: &JointMark) 
     }
     painter.circle_stroke(centre, RING_RADIUS, egui::Stroke::new(5.0, OUTLINE_COLOR));
     painter.circle_stroke(centre, RING_RADIUS, egui::Stroke::new(3.0, SELECTION_COLOR));
-    name_tag(painter, centre + egui::vec2(RING_RADIUS + 6.0, -RING_RADIUS - 18.0), &mark.name, SELECTION_COLOR);
+    name_tag(painter, centre + egui::vec2(RING_RADIUS + 6.0, -RING_RADIUS - 18.0), &mark.name, SELECTION_COLOR, None)
 }
 
 /// `text` in a dark box at `at` (its top-left; moved to the left of `at` where the view's right edge
-/// would cut it), the box's edge in `accent`.
-fn name_tag(painter: &egui::Painter, at: egui::Pos2, text: &str, accent: egui::Color32) {
+/// would cut it, and below `avoid` where it would cover that box), the box's edge in `accent`. Returns
+/// the box.
+fn name_tag(
+    painter: &egui::Painter,
+    at: egui::Pos2,
+    text: &str,
+    accent: egui::Color32,
+    avoid: Option<egui::Rect>,
+) -> egui::Rect {
     let galley = painter.layout_no_wrap(text.to_owned(), egui::FontId::proportional(14.0), egui::Color32::WHITE);
     let size = galley.size() + egui::vec2(10.0, 6.0);
     let mut at = at;
@@ -129,6 +139,11 @@ fn name_tag(painter: &egui::Painter, at: egui::Pos2, text: &str, accent: egui::C
         at.x -= size.x + 2.0 * (RING_RADIUS + 6.0);
     }
     at.y = at.y.max(painter.clip_rect().top());
+    if let Some(other) = avoid
+        && egui::Rect::from_min_size(at, size).intersects(other)
+    {
+        at.y = other.bottom() + 2.0;
+    }
     let r = egui::Rect::from_min_size(at, size);
     painter.rect(
         r,
@@ -138,4 +153,5 @@ fn name_tag(painter: &egui::Painter, at: egui::Pos2, text: &str, accent: egui::C
         egui::StrokeKind::Inside,
     );
     painter.galley(r.min + egui::vec2(5.0, 3.0), galley, egui::Color32::WHITE);
+    r
 }

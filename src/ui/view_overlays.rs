@@ -205,7 +205,11 @@ fn toasts_ui(ui: &mut egui::Ui, rect: egui::Rect, toasts: &[Toast], commands: &m
                     .inner_margin(egui::Margin::symmetric(8, 4))
                     .show(ui, |ui| {
                         ui.horizontal(|ui| {
-                            ui.label(egui::RichText::new(&toast.message).color(egui::Color32::WHITE));
+                            // Wrapped inside the view: a long path must not run over the side panels.
+                            ui.add(
+                                egui::Label::new(egui::RichText::new(&toast.message).color(egui::Color32::WHITE))
+                                    .wrap(),
+                            );
                             if let Some(folder) = &toast.folder
                                 && ui.small_button("Open folder").on_hover_text(folder.display().to_string()).clicked()
                             {

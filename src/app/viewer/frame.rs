@@ -206,8 +206,12 @@ impl Viewer {
         let (can_undo, can_redo) =
             self.scene.as_ref().map_or((false, false), |s| (s.editor.history.can_undo(), s.editor.history.can_redo()));
         let file_path = self.scene.as_ref().map(|s| s.path.clone());
-        let driven =
-            self.scene.as_ref().map(|s| s.transport.animations.displacer_drivers(s.humanoid)).unwrap_or_default();
+        let driven = self
+            .scene
+            .as_ref()
+            .map(|s| ui::drivers::displacer_driver_lines(&s.transport, s.humanoid))
+            .unwrap_or_default();
+        let joint_drivers = self.scene.as_ref().map(|s| s.joint_drivers()).unwrap_or_default();
         let problems = self.scene.as_ref().map(|s| s.problems.clone()).unwrap_or_default();
         let info = FrameInfo {
             file: file_path.as_deref(),
@@ -228,6 +232,7 @@ impl Viewer {
             view_empty: self.view_empty.as_deref(),
             problems: &problems,
             driven_displacers: &driven,
+            joint_drivers: &joint_drivers,
         };
         if let Some(scene) = self.scene.as_ref()
             && self.ui.limit_report.stale(&scene.transport)

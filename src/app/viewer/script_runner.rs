@@ -162,6 +162,10 @@ impl Viewer {
                 self.ui.screenshot_overlays = *on;
                 return Vec::new();
             }
+            ScriptStep::ScreenshotTransparent(on) => {
+                self.ui.screenshot_transparent = *on;
+                return Vec::new();
+            }
             ScriptStep::ScreenshotSize(size) => {
                 self.ui.screenshot_size = *size;
                 return Vec::new();

@@ -28,8 +28,10 @@ pub fn displacers_ui(
         egui::CollapsingHeader::new(owner).id_salt(("displacers", owner)).default_open(true).show(ui, |ui| {
             for (i, d) in scene.displacers.iter().enumerate().filter(|(_, d)| d.owner == owner) {
                 let mut weight = pose.displacer_weights.get(i).copied().unwrap_or(d.rest_weight);
-                let r = ui.add(
-                    egui::Slider::new(&mut weight, 0.0..=1.0).text(&d.label).clamping(egui::SliderClamping::Never),
+                let r = labelled_slider(
+                    ui,
+                    egui::Slider::new(&mut weight, 0.0..=1.0).clamping(egui::SliderClamping::Never),
+                    &d.label,
                 );
                 if r.changed() {
                     commands.push(UiCommand::SetDisplacerWeight { displacer: i, weight });
@@ -49,4 +51,12 @@ pub fn displacers_ui(
         commands.push(UiCommand::ResetDisplacers);
     }
     commands
+}
+
+/// A slider under its name: a name too long for the panel is cut with "…" and given whole on hover (a
+/// slider's own text would be neither cut nor explained, and beside the slider a narrow panel leaves it
+/// a few letters). Screen readers and tests find the slider by that name.
+pub fn labelled_slider(ui: &mut egui::Ui, slider: egui::Slider<'_>, name: &str) -> egui::Response {
+    let label = crate::ui::status::cut_label(ui, name);
+    ui.add(slider).labelled_by(label.id)
 }

@@ -191,11 +191,16 @@ impl Tree<'_> {
         });
     }
 
+    /// The joint's name on one line, cut with "…" at the panel's edge; on hover its whole path from the
+    /// root (which ends with the whole name).
     fn label(&mut self, ui: &mut egui::Ui, joint: usize) {
         let selected = self.state.selected_joint == Some(JointIndex(joint));
-        let response = ui.selectable_label(selected, &self.scene.joints[joint].name);
+        let name = &self.scene.joints[joint].name;
+        let response = ui
+            .add(egui::Button::selectable(selected, name.as_str()).truncate())
+            .on_hover_text(path_text(self.scene, joint));
         if self.scroll_to == Some(joint) {
-            // Up or down only: the tree's sideways scroll (for long names) stays where the user left it.
+            // Up or down only.
             let row = egui::Rect::from_x_y_ranges(ui.clip_rect().x_range(), response.rect.y_range());
             ui.scroll_to_rect(row, Some(egui::Align::Center));
         }

@@ -20,7 +20,15 @@ pub fn joint_degrees(scene: &SceneSummary, pose: &Pose, JointIndex(joint): Joint
     limits::limit_angles_from_rotation(base * offset, j.limit_orientation).map(|a| a.to_degrees() + 0.0)
 }
 
-pub fn joints_ui(ui: &mut egui::Ui, state: &mut UiState, scene: &SceneSummary, pose: &Pose) -> Vec<UiCommand> {
+/// `drivers`: what sets joints besides the sliders (see `FrameInfo::joint_drivers`); the selected
+/// joint's are shown above its sliders.
+pub fn joints_ui(
+    ui: &mut egui::Ui,
+    state: &mut UiState,
+    scene: &SceneSummary,
+    pose: &Pose,
+    drivers: &[(usize, String)],
+) -> Vec<UiCommand> {
     let mut commands = Vec::new();
     if scene.humanoid_names.len() > 1 {
         // A file with several humanoids: the panels pose one of them at a time.
@@ -40,11 +48,14 @@ pub fn joints_ui(ui: &mut egui::Ui, state: &mut UiState, scene: &SceneSummary, p
             state.joint_search.clear();
         }
     });
-    // Scrolled both ways: a long name or a deep branch scrolls instead of widening the panel.
-    egui::ScrollArea::both()
+    // Scrolled up and down; a name too long for the panel is cut with "…" and given whole on hover, so the
+    // panel never widens and no sideways scroll hides the names' ends.
+    egui::ScrollArea::vertical()
         .id_salt("joint_tree")
         .auto_shrink([false, true])
-        .max_height(ui.available_height() * 0.55)
+        // The selected joint's controls below keep about 260 points (path, marks, sliders, buttons), so a
+        // short window shows them whole; the tree keeps at least a third of the panel.
+        .max_height((ui.available_height() - 260.0).max(ui.available_height() * 0.35))
         .show(ui, |ui| {
             if state.joint_search.trim().is_empty() {
                 joint_tree::joint_tree_ui(ui, state, scene, &mut commands);
@@ -56,7 +67,7 @@ pub fn joints_ui(ui: &mut egui::Ui, state: &mut UiState, scene: &SceneSummary, p
                 for j in hits {
                     let selected = state.selected_joint == Some(j);
                     let response = ui
-                        .selectable_label(selected, &scene.joints[j].name)
+                        .add(egui::Button::selectable(selected, scene.joints[j].name.as_str()).truncate())
                         .on_hover_text(joint_tree::path_text(scene, j.0));
                     if response.clicked() {
                         commands.push(UiCommand::SelectJoint(Some(j)));
@@ -68,16 +79,19 @@ pub fn joints_ui(ui: &mut egui::Ui, state: &mut UiState, scene: &SceneSummary, p
     // The selected joint's controls scroll on their own, so a short window cuts none of them off.
     egui::ScrollArea::vertical().id_salt("joint_controls").auto_shrink([false, true]).show(ui, |ui| {
         match state.selected_joint.filter(|j| j.0 < scene.joints.len()) {
-            Some(JointIndex(j)) => commands.extend(selected_joint_ui(ui, state, scene, pose, j)),
+            Some(JointIndex(j)) => commands.extend(selected_joint_ui(ui, state, scene, pose, j, drivers)),
             None => {
                 ui.weak("Select a joint in the tree or click near one in the view.");
             }
         }
         ui.separator();
-        ui.checkbox(&mut state.ignore_limits, "Ignore joint limits");
-        if ui.button("Reset all joints").clicked() {
-            commands.push(UiCommand::ResetAllJoints);
-        }
+        // One row (two where the panel is narrow), so a short window still shows both.
+        ui.horizontal_wrapped(|ui| {
+            ui.checkbox(&mut state.ignore_limits, "Ignore joint limits");
+            if ui.button("Reset all joints").clicked() {
+                commands.push(UiCommand::ResetAllJoints);
+            }
+        });
     });
     commands
 }
@@ -88,10 +102,27 @@ fn selected_joint_ui(
     scene: &SceneSummary,
     pose: &Pose,
     joint: usize,
+    drivers: &[(usize, String)],
 ) -> Vec<UiCommand> {
     let mut commands = Vec::new();
     let j = &scene.joints[joint];
     joint_tree::breadcrumb_ui(ui, scene, joint, &mut commands);
+    // A value the user did not set is explained: the sliders show what the clip or IK made of it.
+    for (_, source) in drivers.iter().filter(|(d, _)| *d == joint) {
+        let (text, why) = if source.starts_with("IK") {
+            (
+                format!("set by {source}"),
+                "an IK reach turned this joint; the sliders take it from there (undo goes back)",
+            )
+        } else {
+            (
+                format!("driven by {source}"),
+                "the clip sets this joint while it plays; paused, the sliders turn it from the clip's pose, and \
+                 the change stays on top of the clip when it plays again (Reset joint removes it)",
+            )
+        };
+        ui.colored_label(ui.visuals().warn_fg_color, text).on_hover_text(why);
+    }
     let intervals = limits::limit_intervals(&j.llimit, &j.ulimit);
     let mut degrees = joint_degrees(scene, pose, JointIndex(joint));
     let mut changed = false;

@@ -1,192 +1,10 @@
-//! `--script FILE`: a list of actions run one per frame, so an end-to-end test can drive the real window.
-//!
-//! ```text
-//! # comment
-//! open FILE                 load another file (waits until it is loaded)
-//! select JOINT              select a joint by name
-//! rotate JOINT X Y Z        limit-frame angles in degrees (clamped unless `limits off`)
-//! translate JOINT X Y Z     effective translation (the root joint)
-//! displacer NAME WEIGHT     name with or without the humanoid prefix
-//! view NAME|N               a view by label (case-insensitive, e.g. front, hanim_LeftEyeView) or 1-based number
-//! limits on|off             clamp to llimit/ulimit or not
-//! fit | reset | undo | redo
-//! wait N                    let N frames pass
-//! resize W H                resize the window (logical pixels)
-//! screenshot [FILE]         save the 3D view (waits for a view transition to end); no FILE: a new name
-//!                           in the screenshot folder, as F12 does
-//! screenshot-overlays on|off  later screenshots keep the skeleton, grid and axes, or not (the default)
-//! play                      the Play / Pause button (Space)
-//! open-dialog               File ▸ Open… (the built-in browser where the system picker is missing)
-//! screenshot-size W H|view  later screenshots at W×H pixels, or at the 3D view's size
-//! window-screenshot FILE    save the whole window as presented (UI and 3D view)
-//! check-ui-picture          fail unless the UI kept between frames (repainted where it changed) equals
-//!                           this frame's UI painted whole
-//! export-animation clip|turntable W H FPS FILE   File ▸ Export animation… (the whole clip, or a turntable)
-//! motion NAME SECONDS       play clip NAME (HAnimMotion name/DEF or TimeSensor DEF) alone, paused at SECONDS
-//! play-as-file on|off       the transport plays the whole scene as the file says, or one clip at a time
-//! time SECONDS              the transport's clock at SECONDS, paused (the scene clock as the file says)
-//! limit-report              open View ▸ Limits over the clip for the transport's clip; log its lines
-//! limit-jump N              click line N (0: the worst) of that window: the transport shows its frame
-//! click X Y | click NAME    click the 3D view at pixel X Y (from its top-left corner), or at the middle of
-//!                           the Shape NAME (a DEF: a Shape, or a TouchSensor's first sensed Shape); as the
-//!                           file says, TouchSensors on the nearest Shape hit send their events
-//! reach EFFECTOR X Y Z [root]   move a Site (or a joint's centre) to world X Y Z by IK along its default
-//!                           chain (to the skeleton's root with `root`), as one drag does; one undo step
-//! drag EFFECTOR X Y Z [root]    the same through the 3D view's mouse drag: pressed on the effector's
-//!                           pixel, moved to the pixel of X Y Z (reached where it lies in the plane
-//!                           through the effector facing the camera), released
-//! pin EFFECTOR              pin or unpin an effector (it holds while others reach)
-//! expect EFFECTOR X Y Z TOL fail the script unless the effector is within TOL of world X Y Z
-//! overlay OVERLAY           View ▸ Skin inspection: heatmap (the selected joint) or heatmap:JOINT (selects
-//!                           it), influences, unweighted (colourings, one at a time), axes, sites (added
-//!                           to the colouring), off (all of them off)
-//! pick-vertex X Y           pick the skin vertex at pixel X Y of the 3D view, as a click with a colouring
-//!                           on does; logs `pick-vertex: point N: JOINT WEIGHT, …` (fails on a miss)
-//! save-pose FILE            File ▸ Save pose…: every humanoid's current pose into a pose file
-//! load-pose FILE|builtin:NAME   File ▸ Load pose…: a pose file or a built-in pose (t-pose, a-pose,
-//!                           relaxed, sitting, walking-contact, waving) applied to the posed humanoid;
-//!                           one undo step
-//! pose-library on|off       show or hide the pose library tab (later steps wait for its thumbnails)
-//! key                       Set key: the current pose at the current time into the selected authored
-//!                           clip (a new one when none is selected); one undo step
-//! key-move FROM TO          move the selected authored clip's key at FROM seconds to TO
-//! key-delete T              delete its key at T seconds
-//! export FILE [--as-interpolators] [--fps N] [--rest-pose]   File ▸ Save as X3D… into FILE
-//! export-gltf [--current-pose] FILE   File ▸ Export glTF… into FILE (.glb or .gltf; --current-pose: …with
-//!                           this pose as rest)
-//! quit
-//! ```
+//! Reading a script's text into [`ScriptStep`]s, with the line number of every error.
 
 use std::path::PathBuf;
 
 use anyhow::{Context, Result, bail};
-use glam::Vec3;
 
-use crate::hanim::JointIndex;
-use crate::ui::command::UiCommand;
-use crate::ui::keys::KeyCommand;
-use crate::ui::scene::{SceneSummary, without_prefix};
-use crate::ui::transport::TransportCommand;
-
-#[derive(Debug, Clone, PartialEq)]
-pub enum ScriptStep {
-    Open(PathBuf),
-    /// Which humanoid of the file the panels pose: a 1-based number or a name.
-    Humanoid(String),
-    Select(String),
-    Rotate(String, [f32; 3]),
-    Translate(String, [f32; 3]),
-    Displacer(String, f32),
-    View(String),
-    Limits(bool),
-    Fit,
-    Reset,
-    Undo,
-    Redo,
-    Wait(u32),
-    /// Lets the window rest for this many seconds (the script does not keep it drawing), then fails when
-    /// it drew more than `max_frames` frames meanwhile: nothing changed, so it should have slept.
-    Rest {
-        seconds: f32,
-        max_frames: u32,
-    },
-    Resize(u32, u32),
-    Screenshot(PathBuf),
-    /// The whole window as presented, UI included.
-    WindowScreenshot(PathBuf),
-    /// Later screenshots keep the overlays (skeleton, grid, axes) or not.
-    ScreenshotOverlays(bool),
-    /// The Play / Pause button.
-    Play,
-    /// File ▸ Open….
-    OpenDialog,
-    /// Screenshot size in pixels; `None`: the 3D view's size.
-    ScreenshotSize(Option<[u32; 2]>),
-    /// File ▸ Export animation… with these choices: the transport's clip (whole) or a turntable, at
-    /// `size` and `fps`, into the file (its extension picks the format).
-    ExportAnimation {
-        what: crate::ui::export::ExportWhat,
-        size: [u32; 2],
-        fps: f64,
-        path: PathBuf,
-    },
-    /// A clip played alone, paused at a time in seconds.
-    Motion(String, f64),
-    /// The transport's mode: as the file says (true) or one clip at a time.
-    PlayAsFile(bool),
-    /// The transport's clock, paused, in seconds.
-    Time(f64),
-    /// Opens View ▸ Limits over the clip for the transport's clip and logs its lines.
-    LimitReport,
-    /// A click on line `n` (0: the worst) of that window: the transport jumps to its frame.
-    LimitJump(usize),
-    /// A click in the 3D view.
-    Click(ClickAt),
-    /// Retargets a capture file onto the humanoid (.amc with its .asf beside it, .asf, .bvh).
-    Capture(PathBuf),
-    /// Loads a mapping file for the applied capture.
-    Mapping(PathBuf),
-    /// Sets the targets of one capture joint in the mapping (none: it drives nothing), as an edit in the
-    /// capture window does.
-    Map(String, Vec<String>),
-    /// An IK reach: effector, world target, chain to the skeleton's root.
-    Reach(String, [f32; 3], bool),
-    /// A scripted mouse drag of an effector to a world position.
-    Drag(String, [f32; 3], bool),
-    /// Pins or unpins an effector.
-    Pin(String),
-    /// Fails the script unless the effector is within the tolerance of the world position.
-    Expect(String, [f32; 3], f32),
-    /// View ▸ Skin inspection: a colouring, the joint axes or the Sites (`off`: none of them).
-    Overlay(crate::pose::skin_inspection::OverlayChoice),
-    /// Picks the skin vertex at a pixel of the 3D view.
-    PickVertex(f32, f32),
-    /// Writes the current pose into a pose file.
-    SavePose(PathBuf),
-    /// Applies a pose file, or `builtin:NAME`.
-    LoadPose(String),
-    /// Shows or hides the pose library window.
-    PoseLibrary(bool),
-    /// Destroys the GPU device, as a driver reset would, to exercise the recovery.
-    LoseDevice,
-    /// The kept UI picture must equal a full repaint of the frame.
-    CheckUiPicture,
-    /// Set key at the current time.
-    Key,
-    /// A key moved from one time to another (seconds).
-    KeyMove(f64, f64),
-    /// The key at a time deleted.
-    KeyDelete(f64),
-    /// File ▸ Export glTF… (`current_pose`: …with this pose as rest) into the file.
-    ExportGltf {
-        path: PathBuf,
-        current_pose: bool,
-    },
-    /// File ▸ Save as X3D… with these choices.
-    SaveX3d {
-        path: PathBuf,
-        as_interpolators: bool,
-        fps: Option<f64>,
-        rest_pose: bool,
-    },
-    Quit,
-}
-
-/// Where a scripted click goes.
-#[derive(Debug, Clone, PartialEq)]
-pub enum ClickAt {
-    /// Pixel coordinates of the 3D view, from its top-left corner.
-    Pixel(f32, f32),
-    /// The middle of a Shape, by DEF name (a TouchSensor's DEF: the first Shape it senses).
-    Node(String),
-}
-
-/// A parsed script line with its line number (for error messages).
-#[derive(Debug, Clone, PartialEq)]
-pub struct ScriptLine {
-    pub line: usize,
-    pub step: ScriptStep,
-}
+use super::{ClickAt, ScriptLine, ScriptStep};
 
 fn numbers<const N: usize>(words: &[&str], line: usize) -> Result<[f32; N]> {
     if words.len() != N {
@@ -377,6 +195,11 @@ pub fn parse_script(text: &str) -> Result<Vec<ScriptLine>> {
                 ["off"] => ScriptStep::ScreenshotOverlays(false),
                 _ => bail!("line {line}: 'screenshot-overlays' takes on or off"),
             },
+            "screenshot-background" => match rest {
+                ["transparent"] => ScriptStep::ScreenshotTransparent(true),
+                ["view"] => ScriptStep::ScreenshotTransparent(false),
+                _ => bail!("line {line}: 'screenshot-background' takes transparent or view"),
+            },
             "play" => none().map(|_| ScriptStep::Play)?,
             "open-dialog" => none().map(|_| ScriptStep::OpenDialog)?,
             "pose-library" => match rest {
@@ -472,128 +295,12 @@ fn parse_export(words: &[&str], line: usize) -> Result<ScriptStep> {
     Ok(ScriptStep::SaveX3d { path: PathBuf::from(path.join(" ")), as_interpolators, fps, rest_pose })
 }
 
-fn joint(summary: &SceneSummary, name: &str, line: usize) -> Result<JointIndex> {
-    summary
-        .joints
-        .iter()
-        .position(|j| j.name == name || without_prefix(&j.name, &summary.humanoid_name) == name)
-        .map(JointIndex)
-        .with_context(|| format!("line {line}: no joint named '{name}'"))
-}
-
-/// The view `wanted` names: a 1-based number, or a label (case-insensitive, prefix ignored).
-pub fn find_view(summary: &SceneSummary, wanted: &str) -> Option<usize> {
-    if let Ok(n) = wanted.parse::<usize>() {
-        return (n >= 1 && n <= summary.views.len()).then(|| n - 1);
-    }
-    let w = wanted.to_lowercase();
-    summary.views.iter().position(|v| {
-        let label = v.label.to_lowercase();
-        label == w || without_prefix(&label, &summary.humanoid_name.to_lowercase()) == w
-    })
-}
-
-/// The commands a step stands for, given the loaded humanoid (steps that need none return empty).
-pub fn commands_for(step: &ScriptStep, summary: &SceneSummary, line: usize) -> Result<Vec<UiCommand>> {
-    Ok(match step {
-        ScriptStep::Open(path) => vec![UiCommand::Open(path.clone())],
-        ScriptStep::Select(name) => vec![UiCommand::SelectJoint(Some(joint(summary, name, line)?))],
-        ScriptStep::Humanoid(wanted) => {
-            let names = &summary.humanoid_names;
-            let index = match wanted.parse::<usize>() {
-                Ok(n) => (n >= 1 && n <= names.len()).then(|| n - 1),
-                Err(_) => names.iter().position(|n| n == wanted),
-            };
-            let index = index.with_context(|| {
-                format!("line {line}: no humanoid '{wanted}' (the file has {}: {})", names.len(), names.join(", "))
-            })?;
-            vec![UiCommand::SelectHumanoid(crate::hanim::HumanoidIndex(index))]
-        }
-        ScriptStep::Rotate(name, degrees) => {
-            vec![
-                UiCommand::SetJointAngles { joint: joint(summary, name, line)?, degrees: *degrees },
-                UiCommand::EndEdit,
-            ]
-        }
-        ScriptStep::Translate(name, t) => vec![
-            UiCommand::SetJointTranslation { joint: joint(summary, name, line)?, translation: Vec3::from_array(*t) },
-            UiCommand::EndEdit,
-        ],
-        ScriptStep::Displacer(name, weight) => {
-            let displacer = summary
-                .displacers
-                .iter()
-                .position(|d| d.label == *name || d.label == without_prefix(name, &summary.humanoid_name))
-                .with_context(|| format!("line {line}: no displacer named '{name}'"))?;
-            vec![UiCommand::SetDisplacerWeight { displacer, weight: *weight }, UiCommand::EndEdit]
-        }
-        ScriptStep::View(name) => {
-            let view = find_view(summary, name).with_context(|| {
-                let labels: Vec<&str> = summary.views.iter().map(|v| v.label.as_str()).collect();
-                format!("line {line}: no view '{name}' (views: {})", labels.join(", "))
-            })?;
-            vec![UiCommand::SelectView(view)]
-        }
-        ScriptStep::Fit => vec![UiCommand::FitView],
-        ScriptStep::Reset => vec![UiCommand::ResetAllJoints, UiCommand::ResetDisplacers],
-        ScriptStep::Undo => vec![UiCommand::Undo],
-        ScriptStep::Redo => vec![UiCommand::Redo],
-        ScriptStep::Screenshot(path) => {
-            vec![UiCommand::Screenshot((!path.as_os_str().is_empty()).then(|| path.clone()))]
-        }
-        ScriptStep::Play => vec![UiCommand::Transport(TransportCommand::TogglePlay)],
-        ScriptStep::OpenDialog => vec![UiCommand::OpenDialog],
-        ScriptStep::Capture(path) => vec![UiCommand::ApplyCapture(path.clone())],
-        ScriptStep::Mapping(path) => vec![UiCommand::LoadMapping(path.clone())],
-        ScriptStep::Quit => vec![UiCommand::Quit],
-        ScriptStep::ExportAnimation { path, .. } => vec![UiCommand::ExportAnimation(path.clone())],
-        ScriptStep::Reach(effector, target, to_root) => vec![
-            UiCommand::Reach { effector: effector.clone(), target: Vec3::from_array(*target), to_root: *to_root },
-            UiCommand::EndEdit,
-        ],
-        ScriptStep::Pin(effector) => vec![UiCommand::TogglePin(effector.clone())],
-        // The runner sets the overlay; the heatmap's joint becomes the selection.
-        ScriptStep::Overlay(crate::pose::skin_inspection::OverlayChoice::Heatmap(Some(name))) => {
-            vec![UiCommand::SelectJoint(Some(joint(summary, name, line)?))]
-        }
-        ScriptStep::Overlay(_) => Vec::new(),
-        ScriptStep::SavePose(path) => vec![UiCommand::SavePose(path.clone())],
-        ScriptStep::LoadPose(source) => vec![UiCommand::LoadPose(source.clone())],
-        ScriptStep::Key => vec![UiCommand::Transport(TransportCommand::Key(KeyCommand::Set))],
-        ScriptStep::KeyMove(from, to) => {
-            vec![UiCommand::Transport(TransportCommand::Key(KeyCommand::Move { from: *from, to: *to }))]
-        }
-        ScriptStep::KeyDelete(at) => vec![UiCommand::Transport(TransportCommand::Key(KeyCommand::Delete(*at)))],
-        ScriptStep::SaveX3d { path, .. } => vec![UiCommand::SaveX3d(path.clone())],
-        ScriptStep::ExportGltf { path, current_pose } => {
-            vec![UiCommand::ExportGltf { path: path.clone(), current_pose: *current_pose }]
-        }
-        ScriptStep::Expect(..)
-        | ScriptStep::LimitReport
-        | ScriptStep::LimitJump(_)
-        | ScriptStep::Drag(..)
-        | ScriptStep::Limits(_)
-        | ScriptStep::Wait(_)
-        | ScriptStep::Rest { .. }
-        | ScriptStep::Resize(..)
-        | ScriptStep::ScreenshotSize(_)
-        | ScriptStep::ScreenshotOverlays(_)
-        | ScriptStep::Motion(..)
-        | ScriptStep::PlayAsFile(_)
-        | ScriptStep::Time(_)
-        | ScriptStep::Click(_)
-        | ScriptStep::Map(..)
-        | ScriptStep::WindowScreenshot(_)
-        | ScriptStep::PoseLibrary(_)
-        | ScriptStep::PickVertex(..)
-        | ScriptStep::LoseDevice
-        | ScriptStep::CheckUiPicture => Vec::new(),
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::app::script::commands_for;
+    use crate::ui::command::UiCommand;
+    use crate::ui::scene::SceneSummary;
 
     #[test]
     fn overlay_and_pick_vertex_steps_parse() {
@@ -630,6 +337,15 @@ mod tests {
         assert_eq!(parse_script("screenshot").unwrap()[0].step, ScriptStep::Screenshot(PathBuf::new()));
         assert_eq!(parse_script("screenshot-overlays on").unwrap()[0].step, ScriptStep::ScreenshotOverlays(true));
         assert!(parse_script("screenshot-overlays").is_err());
+        assert_eq!(
+            parse_script("screenshot-background transparent").unwrap()[0].step,
+            ScriptStep::ScreenshotTransparent(true)
+        );
+        assert_eq!(
+            parse_script("screenshot-background view").unwrap()[0].step,
+            ScriptStep::ScreenshotTransparent(false)
+        );
+        assert!(parse_script("screenshot-background black").is_err());
         assert_eq!(parse_script("play\nopen-dialog").unwrap()[1].step, ScriptStep::OpenDialog);
         assert_eq!(
             parse_script("window-screenshot /tmp/w s.png").unwrap()[0].step,
