@@ -264,7 +264,9 @@ fn an_idle_window_draws_no_frames_until_something_changes() {
     // script when it drew any frame meanwhile (it drew ~25 a second when egui's repaint wish after each
     // redraw was taken as a new change). Each `rest 5 6` before lets what a change starts settle: the
     // toast a load shows fades in over a few frames and takes one more to go after 4 s; a screenshot's
-    // toast (with its button to open the folder) stays 8 s, so the rest after it is `rest 9 6`.
+    // toast (with its button to open the folder) stays 8 s, wraps its path inside the view and fades in
+    // and out as egui animates it (frames at the machine's frame rate, more on a faster one), so the rest
+    // after it allows `rest 9 12`; the `rest 3 0` after that is the check.
     // A pose change in between is drawn, and the window rests again after it. The built-in humanoid
     // and a 146-joint file with a textured skin.
     let dir = tempfile::tempdir().unwrap();
@@ -273,7 +275,7 @@ fn an_idle_window_draws_no_frames_until_something_changes() {
     std::fs::write(
         &script,
         format!(
-            "rest 5 6\nrest 3 0\nrotate l_shoulder 0 0 60\nscreenshot {}\nrest 9 6\nrest 3 0\nquit\n",
+            "rest 5 6\nrest 3 0\nrotate l_shoulder 0 0 60\nscreenshot {}\nrest 9 12\nrest 3 0\nquit\n",
             shot.display()
         ),
     )

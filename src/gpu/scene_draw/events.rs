@@ -35,7 +35,7 @@ impl SceneDraw {
     }
 
     /// Draws what `overrides` write into the Coordinate, Normal, Color and TextureCoordinate nodes of
-    /// the event draws (scene Shapes and rigid humanoid shapes; see [`super::geometry_events`]): each
+    /// the event draws (scene Shapes and rigid humanoid shapes; see [`crate::gpu::geometry_events`]): each
     /// draw whose nodes' values changed is built again, and only its buffers whose bytes changed are
     /// written; the file's values come back when the events stop setting them. Returns the writes.
     pub fn apply_geometry(
