@@ -204,7 +204,9 @@ fn first_run_harness(first_run: bool, error: Option<&str>) -> Harness<'static, F
 fn the_first_run_hint_offers_open_and_the_recent_files() {
     let mut h = first_run_harness(true, None);
     h.run();
-    assert!(h.query_by_label("Open a humanoid (Ctrl+O) or drop a file here").is_some());
+    let hint = h.get_by_label("Open a humanoid (Ctrl+O) or drop a file here").rect();
+    // Right of the middle of the 1000-wide window, where the figure's head is not.
+    assert!(hint.left() > 500.0 && hint.right() < 1000.0, "the first-run box stays aside: {hint:?}");
     h.get_by_label("JoeKick.x3d").click();
     h.run();
     assert_eq!(h.state().commands, [UiCommand::Open("/data/humanoids/JoeKick.x3d".into())]);

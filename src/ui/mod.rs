@@ -380,28 +380,29 @@ fn error_ui(ui: &mut egui::Ui, error: &str, has_humanoid: bool, commands: &mut V
 }
 
 /// On first run (the built-in humanoid, no file opened): how to open one, and the files opened before.
+/// In the view's upper right corner, below the Screenshot button: the figure stands in the middle, and a
+/// box at the top centre hid its head.
 fn first_run_ui(ui: &mut egui::Ui, rect: egui::Rect, state: &UiState, commands: &mut Vec<UiCommand>) {
-    egui::Area::new(egui::Id::unique("first_run")).fixed_pos(rect.center_top() + egui::vec2(-170.0, 56.0)).show(
-        ui.ctx(),
-        |ui| {
-            egui::Frame::popup(ui.style()).show(ui, |ui| {
-                ui.set_width(340.0);
-                ui.label(egui::RichText::new("Open a humanoid (Ctrl+O) or drop a file here").strong());
-                if ui.button("Open…").clicked() {
-                    commands.push(UiCommand::OpenDialog);
-                }
-                if !state.recent_files.is_empty() {
-                    ui.separator();
-                    ui.label("Recent files");
-                    for path in &state.recent_files {
-                        let name =
-                            path.file_name().map_or_else(|| path.display().to_string(), |n| n.to_string_lossy().into());
-                        if ui.link(name).on_hover_text(path.display().to_string()).clicked() {
-                            commands.push(UiCommand::Open(path.clone()));
-                        }
+    let width = 340.0_f32.min(rect.width() * 0.3);
+    let corner = rect.right_top() + egui::vec2(-width - 24.0, 44.0);
+    egui::Area::new(egui::Id::unique("first_run")).fixed_pos(corner).show(ui.ctx(), |ui| {
+        egui::Frame::popup(ui.style()).show(ui, |ui| {
+            ui.set_width(width);
+            ui.label(egui::RichText::new("Open a humanoid (Ctrl+O) or drop a file here").strong());
+            if ui.button("Open…").clicked() {
+                commands.push(UiCommand::OpenDialog);
+            }
+            if !state.recent_files.is_empty() {
+                ui.separator();
+                ui.label("Recent files");
+                for path in &state.recent_files {
+                    let name =
+                        path.file_name().map_or_else(|| path.display().to_string(), |n| n.to_string_lossy().into());
+                    if ui.link(name).on_hover_text(path.display().to_string()).clicked() {
+                        commands.push(UiCommand::Open(path.clone()));
                     }
                 }
-            });
-        },
-    );
+            }
+        });
+    });
 }
