@@ -239,7 +239,7 @@ mod tests {
     /// The vertex shader's `PlacementIn` (instance attributes) and `placement_attributes` agree: one
     /// attribute per member at its location, together covering every byte of [`GpuPlacement`] once.
     fn check_placement_attributes(module: &naga::Module) {
-        let attributes = crate::gpu::render_pass::placement_attributes();
+        let attributes = crate::gpu::render_pass::pipelines::placement_attributes();
         let members = module
             .types
             .iter()
