@@ -13,6 +13,23 @@ use super::skin::DisplacerPlan;
 use super::tree::{Build, Defs, el, floats, num, rotation, vec3};
 use crate::x3d::syntax::Element;
 
+/// An interpolator `def` of type `kind` with `key` and `key_value`, its fraction from `clock` and its
+/// value into `target`'s field: the interpolator and its two ROUTEs.
+fn driven_by_clock(
+    kind: &str,
+    def: &str,
+    key: String,
+    key_value: String,
+    clock: &str,
+    (target, field): (&str, &str),
+) -> [Element; 3] {
+    [
+        el(kind).attr("DEF", def.to_string()).attr("key", key).attr("keyValue", key_value),
+        route(clock, "fraction_changed", def, "set_fraction"),
+        route(def, "value_changed", target, field),
+    ]
+}
+
 fn route(from: &str, from_field: &str, to: &str, to_field: &str) -> Element {
     el("ROUTE").attr("fromNode", from).attr("fromField", from_field).attr("toNode", to).attr("toField", to_field)
 }
@@ -107,14 +124,14 @@ pub(super) fn build(
                     let (t, v) = keyed(&times, values, step);
                     let def = defs.make(&format!("{}_rotation", joint_defs[j]));
                     let key_value = v.iter().map(|&q| rotation(q)).collect::<Vec<_>>().join(" ");
-                    elements.push(
-                        el("OrientationInterpolator")
-                            .attr("DEF", def.clone())
-                            .attr("key", keys(&t))
-                            .attr("keyValue", key_value),
-                    );
-                    elements.push(route(&clock, "fraction_changed", &def, "set_fraction"));
-                    elements.push(route(&def, "value_changed", &joint_defs[j], "set_rotation"));
+                    elements.extend(driven_by_clock(
+                        "OrientationInterpolator",
+                        &def,
+                        keys(&t),
+                        key_value,
+                        &clock,
+                        (&joint_defs[j], "set_rotation"),
+                    ));
                 }
                 ReadOutputs::Translations(tr) => {
                     let Some(j) = joint else { continue };
@@ -126,14 +143,14 @@ pub(super) fn build(
                     let (t, v) = keyed(&times, values, step);
                     let def = defs.make(&format!("{}_translation", joint_defs[j]));
                     let key_value = v.iter().map(|&p| vec3(p)).collect::<Vec<_>>().join(" ");
-                    elements.push(
-                        el("PositionInterpolator")
-                            .attr("DEF", def.clone())
-                            .attr("key", keys(&t))
-                            .attr("keyValue", key_value),
-                    );
-                    elements.push(route(&clock, "fraction_changed", &def, "set_fraction"));
-                    elements.push(route(&def, "value_changed", &joint_defs[j], "set_translation"));
+                    elements.extend(driven_by_clock(
+                        "PositionInterpolator",
+                        &def,
+                        keys(&t),
+                        key_value,
+                        &clock,
+                        (&joint_defs[j], "set_translation"),
+                    ));
                 }
                 ReadOutputs::Scales(scales) => {
                     let Some(j) = joint else { continue };
@@ -151,14 +168,14 @@ pub(super) fn build(
                     let (t, v) = keyed(&times, fields, step);
                     let def = defs.make(&format!("{}_scale", joint_defs[j]));
                     let key_value = v.iter().map(|&s| vec3(s)).collect::<Vec<_>>().join(" ");
-                    elements.push(
-                        el("PositionInterpolator")
-                            .attr("DEF", def.clone())
-                            .attr("key", keys(&t))
-                            .attr("keyValue", key_value),
-                    );
-                    elements.push(route(&clock, "fraction_changed", &def, "set_fraction"));
-                    elements.push(route(&def, "value_changed", &joint_defs[j], "set_scale"));
+                    elements.extend(driven_by_clock(
+                        "PositionInterpolator",
+                        &def,
+                        keys(&t),
+                        key_value,
+                        &clock,
+                        (&joint_defs[j], "set_scale"),
+                    ));
                     source.warn(format!(
                         "animation {name}: joint {} changes its scale; written to the joint's scale field (X3D \
                          players scale it), played here at its rest scale",
