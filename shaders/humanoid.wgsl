@@ -96,6 +96,30 @@ const MAP_NORMAL: u32 = 2u;
 const MAP_OCCLUSION: u32 = 4u;
 const MAP_EMISSIVE: u32 = 8u;
 
+// Pipeline constants: what a part's material runs, fixed when its pipeline is made (`Shading` in
+// `src/gpu/render_pass/pipelines.rs`, read from the material's `flags`, `model` and the frame's look). A
+// software rasteriser shades a block of pixels at once under a mask and so runs both sides of every
+// branch: a branch on a uniform value costs what its untaken side costs, every texture sample and the
+// PhysicalMaterial code included (nine-tenths of a crowd's frame on llvmpipe). A constant removes the
+// untaken side when the pipeline is compiled.
+// `material.flags.x`: lit (false: unlit: no Material, UnlitMaterial, lines and points).
+override LIT: bool = true;
+// `material.model.x`: the glTF metallic-roughness BRDF (`physical.wgsl`) rather than the Phong equations.
+override PHYSICAL: bool = false;
+// `material.flags.y`: vertex colours replace the diffuse (lit) or emissive (unlit) colour.
+override VERTEX_COLORS: bool = false;
+// `material.flags.w`: 0 no texture, 1 RGB(A), 2 intensity.
+override TEXTURE_MODE: u32 = 0u;
+// `material.model.y`: the maps bound (MAP_* bits).
+override MAPS: u32 = 0u;
+// `frame.model.x`: the standard model; false: the studio look.
+override STANDARD: bool = true;
+// The scene's light nodes in `frame.lights`: bits 0–3 how many (≤ 8), then two bits per light, its kind
+// (`Light.position.w`: 0 directional, 1 point, 2 spot). The lights are unrolled (`scene_lights`), so
+// each costs what its kind computes, and none costs nothing: a software rasteriser runs a loop's body at
+// least once, masked, however few times it iterates.
+override LIGHTS: u32 = 0u;
+
 // A material map's value at this fragment: the maps share the base map's texture coordinates.
 struct MapSamples {
     metallic_roughness: vec4<f32>,
@@ -248,7 +272,7 @@ fn linear_from_srgb(c: vec3<f32>) -> vec3<f32> {
 // colours), since an encoding per fragment of a value every fragment shares is what a software rasteriser
 // spends its time on.
 fn model_color(c: vec3<f32>) -> vec3<f32> {
-    if frame.model.x != 0u {
+    if STANDARD {
         return srgb_from_linear(c);
     }
     return c;
@@ -256,7 +280,7 @@ fn model_color(c: vec3<f32>) -> vec3<f32> {
 
 // A material colour in the current model: `linear` in the studio look, `standard` in the standard model.
 fn material_color(linear: vec3<f32>, standard: vec4<f32>) -> vec3<f32> {
-    if frame.model.x != 0u {
+    if STANDARD {
         return standard.rgb;
     }
     return linear;
@@ -277,10 +301,10 @@ fn light(n: vec3<f32>, v: vec3<f32>, l: vec3<f32>, intensity: f32, base: vec3<f3
 // Where a light comes from at `p` and how much of it arrives there: xyz the unit direction towards the
 // light, w the attenuation (1 / max(c₁ + c₂d + c₃d², 1), X3D 17.2.2.4) times the spot factor (full inside
 // beamWidth, fading linearly to zero at cutOffAngle); w = 0 beyond the radius or outside the cone.
-fn light_arrival(l: Light, p: vec3<f32>) -> vec4<f32> {
+fn light_arrival(l: Light, kind: u32, p: vec3<f32>) -> vec4<f32> {
     var to_light = -l.position.xyz;
     var factor = 1.0;
-    if l.position.w > 0.5 {
+    if kind != LIGHT_DIRECTIONAL {
         let offset = l.position.xyz - p;
         let d = length(offset);
         if d > l.attenuation.w {
@@ -289,7 +313,7 @@ fn light_arrival(l: Light, p: vec3<f32>) -> vec4<f32> {
         to_light = offset / max(d, 1e-6);
         let a = l.attenuation.xyz;
         factor = 1.0 / max(a.x + a.y * d + a.z * d * d, 1.0);
-        if l.position.w > 1.5 {
+        if kind == LIGHT_SPOT {
             let angle = acos(clamp(dot(-to_light, l.direction.xyz), -1.0, 1.0));
             let beam = l.cone.x;
             let cut_off = l.cone.y;
@@ -304,11 +328,27 @@ fn light_arrival(l: Light, p: vec3<f32>) -> vec4<f32> {
     return vec4<f32>(normalize(to_light), factor);
 }
 
+const LIGHT_DIRECTIONAL: u32 = 0u;
+const LIGHT_SPOT: u32 = 2u;
+
+// How many of `frame.lights` light the scene, and the kind of light `i` (see `LIGHTS`).
+fn light_count() -> u32 {
+    return LIGHTS & 15u;
+}
+
+fn light_kind(i: u32) -> u32 {
+    return (LIGHTS >> (4u + 2u * i)) & 3u;
+}
+
 // One X3D light node's contribution, 17.2.2.4: onᵢ × attenuationᵢ × spotᵢ × ILrgb × (ambientᵢ + diffuseᵢ +
 // specularᵢ), with ambientᵢ = Iaᵢ × OD × Oa (the light's ambientIntensity, not its intensity). `ambient`
 // scales the ambient term (the occlusion map).
-fn scene_light(l: Light, p: vec3<f32>, n: vec3<f32>, v: vec3<f32>, base: vec3<f32>, specular: vec3<f32>, ambient: f32) -> vec3<f32> {
-    let arrival = light_arrival(l, p);
+fn scene_light(i: u32, p: vec3<f32>, n: vec3<f32>, v: vec3<f32>, base: vec3<f32>, specular: vec3<f32>, ambient: f32) -> vec3<f32> {
+    if i >= light_count() {
+        return vec3<f32>(0.0);
+    }
+    let l = frame.lights[i];
+    let arrival = light_arrival(l, light_kind(i), p);
     if arrival.w <= 0.0 {
         return vec3<f32>(0.0);
     }
@@ -317,56 +357,81 @@ fn scene_light(l: Light, p: vec3<f32>, n: vec3<f32>, v: vec3<f32>, base: vec3<f3
     return arrival.w * l.color.rgb * (ambient_term + lit);
 }
 
+// Every scene light's contribution, unrolled: with `i` a constant, each light's kind and presence are
+// constants the pipeline folds away.
+fn scene_lights(p: vec3<f32>, n: vec3<f32>, v: vec3<f32>, base: vec3<f32>, specular: vec3<f32>, ambient: f32) -> vec3<f32> {
+    return scene_light(0u, p, n, v, base, specular, ambient) + scene_light(1u, p, n, v, base, specular, ambient)
+        + scene_light(2u, p, n, v, base, specular, ambient) + scene_light(3u, p, n, v, base, specular, ambient)
+        + scene_light(4u, p, n, v, base, specular, ambient) + scene_light(5u, p, n, v, base, specular, ambient)
+        + scene_light(6u, p, n, v, base, specular, ambient) + scene_light(7u, p, n, v, base, specular, ambient);
+}
+
+// The skin overlay's flat, unlit colours (the pipelines used while an overlay is shown), so that a pixel
+// reads as its value on the legend.
+@fragment
+fn fs_overlay(in: VertexOut) -> @location(0) vec4<f32> {
+    var srgb = in.overlay.rgb;
+    if frame.model.z == 1u {
+        srgb = heat(in.overlay.w);
+    }
+    return vec4<f32>(linear_from_srgb(srgb), 1.0);
+}
+
 @fragment
 fn fs_main(in: VertexOut, @builtin(front_facing) front_facing: bool) -> @location(0) vec4<f32> {
-    // Sampled before any branch: implicit derivatives need uniform control flow.
     let st = vec3<f32>(in.uv, 1.0);
     let uv = vec2<f32>(dot(material.texture_s.xyz, st), dot(material.texture_t.xyz, st));
     let image_uv = vec2<f32>(uv.x, 1.0 - uv.y);
-    let texel = textureSample(image, image_sampler, image_uv);
+    // Each texture is sampled only where the pipeline says the material has it; the conditions are
+    // pipeline constants, so control flow stays uniform, as implicit derivatives need.
+    var texel = vec4<f32>(1.0);
+    if TEXTURE_MODE != 0u {
+        texel = textureSample(image, image_sampler, image_uv);
+    }
     var maps: MapSamples;
-    maps.metallic_roughness = textureSample(metallic_roughness_map, metallic_roughness_sampler, image_uv);
-    maps.normal = textureSample(normal_map, normal_sampler, image_uv);
-    maps.occlusion = textureSample(occlusion_map, occlusion_sampler, image_uv);
-    maps.emissive = textureSample(emissive_map, emissive_sampler, image_uv);
+    if (MAPS & MAP_METALLIC_ROUGHNESS) != 0u {
+        maps.metallic_roughness = textureSample(metallic_roughness_map, metallic_roughness_sampler, image_uv);
+    }
+    if (MAPS & MAP_NORMAL) != 0u {
+        maps.normal = textureSample(normal_map, normal_sampler, image_uv);
+    }
+    if (MAPS & MAP_OCCLUSION) != 0u {
+        maps.occlusion = textureSample(occlusion_map, occlusion_sampler, image_uv);
+    }
+    if (MAPS & MAP_EMISSIVE) != 0u {
+        maps.emissive = textureSample(emissive_map, emissive_sampler, image_uv);
+    }
     // The normal map's tangent frame comes from these screen-space derivatives (`physical.wgsl`), taken
     // with y up (WGSL's framebuffer y runs down) so that the frame's handedness is the surface's.
-    let dp_dx = dpdx(in.world_position);
-    let dp_dy = -dpdy(in.world_position);
-    let duv_dx = dpdx(uv);
-    let duv_dy = -dpdy(uv);
-    let vertex_colors = material.flags.y != 0u;
-    let texture_mode = material.flags.w;
-    let standard = frame.model.x != 0u;
-    if frame.model.z != 0u {
-        // Skin inspection: flat, unlit colours, so that a pixel reads as its value on the legend.
-        var srgb = in.overlay.rgb;
-        if frame.model.z == 1u {
-            srgb = heat(in.overlay.w);
-        }
-        return vec4<f32>(linear_from_srgb(srgb), 1.0);
+    var dp_dx = vec3<f32>(0.0);
+    var dp_dy = vec3<f32>(0.0);
+    var duv_dx = vec2<f32>(0.0);
+    var duv_dy = vec2<f32>(0.0);
+    if (MAPS & MAP_NORMAL) != 0u {
+        dp_dx = dpdx(in.world_position);
+        dp_dy = -dpdy(in.world_position);
+        duv_dx = dpdx(uv);
+        duv_dy = -dpdy(uv);
     }
     var alpha = material.diffuse.a * in.color.a;
-    if texture_mode != 0u {
-        alpha *= texel.a;
-    }
     // The texel in the current model (encoded per fragment only where there is a texture).
-    var texel_rgb = texel.rgb;
-    if texture_mode != 0u {
+    var texel_rgb = vec3<f32>(1.0);
+    if TEXTURE_MODE != 0u {
+        alpha *= texel.a;
         texel_rgb = model_color(texel.rgb);
     }
-    if material.flags.x == 0u {
+    if !LIT {
         // Unlit (no Material, UnlitMaterial, lines and points): the colour as given.
         var unlit = material_color(material.emissive.rgb, material.standard_emissive);
-        if vertex_colors {
+        if VERTEX_COLORS {
             unlit = model_color(in.color.rgb);
         }
-        if texture_mode == 1u {
+        if TEXTURE_MODE == 1u {
             unlit = select(texel_rgb, unlit * texel_rgb, frame.model.y != 0u);
-        } else if texture_mode == 2u {
+        } else if TEXTURE_MODE == 2u {
             unlit *= texel_rgb.r;
         }
-        return vec4<f32>(output(unlit, standard), alpha);
+        return vec4<f32>(output(unlit, STANDARD), alpha);
     }
     var n = in.world_normal;
     let length_n = length(n);
@@ -380,18 +445,18 @@ fn fs_main(in: VertexOut, @builtin(front_facing) front_facing: bool) -> @locatio
     if !front_facing && material.flags.z != 0u {
         n = -n;
     }
-    if (material.model.y & MAP_NORMAL) != 0u {
+    if (MAPS & MAP_NORMAL) != 0u {
         n = mapped_normal(n, maps.normal.xyz, dp_dx, dp_dy, duv_dx, duv_dy, material.pbr.w);
     }
     // Ambient occlusion (the map's R): it darkens ambient light only (glTF 2.0 3.9.4).
     var ambient = 1.0;
-    if (material.model.y & MAP_OCCLUSION) != 0u {
+    if (MAPS & MAP_OCCLUSION) != 0u {
         ambient = 1.0 + material.pbr.z * (maps.occlusion.r - 1.0);
     }
-    if material.model.x != 0u {
+    if PHYSICAL {
         // PhysicalMaterial: vertex colours and the base map multiply baseColor (glTF 2.0 3.9.2).
         var physical_base = material.diffuse.rgb * in.color.rgb;
-        if texture_mode != 0u {
+        if TEXTURE_MODE != 0u {
             physical_base *= texel.rgb;
         }
         let physical = physical_color(in.world_position, n, v, physical_base, maps, ambient);
@@ -400,26 +465,27 @@ fn fs_main(in: VertexOut, @builtin(front_facing) front_facing: bool) -> @locatio
     // The diffuse factor OD (Table 17.3): the Color node's colour, else diffuseColor; an RGB texture
     // multiplies it in X3D 4 and replaces it in X3D 3.x / VRML97; an intensity texture modulates it.
     var base = material_color(material.diffuse.rgb, material.standard_diffuse);
-    if vertex_colors {
+    if VERTEX_COLORS {
         base = model_color(in.color.rgb);
     }
-    if texture_mode == 1u {
+    if TEXTURE_MODE == 1u {
         base = select(texel_rgb, base * texel_rgb, frame.model.y != 0u);
-    } else if texture_mode == 2u {
+    } else if TEXTURE_MODE == 2u {
         base *= texel_rgb.r;
     }
     let specular = material_color(material.specular.rgb, material.standard_specular);
     var emissive = material_color(material.emissive.rgb, material.standard_emissive);
-    if (material.model.y & MAP_EMISSIVE) != 0u {
+    if (MAPS & MAP_EMISSIVE) != 0u {
         emissive *= model_color(maps.emissive.rgb);
     }
     var color = emissive + ambient * frame.ambient.rgb * material.emissive.w * base;
     color += light(n, v, frame.headlight.xyz, frame.headlight.w, base, specular);
-    color += light(n, v, frame.key_light.xyz, frame.key_light.w, base, specular);
-    for (var i = 0u; i < min(frame.light_count.x, 8u); i++) {
-        color += scene_light(frame.lights[i], in.world_position, n, v, base, specular, ambient);
+    if !STANDARD {
+        // The studio look's key light (the standard model has none).
+        color += light(n, v, frame.key_light.xyz, frame.key_light.w, base, specular);
     }
-    return vec4<f32>(output(color, standard), alpha);
+    color += scene_lights(in.world_position, n, v, base, specular, ambient);
+    return vec4<f32>(output(color, STANDARD), alpha);
 }
 
 // The fragment's value for the sRGB target, which encodes what it is given: the standard model's result is

@@ -52,12 +52,32 @@ fn physical_light(n: vec3<f32>, v: vec3<f32>, l: vec3<f32>, radiance: vec3<f32>,
     return radiance * n_dot_l * mix(dielectric, metal, metallic);
 }
 
+// Scene light `i`'s contribution (see `scene_light` in `humanoid.wgsl`).
+fn physical_scene_light(i: u32, p: vec3<f32>, n: vec3<f32>, v: vec3<f32>, base: vec3<f32>, metallic: f32, alpha: f32) -> vec3<f32> {
+    if i >= light_count() {
+        return vec3<f32>(0.0);
+    }
+    let l = frame.lights[i];
+    let arrival = light_arrival(l, light_kind(i), p);
+    if arrival.w <= 0.0 {
+        return vec3<f32>(0.0);
+    }
+    // The light's colour as the file writes it, taken as linear like the material's (the frame uniform
+    // holds the file's value in the standard model, decoded from sRGB in the studio look).
+    var file_color = l.color.rgb;
+    if !STANDARD {
+        file_color = srgb_from_linear(l.color.rgb);
+    }
+    let radiance = arrival.w * l.direction.w * file_color;
+    return physical_light(n, v, arrival.xyz, radiance, base, metallic, alpha);
+}
+
 // The PhysicalMaterial's colour at `p` (linear light): `base` is baseColor with vertex colours and the
 // base map applied, `ambient` the occlusion factor.
 fn physical_color(p: vec3<f32>, n: vec3<f32>, v: vec3<f32>, base: vec3<f32>, maps: MapSamples, ambient: f32) -> vec3<f32> {
     var metallic = material.pbr.x;
     var roughness = material.pbr.y;
-    if (material.model.y & MAP_METALLIC_ROUGHNESS) != 0u {
+    if (MAPS & MAP_METALLIC_ROUGHNESS) != 0u {
         metallic *= maps.metallic_roughness.b;
         roughness *= maps.metallic_roughness.g;
     }
@@ -66,27 +86,19 @@ fn physical_color(p: vec3<f32>, n: vec3<f32>, v: vec3<f32>, base: vec3<f32>, map
     // smooth surface's highlight finite.
     let alpha = max(clamp(roughness, 0.0, 1.0) * clamp(roughness, 0.0, 1.0), 0.002);
     var emissive = material.emissive.rgb;
-    if (material.model.y & MAP_EMISSIVE) != 0u {
+    if (MAPS & MAP_EMISSIVE) != 0u {
         emissive *= maps.emissive.rgb;
     }
     var color = emissive + ambient * frame.ambient.rgb * material.emissive.w * base * (1.0 - metallic);
     color += physical_light(n, v, frame.headlight.xyz, vec3<f32>(frame.headlight.w), base, metallic, alpha);
-    color += physical_light(n, v, frame.key_light.xyz, vec3<f32>(frame.key_light.w), base, metallic, alpha);
-    for (var i = 0u; i < min(frame.light_count.x, 8u); i++) {
-        let l = frame.lights[i];
-        let arrival = light_arrival(l, p);
-        if arrival.w > 0.0 {
-            // The light's colour as the file writes it, taken as linear like the material's (the
-            // frame uniform holds the file's value in the standard model, decoded from sRGB in the
-            // studio look).
-            var file_color = l.color.rgb;
-            if frame.model.x == 0u {
-                file_color = srgb_from_linear(l.color.rgb);
-            }
-            let radiance = arrival.w * l.direction.w * file_color;
-            color += physical_light(n, v, arrival.xyz, radiance, base, metallic, alpha);
-        }
+    if !STANDARD {
+        color += physical_light(n, v, frame.key_light.xyz, vec3<f32>(frame.key_light.w), base, metallic, alpha);
     }
+    // Unrolled, as `scene_lights` is (`humanoid.wgsl`).
+    color += physical_scene_light(0u, p, n, v, base, metallic, alpha) + physical_scene_light(1u, p, n, v, base, metallic, alpha);
+    color += physical_scene_light(2u, p, n, v, base, metallic, alpha) + physical_scene_light(3u, p, n, v, base, metallic, alpha);
+    color += physical_scene_light(4u, p, n, v, base, metallic, alpha) + physical_scene_light(5u, p, n, v, base, metallic, alpha);
+    color += physical_scene_light(6u, p, n, v, base, metallic, alpha) + physical_scene_light(7u, p, n, v, base, metallic, alpha);
     return color;
 }
 

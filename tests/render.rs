@@ -476,14 +476,39 @@ fn scene_lights_light_what_they_reach() {
         doc.settings.lights = vec![light(kind)];
         brightness.push(box_front(&render(&ctx, &doc, &request)));
     }
+    // SpotLights, 1 m in front of the Box's face: aimed at it (inside the beam), and aimed away.
+    let spot = |direction: Vec3| LightKind::Spot {
+        location: Vec3::new(-1.5, 1.0, 1.5),
+        direction,
+        radius: 100.0,
+        attenuation: Vec3::X,
+        beam_width: 0.5,
+        cut_off_angle: 0.7,
+    };
+    for kind in [spot(-Vec3::Z), spot(Vec3::Z)] {
+        doc.settings.lights = vec![light(kind)];
+        brightness.push(box_front(&render(&ctx, &doc, &request)));
+    }
+    // Lights of different kinds in one frame (each is drawn by code for its own kind): a light from
+    // behind and one out of reach first, the lighting one last.
+    doc.settings.lights = vec![
+        light(LightKind::Directional { direction: Vec3::Z }),
+        light(LightKind::Point { location: Vec3::new(-1.5, 1.0, 5.0), radius: 2.0, attenuation: Vec3::X }),
+        light(spot(Vec3::Z)),
+        light(LightKind::Directional { direction: -Vec3::Z }),
+    ];
+    brightness.push(box_front(&render(&ctx, &doc, &request)));
     eprintln!(
         "Box red channel: studio key light only {}, ambient only {ambient}, lights {brightness:?}",
         box_front(&studio)
     );
-    let [front, behind, out_of_reach] = brightness[..] else { unreachable!() };
+    let [front, behind, out_of_reach, spot_on, spot_away, mixed] = brightness[..] else { unreachable!() };
     assert!(box_front(&studio) > 20.0, "studio look: without file lights the key light stays");
     assert!(front > ambient + 60.0, "a light from the front lights the Box: {front} (ambient {ambient})");
-    for (what, value) in [("from behind", behind), ("out of reach", out_of_reach)] {
+    assert!(spot_on > ambient + 60.0, "a SpotLight aimed at the Box lights it: {spot_on} (ambient {ambient})");
+    // Four lights' ambient terms (each light's ambientIntensity is 0, so none) and one lighting light.
+    assert!((mixed - front).abs() <= 2.0, "the lights that do not reach add nothing: {mixed} vs {front}");
+    for (what, value) in [("from behind", behind), ("out of reach", out_of_reach), ("spot aimed away", spot_away)] {
         assert!((value - ambient).abs() <= 2.0, "{what}: {value}, ambient only {ambient}");
     }
 }

@@ -12,7 +12,7 @@ use super::error::GpuError;
 use super::layout::humanoid::{GpuFrame, linear_from_srgb};
 use super::lighting::Lighting;
 use super::overlay::{OverlayBuffers, OverlayLines, OverlayRenderer};
-use super::render_pass::{FrameUniform, HumanoidRenderer, MeshDraw, begin_scene_pass};
+use super::render_pass::{DrawLook, FrameUniform, HumanoidRenderer, MeshDraw, begin_scene_pass};
 use super::scene_draw::SceneDraw;
 use super::target::{FrameViews, TargetFormats};
 use super::timing::{self, GpuTimer};
@@ -129,7 +129,7 @@ impl SceneRenderer {
             if !frame.background.is_uniform() && !frame.transparent {
                 self.dome.draw(&mut pass);
             }
-            self.meshes.draw(&mut pass, &self.frame, frame.draws, frame.camera.position(), uniform.model[2] != 0);
+            self.meshes.draw(&mut pass, &self.frame, frame.draws, frame.camera.position(), DrawLook::of(&uniform));
             self.overlay.draw(&mut pass, &self.frame, &self.overlay_buffers);
         }
         if let Some(timer) = frame.timer {

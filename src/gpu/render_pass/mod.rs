@@ -23,8 +23,8 @@ use super::skin_pass::{GpuSkin, SkinPipelines};
 use super::target::{FrameViews, TargetFormats};
 use super::textures::{GpuTexture, TextureCache};
 use crate::mesh::{RenderMesh, SkinMesh};
-use pipelines::Pipelines;
-pub(super) use pipelines::Variant;
+use pipelines::PipelineFactory;
+pub(super) use pipelines::{Shading, Variant};
 pub(crate) use pipelines::{depth_state, uniform_entry};
 
 pub(crate) mod pipelines;
@@ -47,8 +47,8 @@ pub struct HumanoidRenderer {
     frame_layout: wgpu::BindGroupLayout,
     placement_layout: wgpu::BindGroupLayout,
     material_layout: wgpu::BindGroupLayout,
-    /// One per [`Variant::all`]: drawing the materials, and drawing with the skin overlay's values.
-    pipelines: Vec<(Variant, Pipelines)>,
+    /// The skin overlay's pipelines and the materials' (made as shadings are first drawn).
+    pipelines: PipelineFactory,
     /// Bound as the per-point overlay values of draws that have none (rigid shapes).
     no_overlay_values: wgpu::Buffer,
     /// The skin/morph kernels, compiled once and shared by every humanoid drawn with these pipelines.
@@ -276,23 +276,21 @@ impl HumanoidRenderer {
         Ok(draw)
     }
 
-    fn pipeline(&self, variant: Variant, skin_overlay: bool) -> &wgpu::RenderPipeline {
-        let pipelines = &self.pipelines.iter().find(|(v, _)| *v == variant).expect("every variant has a pipeline").1;
-        if skin_overlay { &pipelines.overlay } else { &pipelines.materials }
-    }
-
     /// Records the draws of `meshes` into `pass`: every opaque part first (each one draw for all its
     /// instances), then the blended ones from back to front (by the distance of each part's centre from
     /// `eye`, the camera position in world space, instance by instance), so that transparent shapes show
-    /// what lies behind them. `skin_overlay`: a skin overlay mode is on (the frame uniform's `model.z`).
+    /// what lies behind them. `look`: the frame's model and overlay (the frame uniform's `model`).
     pub fn draw(
         &self,
         pass: &mut wgpu::RenderPass<'_>,
         frame: &FrameUniform,
         meshes: &[&MeshDraw],
         eye: Vec3,
-        skin_overlay: bool,
+        look: DrawLook,
     ) {
+        let pipeline = |part: &PartDraw| {
+            self.pipelines.pipeline(part.variant, Shading::of(&part.written, look), look.skin_overlay)
+        };
         pass.push_debug_group("humanoid::draw");
         pass.set_bind_group(0, &frame.bind_group, &[]);
         let bind_mesh = |pass: &mut wgpu::RenderPass<'_>, mesh: &MeshDraw| {
@@ -320,7 +318,7 @@ impl HumanoidRenderer {
             }
             bind_mesh(pass, mesh);
             for part in mesh.parts.iter().filter(|p| !p.variant.blended && !p.indices.is_empty()) {
-                pass.set_pipeline(self.pipeline(part.variant, skin_overlay));
+                pass.set_pipeline(&pipeline(part));
                 pass.set_bind_group(2, &part.bind_group, &[]);
                 pass.draw_indexed(part.indices.clone(), 0, mesh.shown_instances());
             }
@@ -333,11 +331,34 @@ impl HumanoidRenderer {
                 bound = Some(m);
             }
             let part = &meshes[m].parts[p];
-            pass.set_pipeline(self.pipeline(part.variant, skin_overlay));
+            pass.set_pipeline(&pipeline(part));
             pass.set_bind_group(2, &part.bind_group, &[]);
             pass.draw_indexed(part.indices.clone(), 0, k..k + 1);
         }
         pass.pop_debug_group();
+    }
+}
+
+/// What the frame uniform says about how parts are drawn, which picks their pipelines.
+#[derive(Debug, Clone, Copy)]
+pub struct DrawLook {
+    /// The standard model (`model.x`); false: the studio look.
+    pub standard: bool,
+    /// A skin overlay mode is on (`model.z`).
+    pub skin_overlay: bool,
+    /// The scene's lights as the shader's `LIGHTS` constant: bits 0–3 how many of the frame's lights are
+    /// used, then two bits per light, its kind (`position.w`: 0 directional, 1 point, 2 spot).
+    pub lights: u32,
+}
+
+impl DrawLook {
+    pub fn of(frame: &GpuFrame) -> Self {
+        let count = (frame.light_count[0] as usize).min(frame.lights.len());
+        let kinds = frame.lights[..count]
+            .iter()
+            .enumerate()
+            .fold(0, |bits, (i, light)| bits | ((light.position[3].round() as u32 & 3) << (4 + 2 * i)));
+        Self { standard: frame.model[0] != 0, skin_overlay: frame.model[2] != 0, lights: count as u32 | kinds }
     }
 }
 

@@ -1,11 +1,15 @@
-//! The render pass's pipelines: one per [`Variant`] (topology, culling, blending), each with and without
-//! the skin overlay's vertex stage, and the bind group and vertex layouts they share.
+//! The render pass's pipelines and the bind group and vertex layouts they share. Each [`Variant`]
+//! (topology, culling, blending) has one pipeline drawing the skin overlay, made up front, and one
+//! pipeline per [`Shading`] drawing materials, made the first time a part with that shading is drawn:
+//! the fragment stage is specialised by pipeline constants, so that it holds only the code its material
+//! runs (see `shaders/humanoid.wgsl`).
 
-use std::sync::Arc;
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
 
-use super::HumanoidRenderer;
+use super::{DrawLook, HumanoidRenderer};
 use crate::gpu::error::{CreationScope, GpuError};
-use crate::gpu::layout::humanoid::{GpuCornerVertex, GpuFrame, GpuPlacement};
+use crate::gpu::layout::humanoid::{GpuCornerVertex, GpuFrame, GpuMaterial, GpuPlacement};
 use crate::gpu::shaders;
 use crate::gpu::skin_pass::SkinPipelines;
 use crate::gpu::target::TargetFormats;
@@ -13,7 +17,7 @@ use crate::mesh::Topology;
 
 /// Pipeline variants: triangles with back faces culled or drawn (two-sided), lines or points; opaque
 /// or alpha-blended.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub(in crate::gpu) struct Variant {
     pub(in crate::gpu) topology: Topology,
     pub(super) two_sided: bool,
@@ -41,10 +45,93 @@ impl Variant {
     }
 }
 
-/// The two pipelines of a [`Variant`]: the vertex stage with and without the skin overlay's values.
-pub(super) struct Pipelines {
-    pub(super) materials: wgpu::RenderPipeline,
-    pub(super) overlay: wgpu::RenderPipeline,
+/// What a part's fragment stage runs: the shader's pipeline constants, read from its material uniform
+/// (the `flags` and `model` it was written with) and the frame's look.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub(in crate::gpu) struct Shading {
+    pub(in crate::gpu) lit: bool,
+    pub(in crate::gpu) physical: bool,
+    pub(in crate::gpu) vertex_colors: bool,
+    /// 0 no texture, 1 RGB(A), 2 intensity.
+    pub(in crate::gpu) texture_mode: u32,
+    /// The material maps bound (`MAP_*` bits).
+    pub(in crate::gpu) maps: u32,
+    /// The standard model (false: the studio look).
+    pub(in crate::gpu) standard: bool,
+    /// The scene's lights: their count and kinds (see [`DrawLook::lights`]).
+    pub(in crate::gpu) lights: u32,
+}
+
+impl Shading {
+    pub(in crate::gpu) fn of(material: &GpuMaterial, look: DrawLook) -> Self {
+        Self {
+            lit: material.flags[0] != 0,
+            physical: material.model[0] != 0,
+            vertex_colors: material.flags[1] != 0,
+            texture_mode: material.flags[3],
+            maps: material.model[1],
+            standard: look.standard,
+            lights: look.lights,
+        }
+    }
+
+    /// The values of the shader's `override` declarations.
+    fn constants(self) -> [(&'static str, f64); 7] {
+        let flag = |b: bool| if b { 1.0 } else { 0.0 };
+        [
+            ("LIT", flag(self.lit)),
+            ("PHYSICAL", flag(self.physical)),
+            ("VERTEX_COLORS", flag(self.vertex_colors)),
+            ("TEXTURE_MODE", f64::from(self.texture_mode)),
+            ("MAPS", f64::from(self.maps)),
+            ("STANDARD", flag(self.standard)),
+            ("LIGHTS", f64::from(self.lights)),
+        ]
+    }
+}
+
+/// The fragment stage a pipeline runs.
+#[derive(Debug, Clone, Copy)]
+enum Fragment {
+    /// A material, specialised to its shading.
+    Material(Shading),
+    /// The skin overlay's flat colours (with the overlay's vertex stage).
+    Overlay,
+}
+
+/// What the pipelines are made from, kept so that a material pipeline can be made when first needed.
+pub(super) struct PipelineFactory {
+    device: wgpu::Device,
+    module: wgpu::ShaderModule,
+    layout: wgpu::PipelineLayout,
+    formats: TargetFormats,
+    /// One per [`Variant::all`], made up front.
+    overlay: Vec<(Variant, wgpu::RenderPipeline)>,
+    /// Made the first time a part with that variant and shading is drawn.
+    materials: Mutex<HashMap<(Variant, Shading), wgpu::RenderPipeline>>,
+}
+
+impl PipelineFactory {
+    /// The pipeline drawing a part: its material's, or the skin overlay's while one is shown.
+    pub(super) fn pipeline(&self, variant: Variant, shading: Shading, skin_overlay: bool) -> wgpu::RenderPipeline {
+        if skin_overlay {
+            return self.overlay.iter().find(|(v, _)| *v == variant).expect("every variant has a pipeline").1.clone();
+        }
+        let mut materials = self.materials.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        materials
+            .entry((variant, shading))
+            .or_insert_with(|| {
+                create_pipeline(
+                    &self.device,
+                    &self.module,
+                    &self.layout,
+                    self.formats,
+                    variant,
+                    Fragment::Material(shading),
+                )
+            })
+            .clone()
+    }
 }
 
 pub(crate) fn uniform_entry(binding: u32, visibility: wgpu::ShaderStages, size: usize) -> wgpu::BindGroupLayoutEntry {
@@ -117,6 +204,114 @@ pub(crate) fn depth_state(
     }
 }
 
+/// The per-corner vertex attributes (`CornerIn`, locations 1–3).
+const CORNER_ATTRIBUTES: [wgpu::VertexAttribute; 3] = [
+    wgpu::VertexAttribute {
+        format: wgpu::VertexFormat::Uint32,
+        offset: std::mem::offset_of!(GpuCornerVertex, source_point) as u64,
+        shader_location: 1,
+    },
+    wgpu::VertexAttribute {
+        format: wgpu::VertexFormat::Float32x4,
+        offset: std::mem::offset_of!(GpuCornerVertex, color) as u64,
+        shader_location: 2,
+    },
+    wgpu::VertexAttribute {
+        format: wgpu::VertexFormat::Float32x2,
+        offset: std::mem::offset_of!(GpuCornerVertex, uv) as u64,
+        shader_location: 3,
+    },
+];
+
+fn create_pipeline(
+    device: &wgpu::Device,
+    module: &wgpu::ShaderModule,
+    layout: &wgpu::PipelineLayout,
+    formats: TargetFormats,
+    variant: Variant,
+    fragment: Fragment,
+) -> wgpu::RenderPipeline {
+    // One placement per instance (`MeshDraw::set_instance_placements`), read as instance-rate vertex
+    // attributes: a software rasteriser fetches those once per instance, where a storage buffer indexed
+    // by the instance was gathered again for every vertex (the larger part of a crowd's vertex stage on
+    // llvmpipe).
+    let placement_attributes = placement_attributes();
+    let buffers = [
+        Some(wgpu::VertexBufferLayout {
+            array_stride: size_of::<GpuCornerVertex>() as u64,
+            step_mode: wgpu::VertexStepMode::Vertex,
+            attributes: &CORNER_ATTRIBUTES,
+        }),
+        Some(wgpu::VertexBufferLayout {
+            array_stride: size_of::<GpuPlacement>() as u64,
+            step_mode: wgpu::VertexStepMode::Instance,
+            attributes: &placement_attributes,
+        }),
+    ];
+    let overlay = matches!(fragment, Fragment::Overlay);
+    let label = format!(
+        "humanoid::pipeline_{:?}{}{}{}",
+        variant.topology,
+        if variant.blended { "_blended" } else { "_opaque" },
+        if variant.two_sided { "_two_sided" } else { "" },
+        match fragment {
+            Fragment::Overlay => "_overlay".to_string(),
+            Fragment::Material(shading) => format!("_{shading:?}"),
+        }
+    );
+    // Lines and points are nudged toward the viewer (see `vs_lines`) and pass on equal depth.
+    let vertex_entry = match (variant.topology == Topology::Triangles, overlay) {
+        (true, false) => "vs_main",
+        (true, true) => "vs_main_overlay",
+        (false, false) => "vs_lines",
+        (false, true) => "vs_lines_overlay",
+    };
+    let (fragment_entry, constants) = match fragment {
+        Fragment::Material(shading) => ("fs_main", shading.constants().to_vec()),
+        Fragment::Overlay => ("fs_overlay", Vec::new()),
+    };
+    let topology = match variant.topology {
+        Topology::Triangles => wgpu::PrimitiveTopology::TriangleList,
+        Topology::Lines => wgpu::PrimitiveTopology::LineList,
+        Topology::Points => wgpu::PrimitiveTopology::PointList,
+    };
+    let compare = if variant.topology == Topology::Triangles {
+        wgpu::CompareFunction::Less
+    } else {
+        wgpu::CompareFunction::LessEqual
+    };
+    device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+        label: Some(&label),
+        layout: Some(layout),
+        vertex: wgpu::VertexState {
+            module,
+            entry_point: Some(vertex_entry),
+            compilation_options: Default::default(),
+            buffers: &buffers,
+        },
+        primitive: wgpu::PrimitiveState {
+            topology,
+            front_face: wgpu::FrontFace::Ccw,
+            cull_mode: if variant.two_sided { None } else { Some(wgpu::Face::Back) },
+            ..Default::default()
+        },
+        depth_stencil: Some(depth_state(formats, !variant.blended, compare)),
+        multisample: wgpu::MultisampleState { count: formats.sample_count, ..Default::default() },
+        fragment: Some(wgpu::FragmentState {
+            module,
+            entry_point: Some(fragment_entry),
+            compilation_options: wgpu::PipelineCompilationOptions { constants: &constants, ..Default::default() },
+            targets: &[Some(wgpu::ColorTargetState {
+                format: formats.color,
+                blend: variant.blended.then_some(wgpu::BlendState::ALPHA_BLENDING),
+                write_mask: wgpu::ColorWrites::ALL,
+            })],
+        }),
+        multiview_mask: None,
+        cache: None,
+    })
+}
+
 impl HumanoidRenderer {
     pub fn new(device: &wgpu::Device, formats: TargetFormats) -> Result<Self, GpuError> {
         let module = shaders::create_module(device, "humanoid::shader", shaders::HUMANOID)?;
@@ -149,103 +344,27 @@ impl HumanoidRenderer {
             bind_group_layouts: &[Some(&frame_layout), Some(&placement_layout), Some(&material_layout)],
             immediate_size: 0,
         });
-        let corner_attributes = [
-            wgpu::VertexAttribute {
-                format: wgpu::VertexFormat::Uint32,
-                offset: std::mem::offset_of!(GpuCornerVertex, source_point) as u64,
-                shader_location: 1,
-            },
-            wgpu::VertexAttribute {
-                format: wgpu::VertexFormat::Float32x4,
-                offset: std::mem::offset_of!(GpuCornerVertex, color) as u64,
-                shader_location: 2,
-            },
-            wgpu::VertexAttribute {
-                format: wgpu::VertexFormat::Float32x2,
-                offset: std::mem::offset_of!(GpuCornerVertex, uv) as u64,
-                shader_location: 3,
-            },
-        ];
-        // One placement per instance (`MeshDraw::set_instance_placements`), read as instance-rate vertex
-        // attributes: a software rasteriser fetches those once per instance, where a storage buffer indexed
-        // by the instance was gathered again for every vertex (the larger part of a crowd's vertex stage on
-        // llvmpipe).
-        let placement_attributes = placement_attributes();
-        let buffers = [
-            Some(wgpu::VertexBufferLayout {
-                array_stride: size_of::<GpuCornerVertex>() as u64,
-                step_mode: wgpu::VertexStepMode::Vertex,
-                attributes: &corner_attributes,
-            }),
-            Some(wgpu::VertexBufferLayout {
-                array_stride: size_of::<GpuPlacement>() as u64,
-                step_mode: wgpu::VertexStepMode::Instance,
-                attributes: &placement_attributes,
-            }),
-        ];
-        let make = |variant: Variant, overlay: bool| {
-            let label = format!(
-                "humanoid::pipeline_{:?}{}{}{}",
-                variant.topology,
-                if variant.blended { "_blended" } else { "_opaque" },
-                if variant.two_sided { "_two_sided" } else { "" },
-                if overlay { "_overlay" } else { "" }
-            );
-            let entry_point = match (variant.topology == Topology::Triangles, overlay) {
-                (true, false) => "vs_main",
-                (true, true) => "vs_main_overlay",
-                (false, false) => "vs_lines",
-                (false, true) => "vs_lines_overlay",
-            };
-            let topology = match variant.topology {
-                Topology::Triangles => wgpu::PrimitiveTopology::TriangleList,
-                Topology::Lines => wgpu::PrimitiveTopology::LineList,
-                Topology::Points => wgpu::PrimitiveTopology::PointList,
-            };
-            device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
-                label: Some(&label),
-                layout: Some(&layout),
-                vertex: wgpu::VertexState {
-                    module: &module,
-                    // Lines and points are nudged toward the viewer (see `vs_lines`) and pass on equal depth.
-                    entry_point: Some(entry_point),
-                    compilation_options: Default::default(),
-                    buffers: &buffers,
-                },
-                primitive: wgpu::PrimitiveState {
-                    topology,
-                    front_face: wgpu::FrontFace::Ccw,
-                    cull_mode: if variant.two_sided { None } else { Some(wgpu::Face::Back) },
-                    ..Default::default()
-                },
-                depth_stencil: Some(depth_state(
-                    formats,
-                    !variant.blended,
-                    if variant.topology == Topology::Triangles {
-                        wgpu::CompareFunction::Less
-                    } else {
-                        wgpu::CompareFunction::LessEqual
-                    },
-                )),
-                multisample: wgpu::MultisampleState { count: formats.sample_count, ..Default::default() },
-                fragment: Some(wgpu::FragmentState {
-                    module: &module,
-                    entry_point: Some("fs_main"),
-                    compilation_options: Default::default(),
-                    targets: &[Some(wgpu::ColorTargetState {
-                        format: formats.color,
-                        blend: variant.blended.then_some(wgpu::BlendState::ALPHA_BLENDING),
-                        write_mask: wgpu::ColorWrites::ALL,
-                    })],
-                }),
-                multiview_mask: None,
-                cache: None,
-            })
-        };
-        let pipelines = Variant::all()
+        let overlay = Variant::all()
             .into_iter()
-            .map(|v| (v, Pipelines { materials: make(v, false), overlay: make(v, true) }))
+            .map(|v| (v, create_pipeline(device, &module, &layout, formats, v, Fragment::Overlay)))
             .collect();
+        // The shading every humanoid without textures or lights of its own draws with, made now so that
+        // a broken shader is an error here rather than at the first frame.
+        let plain = Shading {
+            lit: true,
+            physical: false,
+            vertex_colors: false,
+            texture_mode: 0,
+            maps: 0,
+            standard: true,
+            lights: 0,
+        };
+        let mut materials = HashMap::new();
+        for variant in [Variant::new(Topology::Triangles, false, false), Variant::new(Topology::Lines, true, false)] {
+            let shading = Shading { lit: variant.topology == Topology::Triangles, ..plain };
+            let pipeline = create_pipeline(device, &module, &layout, formats, variant, Fragment::Material(shading));
+            materials.insert((variant, shading), pipeline);
+        }
         scope.finish()?;
         let skin_pipelines = Arc::new(SkinPipelines::new(device)?);
         Ok(Self {
@@ -253,7 +372,14 @@ impl HumanoidRenderer {
             frame_layout,
             placement_layout,
             material_layout,
-            pipelines,
+            pipelines: PipelineFactory {
+                device: device.clone(),
+                module,
+                layout,
+                formats,
+                overlay,
+                materials: Mutex::new(materials),
+            },
             no_overlay_values,
             skin_pipelines,
         })
