@@ -52,13 +52,13 @@ pub fn crease_normals(
                     if nf == Vec3::ZERO {
                         return Vec3::ZERO;
                     }
-                    let mut sum = nf;
+                    // Summed in the point's face order, the corner's own face included in its place:
+                    // corners at one point whose faces all meet within the crease angle then get the
+                    // same normal to the bit, and share one vertex (see `CornerBuilder`).
+                    let mut sum = Vec3::ZERO;
                     for &g in &faces_at[c.point as usize] {
                         let ng = face_normals[g as usize];
-                        if g as usize == f || ng == Vec3::ZERO {
-                            continue;
-                        }
-                        if nf.dot(ng).clamp(-1.0, 1.0).acos() < crease_angle {
+                        if g as usize == f || (ng != Vec3::ZERO && nf.dot(ng).clamp(-1.0, 1.0).acos() < crease_angle) {
                             sum += ng;
                         }
                     }
@@ -123,5 +123,32 @@ mod tests {
         let sharp = crease_normals(points.len(), &faces, &n, 0.4);
         assert!(sharp[0][0].abs_diff_eq(n[0], 1e-6));
         assert!(sharp[1][3].abs_diff_eq(n[1], 1e-6));
+    }
+
+    /// A fan of faces of different tilts around one point, smooth everywhere: every corner on the shared
+    /// point gets the same normal to the bit, so that the corners weld into one vertex.
+    #[test]
+    fn smooth_corners_at_one_point_are_equal_to_the_bit() {
+        let rim: Vec<Vec3> = (0..7)
+            .map(|k| {
+                let a = k as f32 * 0.9;
+                Vec3::new(a.cos(), 0.1 * (k as f32).powi(2) % 0.7, a.sin())
+            })
+            .collect();
+        let mut points = vec![Vec3::new(0.0, 0.3, 0.0)];
+        points.extend(&rim);
+        let faces: Vec<Vec<FaceCorner>> = (0..7u32)
+            .map(|k| {
+                [0, 1 + (k + 1) % 7, 1 + k]
+                    .iter()
+                    .enumerate()
+                    .map(|(slot, &point)| FaceCorner { point, slot })
+                    .collect()
+            })
+            .collect();
+        let n = face_normals(&points, &faces, true);
+        let smooth = crease_normals(points.len(), &faces, &n, std::f32::consts::PI);
+        let centre: Vec<[u32; 3]> = smooth.iter().map(|face| face[0].to_array().map(f32::to_bits)).collect();
+        assert!(centre.iter().all(|c| *c == centre[0]), "{smooth:?}");
     }
 }
