@@ -119,6 +119,14 @@ override STANDARD: bool = true;
 // each costs what its kind computes, and none costs nothing: a software rasteriser runs a loop's body at
 // least once, masked, however few times it iterates.
 override LIGHTS: u32 = 0u;
+// The draw's scoped lights (`src/gpu/scoped_lights.rs`), laid out as `LIGHTS`, plus bit 31: the instances'
+// lists differ in kinds, so each light's kind is read from it.
+override SCOPED_LIGHTS: u32 = 0u;
+
+// Lights that reach only some instances (an Inline's own lights, a DirectionalLight's group: see
+// `src/hanim/light_scope.rs`): `SCOPED_LIGHTS & 15` per instance, the file's colours as the standard
+// model takes them.
+@group(3) @binding(0) var<storage, read> scoped_lights: array<Light>;
 
 // A material map's value at this fragment: the maps share the base map's texture coordinates.
 struct MapSamples {
@@ -130,6 +138,7 @@ struct MapSamples {
 
 struct CornerIn {
     @builtin(vertex_index) corner: u32,
+    @builtin(instance_index) instance: u32,
     @location(1) source_point: u32,
     // Linear RGBA of this corner (white without a colour node).
     @location(2) color: vec4<f32>,
@@ -146,6 +155,8 @@ struct VertexOut {
     // Skin overlay: rgb the (sRGB) colour of the influence count or weight-sum modes, w the selected
     // joint's weight (the heatmap ramps it per fragment, so that the ramp is not interpolated linearly).
     @location(4) overlay: vec4<f32>,
+    // The instance drawn (its scoped lights are `scoped_lights`' entries from instance · count on).
+    @location(5) @interpolate(flat) instance: u32,
 }
 
 // Two pairs of entry points: `vs_main`/`vs_lines` draw the materials, `vs_main_overlay`/`vs_lines_overlay`
@@ -175,6 +186,7 @@ fn corner_vertex(corner: CornerIn, placement: PlacementIn) -> VertexOut {
     out.color = corner.color;
     out.uv = corner.uv;
     out.overlay = vec4<f32>(0.0);
+    out.instance = corner.instance;
     return out;
 }
 
@@ -343,12 +355,8 @@ fn light_kind(i: u32) -> u32 {
 // One X3D light node's contribution, 17.2.2.4: onᵢ × attenuationᵢ × spotᵢ × ILrgb × (ambientᵢ + diffuseᵢ +
 // specularᵢ), with ambientᵢ = Iaᵢ × OD × Oa (the light's ambientIntensity, not its intensity). `ambient`
 // scales the ambient term (the occlusion map).
-fn scene_light(i: u32, p: vec3<f32>, n: vec3<f32>, v: vec3<f32>, base: vec3<f32>, specular: vec3<f32>, ambient: f32) -> vec3<f32> {
-    if i >= light_count() {
-        return vec3<f32>(0.0);
-    }
-    let l = frame.lights[i];
-    let arrival = light_arrival(l, light_kind(i), p);
+fn lit_by(l: Light, kind: u32, p: vec3<f32>, n: vec3<f32>, v: vec3<f32>, base: vec3<f32>, specular: vec3<f32>, ambient: f32) -> vec3<f32> {
+    let arrival = light_arrival(l, kind, p);
     if arrival.w <= 0.0 {
         return vec3<f32>(0.0);
     }
@@ -357,13 +365,50 @@ fn scene_light(i: u32, p: vec3<f32>, n: vec3<f32>, v: vec3<f32>, base: vec3<f32>
     return arrival.w * l.color.rgb * (ambient_term + lit);
 }
 
-// Every scene light's contribution, unrolled: with `i` a constant, each light's kind and presence are
-// constants the pipeline folds away.
-fn scene_lights(p: vec3<f32>, n: vec3<f32>, v: vec3<f32>, base: vec3<f32>, specular: vec3<f32>, ambient: f32) -> vec3<f32> {
-    return scene_light(0u, p, n, v, base, specular, ambient) + scene_light(1u, p, n, v, base, specular, ambient)
-        + scene_light(2u, p, n, v, base, specular, ambient) + scene_light(3u, p, n, v, base, specular, ambient)
-        + scene_light(4u, p, n, v, base, specular, ambient) + scene_light(5u, p, n, v, base, specular, ambient)
-        + scene_light(6u, p, n, v, base, specular, ambient) + scene_light(7u, p, n, v, base, specular, ambient);
+// Scene light `i` of the frame (nothing past `light_count()`).
+fn scene_light(i: u32, p: vec3<f32>, n: vec3<f32>, v: vec3<f32>, base: vec3<f32>, specular: vec3<f32>, ambient: f32) -> vec3<f32> {
+    if i >= light_count() {
+        return vec3<f32>(0.0);
+    }
+    return lit_by(frame.lights[i], light_kind(i), p, n, v, base, specular, ambient);
+}
+
+// Scoped light `j` of `instance`, as the lighting model takes its colour (nothing past the count).
+fn scoped_light(j: u32, instance: u32) -> Light {
+    var l = scoped_lights[instance * (SCOPED_LIGHTS & 15u) + j];
+    if !STANDARD {
+        l.color = vec4<f32>(linear_from_srgb(l.color.rgb), l.color.w);
+    }
+    return l;
+}
+
+fn scoped_kind(j: u32, l: Light) -> u32 {
+    if (SCOPED_LIGHTS & 0x80000000u) != 0u {
+        return u32(l.position.w + 0.5);
+    }
+    return (SCOPED_LIGHTS >> (4u + 2u * j)) & 3u;
+}
+
+fn scoped_lit_by(j: u32, instance: u32, p: vec3<f32>, n: vec3<f32>, v: vec3<f32>, base: vec3<f32>, specular: vec3<f32>, ambient: f32) -> vec3<f32> {
+    if j >= (SCOPED_LIGHTS & 15u) {
+        return vec3<f32>(0.0);
+    }
+    let l = scoped_light(j, instance);
+    return lit_by(l, scoped_kind(j, l), p, n, v, base, specular, ambient);
+}
+
+// Every light's contribution, the frame's and the instance's scoped ones, unrolled: with `i` a constant,
+// each light's kind and presence are constants the pipeline folds away.
+fn scene_lights(instance: u32, p: vec3<f32>, n: vec3<f32>, v: vec3<f32>, base: vec3<f32>, specular: vec3<f32>, ambient: f32) -> vec3<f32> {
+    var c = scene_light(0u, p, n, v, base, specular, ambient) + scene_light(1u, p, n, v, base, specular, ambient);
+    c += scene_light(2u, p, n, v, base, specular, ambient) + scene_light(3u, p, n, v, base, specular, ambient);
+    c += scene_light(4u, p, n, v, base, specular, ambient) + scene_light(5u, p, n, v, base, specular, ambient);
+    c += scene_light(6u, p, n, v, base, specular, ambient) + scene_light(7u, p, n, v, base, specular, ambient);
+    c += scoped_lit_by(0u, instance, p, n, v, base, specular, ambient) + scoped_lit_by(1u, instance, p, n, v, base, specular, ambient);
+    c += scoped_lit_by(2u, instance, p, n, v, base, specular, ambient) + scoped_lit_by(3u, instance, p, n, v, base, specular, ambient);
+    c += scoped_lit_by(4u, instance, p, n, v, base, specular, ambient) + scoped_lit_by(5u, instance, p, n, v, base, specular, ambient);
+    c += scoped_lit_by(6u, instance, p, n, v, base, specular, ambient) + scoped_lit_by(7u, instance, p, n, v, base, specular, ambient);
+    return c;
 }
 
 // The skin overlay's flat, unlit colours (the pipelines used while an overlay is shown), so that a pixel
@@ -459,7 +504,7 @@ fn fs_main(in: VertexOut, @builtin(front_facing) front_facing: bool) -> @locatio
         if TEXTURE_MODE != 0u {
             physical_base *= texel.rgb;
         }
-        let physical = physical_color(in.world_position, n, v, physical_base, maps, ambient);
+        let physical = physical_color(in.instance, in.world_position, n, v, physical_base, maps, ambient);
         return vec4<f32>(output(physical, false), alpha);
     }
     // The diffuse factor OD (Table 17.3): the Color node's colour, else diffuseColor; an RGB texture
@@ -484,7 +529,7 @@ fn fs_main(in: VertexOut, @builtin(front_facing) front_facing: bool) -> @locatio
         // The studio look's key light (the standard model has none).
         color += light(n, v, frame.key_light.xyz, frame.key_light.w, base, specular);
     }
-    color += scene_lights(in.world_position, n, v, base, specular, ambient);
+    color += scene_lights(in.instance, in.world_position, n, v, base, specular, ambient);
     return vec4<f32>(output(color, STANDARD), alpha);
 }
 

@@ -52,29 +52,43 @@ fn physical_light(n: vec3<f32>, v: vec3<f32>, l: vec3<f32>, radiance: vec3<f32>,
     return radiance * n_dot_l * mix(dielectric, metal, metallic);
 }
 
-// Scene light `i`'s contribution (see `scene_light` in `humanoid.wgsl`).
-fn physical_scene_light(i: u32, p: vec3<f32>, n: vec3<f32>, v: vec3<f32>, base: vec3<f32>, metallic: f32, alpha: f32) -> vec3<f32> {
-    if i >= light_count() {
-        return vec3<f32>(0.0);
-    }
-    let l = frame.lights[i];
-    let arrival = light_arrival(l, light_kind(i), p);
+// Light `l`'s contribution, its colour `file_color` as the file writes it, taken as linear like the
+// material's.
+fn physical_lit_by(l: Light, kind: u32, file_color: vec3<f32>, p: vec3<f32>, n: vec3<f32>, v: vec3<f32>, base: vec3<f32>, metallic: f32, alpha: f32) -> vec3<f32> {
+    let arrival = light_arrival(l, kind, p);
     if arrival.w <= 0.0 {
         return vec3<f32>(0.0);
-    }
-    // The light's colour as the file writes it, taken as linear like the material's (the frame uniform
-    // holds the file's value in the standard model, decoded from sRGB in the studio look).
-    var file_color = l.color.rgb;
-    if !STANDARD {
-        file_color = srgb_from_linear(l.color.rgb);
     }
     let radiance = arrival.w * l.direction.w * file_color;
     return physical_light(n, v, arrival.xyz, radiance, base, metallic, alpha);
 }
 
+// The frame's light `i` (its colour is the file's in the standard model, decoded from sRGB in the studio
+// look: encoded back here).
+fn physical_scene_light(i: u32, p: vec3<f32>, n: vec3<f32>, v: vec3<f32>, base: vec3<f32>, metallic: f32, alpha: f32) -> vec3<f32> {
+    if i >= light_count() {
+        return vec3<f32>(0.0);
+    }
+    let l = frame.lights[i];
+    var file_color = l.color.rgb;
+    if !STANDARD {
+        file_color = srgb_from_linear(l.color.rgb);
+    }
+    return physical_lit_by(l, light_kind(i), file_color, p, n, v, base, metallic, alpha);
+}
+
+// The instance's scoped light `j` (its colour is the file's in either look).
+fn physical_scoped_light(j: u32, instance: u32, p: vec3<f32>, n: vec3<f32>, v: vec3<f32>, base: vec3<f32>, metallic: f32, alpha: f32) -> vec3<f32> {
+    if j >= (SCOPED_LIGHTS & 15u) {
+        return vec3<f32>(0.0);
+    }
+    let l = scoped_lights[instance * (SCOPED_LIGHTS & 15u) + j];
+    return physical_lit_by(l, scoped_kind(j, l), l.color.rgb, p, n, v, base, metallic, alpha);
+}
+
 // The PhysicalMaterial's colour at `p` (linear light): `base` is baseColor with vertex colours and the
 // base map applied, `ambient` the occlusion factor.
-fn physical_color(p: vec3<f32>, n: vec3<f32>, v: vec3<f32>, base: vec3<f32>, maps: MapSamples, ambient: f32) -> vec3<f32> {
+fn physical_color(instance: u32, p: vec3<f32>, n: vec3<f32>, v: vec3<f32>, base: vec3<f32>, maps: MapSamples, ambient: f32) -> vec3<f32> {
     var metallic = material.pbr.x;
     var roughness = material.pbr.y;
     if (MAPS & MAP_METALLIC_ROUGHNESS) != 0u {
@@ -99,6 +113,10 @@ fn physical_color(p: vec3<f32>, n: vec3<f32>, v: vec3<f32>, base: vec3<f32>, map
     color += physical_scene_light(2u, p, n, v, base, metallic, alpha) + physical_scene_light(3u, p, n, v, base, metallic, alpha);
     color += physical_scene_light(4u, p, n, v, base, metallic, alpha) + physical_scene_light(5u, p, n, v, base, metallic, alpha);
     color += physical_scene_light(6u, p, n, v, base, metallic, alpha) + physical_scene_light(7u, p, n, v, base, metallic, alpha);
+    color += physical_scoped_light(0u, instance, p, n, v, base, metallic, alpha) + physical_scoped_light(1u, instance, p, n, v, base, metallic, alpha);
+    color += physical_scoped_light(2u, instance, p, n, v, base, metallic, alpha) + physical_scoped_light(3u, instance, p, n, v, base, metallic, alpha);
+    color += physical_scoped_light(4u, instance, p, n, v, base, metallic, alpha) + physical_scoped_light(5u, instance, p, n, v, base, metallic, alpha);
+    color += physical_scoped_light(6u, instance, p, n, v, base, metallic, alpha) + physical_scoped_light(7u, instance, p, n, v, base, metallic, alpha);
     return color;
 }
 

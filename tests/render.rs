@@ -462,6 +462,7 @@ fn scene_lights_light_what_they_reach() {
         color: [1.0, 1.0, 1.0],
         intensity: 1.0,
         ambient_intensity: 0.0,
+        scope: None,
     };
     // With a light in the file, headlight off also turns the viewer's key light off.
     // An intensity-0 light: only the ambient term is left.

@@ -82,8 +82,10 @@ impl GpuFrame {
         if lighting == Lighting::Standard {
             frame.model[1] = u32::from(settings.texture_times_diffuse);
         }
-        let count = settings.lights.len().min(MAX_SCENE_LIGHTS);
-        for (slot, light) in frame.lights.iter_mut().zip(&settings.lights) {
+        // The lights that reach the whole scene; scoped ones are each draw's (`MeshDraw::set_scoped_lights`).
+        let whole_scene = settings.lights.iter().filter(|l| l.scope.is_none());
+        let count = whole_scene.clone().count().min(MAX_SCENE_LIGHTS);
+        for (slot, light) in frame.lights.iter_mut().zip(whole_scene) {
             *slot = GpuLight::from_scene(light, lighting == Lighting::Standard);
         }
         frame.light_count[0] = count as u32;

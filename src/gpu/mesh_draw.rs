@@ -81,6 +81,8 @@ pub struct MeshDraw {
     /// A rigid draw whose Coordinate, Normal, Color or TextureCoordinate events change: what rebuilds
     /// its vertex data (`None` for every other draw).
     pub(super) geometry: Option<Box<super::geometry_events::EventGeometry>>,
+    /// The lights that reach only some of its instances, each instance's own (`None`: none does).
+    pub(super) scoped: Option<super::scoped_lights::ScopedLights>,
 }
 
 impl MeshDraw {

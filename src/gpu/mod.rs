@@ -19,6 +19,7 @@ pub mod readback;
 pub mod render_pass;
 pub mod scene_draw;
 pub mod scene_renderer;
+pub mod scoped_lights;
 pub mod shaders;
 pub mod skin_data;
 pub mod skin_pass;

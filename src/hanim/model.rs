@@ -421,6 +421,9 @@ pub struct SceneLight {
     pub color: [f32; 3],
     pub intensity: f32,
     pub ambient_intensity: f32,
+    /// The grouping node whose descendants the light reaches (`None`: the whole scene; see
+    /// [`crate::hanim::light_scope`]).
+    pub scope: Option<NodeId>,
 }
 
 /// `Vec<T>` indexed by an index newtype directly (`poses[humanoid]`, `rotations[joint]`).
@@ -477,6 +480,8 @@ pub struct Document {
     /// framed, counted or sensed as the shown ones are).
     pub switched_out_shapes: Vec<(NodeId, Mat4)>,
     pub settings: SceneSettings,
+    /// The grouping nodes above each humanoid and Shape: which scoped lights reach them.
+    pub ancestry: crate::hanim::Ancestry,
     /// Loader and model warnings together.
     pub warnings: Vec<Warning>,
 }
@@ -484,6 +489,12 @@ pub struct Document {
 impl Document {
     pub fn humanoid(&self, index: HumanoidIndex) -> Option<&Humanoid> {
         self.humanoids.get(index.0)
+    }
+
+    /// The scoped lights (those that do not light the whole scene) reaching an object with grouping
+    /// ancestors `ancestors`, in document order.
+    pub fn scoped_lights(&self, ancestors: &[NodeId]) -> impl Iterator<Item = &SceneLight> {
+        self.settings.lights.iter().filter(move |l| l.scope.is_some() && l.reaches(ancestors))
     }
 
     /// Every humanoid with its index, in file order.

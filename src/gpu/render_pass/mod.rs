@@ -51,6 +51,9 @@ pub struct HumanoidRenderer {
     pipelines: PipelineFactory,
     /// Bound as the per-point overlay values of draws that have none (rigid shapes).
     no_overlay_values: wgpu::Buffer,
+    /// Group 3: the layout of a draw's scoped lights, and the empty list draws without any bind.
+    scoped_layout: wgpu::BindGroupLayout,
+    no_scoped_lights: wgpu::BindGroup,
     /// The skin/morph kernels, compiled once and shared by every humanoid drawn with these pipelines.
     skin_pipelines: Arc<SkinPipelines>,
 }
@@ -60,6 +63,17 @@ impl HumanoidRenderer {
     /// draws bind in it: what a draw whose buffers events grow rebuilds its bind group with.
     pub(super) fn placement_binding(&self) -> (&wgpu::BindGroupLayout, &wgpu::Buffer) {
         (&self.placement_layout, &self.no_overlay_values)
+    }
+
+    /// Gives `draw` the lights that reach only some of its instances: `lists[k]` those of instance k
+    /// (lights beyond the first [`super::layout::humanoid::MAX_SCENE_LIGHTS`] of a list are not drawn).
+    pub fn set_scoped_lights(
+        &self,
+        device: &wgpu::Device,
+        draw: &mut MeshDraw,
+        lists: &[Vec<&crate::hanim::SceneLight>],
+    ) {
+        draw.scoped = super::scoped_lights::ScopedLights::new(device, &self.scoped_layout, lists);
     }
 
     /// The skin/morph kernels every humanoid drawn with these pipelines shares.
@@ -271,6 +285,7 @@ impl HumanoidRenderer {
             shown: 0..instancing.count,
             rigid_overlay: NO_RIGID_OVERLAY,
             geometry: None,
+            scoped: None,
         };
         scope.finish()?;
         Ok(draw)
@@ -288,8 +303,9 @@ impl HumanoidRenderer {
         eye: Vec3,
         look: DrawLook,
     ) {
-        let pipeline = |part: &PartDraw| {
-            self.pipelines.pipeline(part.variant, Shading::of(&part.written, look), look.skin_overlay)
+        let pipeline = |mesh: &MeshDraw, part: &PartDraw| {
+            let scoped = mesh.scoped.as_ref().map_or(0, |s| s.code);
+            self.pipelines.pipeline(part.variant, Shading::of(&part.written, look, scoped), look.skin_overlay)
         };
         pass.push_debug_group("humanoid::draw");
         pass.set_bind_group(0, &frame.bind_group, &[]);
@@ -298,6 +314,7 @@ impl HumanoidRenderer {
             pass.set_vertex_buffer(0, mesh.corner_vertices.slice(..));
             pass.set_vertex_buffer(1, mesh.placement.slice(..));
             pass.set_index_buffer(mesh.indices.slice(..), wgpu::IndexFormat::Uint32);
+            pass.set_bind_group(3, mesh.scoped.as_ref().map_or(&self.no_scoped_lights, |s| &s.group), &[]);
         };
         let mut blended = Vec::new();
         for (m, mesh) in meshes.iter().enumerate() {
@@ -318,7 +335,7 @@ impl HumanoidRenderer {
             }
             bind_mesh(pass, mesh);
             for part in mesh.parts.iter().filter(|p| !p.variant.blended && !p.indices.is_empty()) {
-                pass.set_pipeline(&pipeline(part));
+                pass.set_pipeline(&pipeline(mesh, part));
                 pass.set_bind_group(2, &part.bind_group, &[]);
                 pass.draw_indexed(part.indices.clone(), 0, mesh.shown_instances());
             }
@@ -331,7 +348,7 @@ impl HumanoidRenderer {
                 bound = Some(m);
             }
             let part = &meshes[m].parts[p];
-            pass.set_pipeline(&pipeline(part));
+            pass.set_pipeline(&pipeline(meshes[m], part));
             pass.set_bind_group(2, &part.bind_group, &[]);
             pass.draw_indexed(part.indices.clone(), 0, k..k + 1);
         }

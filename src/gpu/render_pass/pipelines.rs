@@ -60,10 +60,12 @@ pub(in crate::gpu) struct Shading {
     pub(in crate::gpu) standard: bool,
     /// The scene's lights: their count and kinds (see [`DrawLook::lights`]).
     pub(in crate::gpu) lights: u32,
+    /// The draw's scoped lights (see [`crate::gpu::scoped_lights::ScopedLights`]).
+    pub(in crate::gpu) scoped_lights: u32,
 }
 
 impl Shading {
-    pub(in crate::gpu) fn of(material: &GpuMaterial, look: DrawLook) -> Self {
+    pub(in crate::gpu) fn of(material: &GpuMaterial, look: DrawLook, scoped_lights: u32) -> Self {
         Self {
             lit: material.flags[0] != 0,
             physical: material.model[0] != 0,
@@ -72,11 +74,12 @@ impl Shading {
             maps: material.model[1],
             standard: look.standard,
             lights: look.lights,
+            scoped_lights,
         }
     }
 
     /// The values of the shader's `override` declarations.
-    fn constants(self) -> [(&'static str, f64); 7] {
+    fn constants(self) -> [(&'static str, f64); 8] {
         let flag = |b: bool| if b { 1.0 } else { 0.0 };
         [
             ("LIT", flag(self.lit)),
@@ -86,6 +89,7 @@ impl Shading {
             ("MAPS", f64::from(self.maps)),
             ("STANDARD", flag(self.standard)),
             ("LIGHTS", f64::from(self.lights)),
+            ("SCOPED_LIGHTS", f64::from(self.scoped_lights)),
         ]
     }
 }
@@ -339,9 +343,16 @@ impl HumanoidRenderer {
             mapped_at_creation: false,
         });
         let material_layout = crate::gpu::material_bindings::layout(device);
+        let scoped_layout = crate::gpu::scoped_lights::layout(device);
+        let no_scoped_lights = crate::gpu::scoped_lights::ScopedLights::none(device, &scoped_layout);
         let layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
             label: Some("humanoid::pipeline_layout"),
-            bind_group_layouts: &[Some(&frame_layout), Some(&placement_layout), Some(&material_layout)],
+            bind_group_layouts: &[
+                Some(&frame_layout),
+                Some(&placement_layout),
+                Some(&material_layout),
+                Some(&scoped_layout),
+            ],
             immediate_size: 0,
         });
         let overlay = Variant::all()
@@ -358,6 +369,7 @@ impl HumanoidRenderer {
             maps: 0,
             standard: true,
             lights: 0,
+            scoped_lights: 0,
         };
         let mut materials = HashMap::new();
         for variant in [Variant::new(Topology::Triangles, false, false), Variant::new(Topology::Lines, true, false)] {
@@ -381,6 +393,8 @@ impl HumanoidRenderer {
                 materials: Mutex::new(materials),
             },
             no_overlay_values,
+            scoped_layout,
+            no_scoped_lights,
             skin_pipelines,
         })
     }

@@ -247,7 +247,16 @@ impl SceneDraw {
         for group in groups {
             let leader = group[0];
             let copies = instances.saturating_mul(group.len() as u32);
-            let draws = out.build_humanoid(ctx, renderer, doc, &doc.humanoids[leader.0], copies)?;
+            let mut draws = out.build_humanoid(ctx, renderer, doc, &doc.humanoids[leader.0], copies)?;
+            // Copy k of member m is instance m · instances + k; each is lit by its own scoped lights.
+            let lists: Vec<Vec<&crate::hanim::SceneLight>> = group
+                .iter()
+                .flat_map(|member| std::iter::repeat_n(member, instances as usize))
+                .map(|member| doc.scoped_lights(doc.ancestry.of_humanoid(member.0)).collect())
+                .collect();
+            for draw in draws.all_draws_mut() {
+                renderer.set_scoped_lights(&ctx.device, draw, &lists);
+            }
             let batch = out.batches.len();
             for (member, index) in group.iter().enumerate() {
                 out.slots[index.0] = Slot { batch, first_copy: member as u32 * instances };

@@ -104,6 +104,13 @@ impl SceneDraw {
                 renderer.create_rigid_mesh(&ctx.device, &mesh, &buffer, 0, &points, &self.textures, shared)
             }
             .map_err(SceneDrawError::gpu("scene"))?;
+            let mut draw = draw;
+            // Instance k · M + m is member m's copy k: each is lit by its own scoped lights.
+            let lists: Vec<Vec<&crate::hanim::SceneLight>> = (0..instances)
+                .flat_map(|_| members.iter())
+                .map(|&m| doc.scoped_lights(doc.ancestry.of_shape(m)).collect())
+                .collect();
+            renderer.set_scoped_lights(&ctx.device, &mut draw, &lists);
             self.triangles += draw.triangle_count() * members.len() as u32;
             let placed = members.iter().map(|&m| (m < shown_count).then_some(entries[m].1)).collect();
             let mut shape_draw = SceneShapeDraw { members, draw, placed };

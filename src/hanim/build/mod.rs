@@ -18,6 +18,7 @@ use glam::Mat4;
 use crate::x3d::grouping::{is_grouping, shown_children};
 use crate::x3d::{self, LoadOptions, NodeId, Scene, SourcePos, X3dError};
 
+use super::light_scope::{Ancestry, light_scope};
 use super::model::*;
 
 mod bindables;
@@ -97,9 +98,23 @@ pub fn build_document(scene: Scene) -> Result<Document, HanimError> {
         lights: Vec::new(),
     };
     let mut bindings = Bindings::default();
-    let mut stack: Vec<(NodeId, Mat4)> = scene.roots.iter().rev().map(|&r| (r, Mat4::IDENTITY)).collect();
+    let mut switched_out_ancestors: Vec<Vec<NodeId>> = Vec::new();
+    // Grouping ancestors as a tree of links (group, parent link), shared by the nodes below a group.
+    let mut links: Vec<(NodeId, Option<usize>)> = Vec::new();
+    let ancestors_of = |links: &[(NodeId, Option<usize>)], mut link: Option<usize>| {
+        let mut out = Vec::new();
+        while let Some(k) = link {
+            out.push(links[k].0);
+            link = links[k].1;
+        }
+        out.reverse();
+        out
+    };
+    let mut ancestry = Ancestry::default();
+    let mut stack: Vec<(NodeId, Mat4, Option<usize>)> =
+        scene.roots.iter().rev().map(|&r| (r, Mat4::IDENTITY, None)).collect();
     let mut visits = 0usize;
-    while let Some((id, world_from_parent)) = stack.pop() {
+    while let Some((id, world_from_parent, link)) = stack.pop() {
         visits += 1;
         if visits > MAX_NODE_VISITS {
             return Err(HanimError::Model {
@@ -110,16 +125,22 @@ pub fn build_document(scene: Scene) -> Result<Document, HanimError> {
         let type_name = scene.node(id).type_name.as_str();
         match type_name {
             "Viewpoint" | "OrthoViewpoint" => viewpoints.push((read_viewpoint(&scene, id)?, world_from_parent)),
-            "Shape" => other_shapes.push((id, world_from_parent)),
+            "Shape" => {
+                other_shapes.push((id, world_from_parent));
+                ancestry.shapes.push(ancestors_of(&links, link));
+            }
             t if is_bindable(t) => bindings.offer(&scene, id, &mut settings)?,
             "DirectionalLight" | "PointLight" | "SpotLight" => {
-                if let Some(light) = read_light(&scene, id, world_from_parent, &mut warnings)? {
+                let scope = light_scope(&scene, id, &ancestors_of(&links, link))?;
+                if let Some(light) = read_light(&scene, id, world_from_parent, scope, &mut warnings)? {
                     settings.lights.push(light);
                 }
             }
             t if is_grouping(t) => {
                 let m = world_from_parent * grouping_matrix(&scene, id, &mut warnings)?;
                 let shown = shown_children(&scene, id)?;
+                links.push((id, link));
+                let below = Some(links.len() - 1);
                 if t == "LayerSet" {
                     for layer in crate::x3d::grouping::hidden_layers(&scene, id)? {
                         warnings.push(x3d::Warning {
@@ -146,11 +167,15 @@ pub fn build_document(scene: Scene) -> Result<Document, HanimError> {
                 };
                 for choice in hidden_now {
                     if !shown.contains(&choice) {
+                        // Lit as the choice's group is (lights inside a hidden choice are not read).
+                        let first = switched_out_shapes.len();
                         shapes_below(&scene, choice, m, &mut switched_out_shapes)?;
+                        switched_out_ancestors
+                            .extend((first..switched_out_shapes.len()).map(|_| ancestors_of(&links, below)));
                     }
                 }
                 for child in shown.into_iter().rev() {
-                    stack.push((child, m));
+                    stack.push((child, m, below));
                 }
             }
             // A humanoid is built below. The bindable nodes inside it, or inside an H-Anim 1.0 joint tree
@@ -159,6 +184,7 @@ pub fn build_document(scene: Scene) -> Result<Document, HanimError> {
             t if t.starts_with("HAnim") => {
                 if t == "HAnimHumanoid" {
                     humanoid_nodes.push((id, world_from_parent));
+                    ancestry.humanoids.push(ancestors_of(&links, link));
                 }
                 for bindable in bindables_below(&scene, id)? {
                     bindings.offer(&scene, bindable, &mut settings)?;
@@ -179,7 +205,17 @@ pub fn build_document(scene: Scene) -> Result<Document, HanimError> {
         let defects = super::motion_rules::motion_defects(&scene, h);
         all_warnings.extend(defects.into_iter().map(|d| x3d::Warning { pos: d.pos, message: d.message }));
     }
-    Ok(Document { scene, humanoids, viewpoints, other_shapes, switched_out_shapes, settings, warnings: all_warnings })
+    ancestry.shapes.extend(switched_out_ancestors);
+    Ok(Document {
+        scene,
+        humanoids,
+        viewpoints,
+        other_shapes,
+        switched_out_shapes,
+        settings,
+        ancestry,
+        warnings: all_warnings,
+    })
 }
 
 /// Every Shape at or below `root` outside humanoids, through every child of grouping nodes (all the

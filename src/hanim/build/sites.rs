@@ -38,6 +38,7 @@ pub(super) fn read_light(
     scene: &Scene,
     id: NodeId,
     world: Mat4,
+    scope: Option<NodeId>,
     warnings: &mut Vec<Warning>,
 ) -> Result<Option<SceneLight>, X3dError> {
     if !scene.sf_bool(id, "on", true)? {
@@ -76,6 +77,7 @@ pub(super) fn read_light(
         color: scene.sf_color(id, "color", [1.0; 3])?,
         intensity: scene.sf_float(id, "intensity", 1.0)?.max(0.0),
         ambient_intensity: scene.sf_float(id, "ambientIntensity", 0.0)?.clamp(0.0, 1.0),
+        scope,
     }))
 }
 
