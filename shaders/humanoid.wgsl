@@ -458,7 +458,12 @@ fn fs_main(in: VertexOut, @builtin(front_facing) front_facing: bool) -> @locatio
         duv_dx = dpdx(uv);
         duv_dy = -dpdy(uv);
     }
-    var alpha = material.diffuse.a * in.color.a;
+    // Without a colour node every corner is white: the corner colour is not read (nor interpolated).
+    var corner_color = vec4<f32>(1.0);
+    if VERTEX_COLORS {
+        corner_color = in.color;
+    }
+    var alpha = material.diffuse.a * corner_color.a;
     // The texel in the current model (encoded per fragment only where there is a texture).
     var texel_rgb = vec3<f32>(1.0);
     if TEXTURE_MODE != 0u {
@@ -500,7 +505,7 @@ fn fs_main(in: VertexOut, @builtin(front_facing) front_facing: bool) -> @locatio
     }
     if PHYSICAL {
         // PhysicalMaterial: vertex colours and the base map multiply baseColor (glTF 2.0 3.9.2).
-        var physical_base = material.diffuse.rgb * in.color.rgb;
+        var physical_base = material.diffuse.rgb * corner_color.rgb;
         if TEXTURE_MODE != 0u {
             physical_base *= texel.rgb;
         }
