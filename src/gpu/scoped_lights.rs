@@ -2,7 +2,7 @@
 //! lights, [`crate::hanim::light_scope`]: the lights of an Inline's file, a DirectionalLight's group).
 //! Each instance has its own list (an Inline copy is lit by its own lights), laid out as `count` lights
 //! per instance, instance k's from `k · count` on. The list's kinds reach the fragment shader as the
-//! `SCOPED_LIGHTS` pipeline constant (see [`ScopedLights::code`]), like the frame's lights.
+//! `SCOPED_LIGHTS` pipeline constant (its `code`), like the frame's lights.
 
 use super::layout::humanoid::{GpuLight, MAX_SCENE_LIGHTS};
 use crate::hanim::SceneLight;
