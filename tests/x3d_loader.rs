@@ -347,3 +347,44 @@ fn import_and_export_are_statements_not_nodes_in_every_encoding() {
         }
     }
 }
+
+#[test]
+fn an_inlined_files_bindable_nodes_are_not_bound_at_load() {
+    // VRML97 4.6.10 (kept by X3D): the nodes of an inlined file are not candidates for the first
+    // Viewpoint, NavigationInfo or Background bound at load. A crowd of Inlines of a file whose
+    // NavigationInfo turns the headlight off is lit by the headlight unless the crowd's file says otherwise,
+    // and it opens at the crowd's own Viewpoint even where that comes after the Inlines.
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("figure.x3d"),
+        "<X3D version='4.0'><Scene><NavigationInfo headlight='false'/><Background skyColor='1 0 0'/>\
+         <Viewpoint description='inner'/><HAnimHumanoid name='h' version='2.0'>\
+         <HAnimJoint DEF='r' name='humanoid_root' containerField='skeleton'/>\
+         <HAnimJoint USE='r' containerField='joints'/></HAnimHumanoid></Scene></X3D>",
+    )
+    .unwrap();
+    let crowd = |own: &str| {
+        let text = format!(
+            "<X3D version='4.0'><Scene><Transform translation='-1 0 0'><Inline url='\"figure.x3d\"'/></Transform>\
+             <Transform translation='1 0 0'><Inline url='\"figure.x3d\"'/></Transform>{own}</Scene></X3D>"
+        );
+        hanim::load_str(&text, &dir.path().join("crowd.x3d")).unwrap_or_else(|e| panic!("{e}"))
+    };
+    let d = crowd("<Viewpoint description='crowd'/>");
+    assert_eq!(d.humanoids.len(), 2);
+    let labels: Vec<&str> = d.viewpoints.iter().map(|(v, _)| v.description.as_str()).collect();
+    assert_eq!(labels, ["inner", "inner", "crowd"], "the inlined Viewpoints are listed");
+    assert_eq!(d.initial_viewpoint, Some(2), "the crowd's own Viewpoint is the one bound at load");
+    assert!(d.settings.headlight, "the inlined NavigationInfo is not bound");
+    assert!(d.settings.background.is_none(), "the inlined Background is not bound");
+
+    let d = crowd("<NavigationInfo headlight='false'/>");
+    assert_eq!(d.initial_viewpoint, None, "only inlined Viewpoints: none is bound at load");
+    assert!(!d.settings.headlight, "the crowd's own NavigationInfo is bound");
+
+    // The inlined file opened on its own binds its own nodes.
+    let alone = hanim::load(&dir.path().join("figure.x3d")).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(alone.initial_viewpoint, Some(0));
+    assert!(!alone.settings.headlight);
+    assert!(alone.settings.background.is_some());
+}

@@ -473,6 +473,9 @@ pub struct Document {
     pub humanoids: Vec<Humanoid>,
     /// Viewpoints outside any humanoid, with their world placement.
     pub viewpoints: Vec<(Viewpoint, Mat4)>,
+    /// The first of `viewpoints` in the file itself (not from an Inline), the one an X3D browser binds at
+    /// load among them (VRML97 4.6.10: an inlined file's bindable nodes are not candidates).
+    pub initial_viewpoint: Option<usize>,
     /// Shapes outside any humanoid, with their world matrix.
     pub other_shapes: Vec<(NodeId, Mat4)>,
     /// Shapes outside any humanoid in the choices a Switch does not show at load, with the world matrix

@@ -47,26 +47,7 @@ impl Viewer {
         };
         let Some(command) = rest else { return };
         match command {
-            UiCommand::SelectView(index) => {
-                let Some(scene) = &mut self.scene else { return };
-                let Some(view) = scene.summary.views.get(index) else {
-                    self.ui.active_view = None;
-                    return;
-                };
-                // Computed views frame the figure as it stands now (a raised arm stays in the picture).
-                scene.view_framing = scene.posed_figure_bounds();
-                let placement = view_placement(
-                    &scene.doc,
-                    scene.humanoid(),
-                    &scene.humanoid_from_joint(),
-                    scene.world_from_humanoid,
-                    &scene.view_framing,
-                    view.source,
-                );
-                if let Some(p) = placement {
-                    self.camera.set_view(index, p, true);
-                }
-            }
+            UiCommand::SelectView(index) => self.select_view(index, true),
             UiCommand::SelectHumanoid(index) => {
                 let Some(scene) = &mut self.scene else { return };
                 if scene.select_humanoid(index) {
@@ -187,6 +168,29 @@ impl Viewer {
             UiCommand::OpenFolder(folder) => self.open_folder(&folder),
             UiCommand::Quit => self.quit = true,
             other => log::debug!("unhandled command {other:?}"),
+        }
+    }
+
+    /// Shows view `index` of the panel's list (`animate`: the camera glides there).
+    pub(super) fn select_view(&mut self, index: usize, animate: bool) {
+        let Some(scene) = &mut self.scene else { return };
+        let Some(view) = scene.summary.views.get(index) else {
+            self.ui.active_view = None;
+            return;
+        };
+        // Computed views frame the figure as it stands now (a raised arm stays in the picture).
+        scene.view_framing = scene.posed_figure_bounds();
+        let placement = view_placement(
+            &scene.doc,
+            scene.humanoid(),
+            &scene.humanoid_from_joint(),
+            scene.world_from_humanoid,
+            &scene.view_framing,
+            view.source,
+        );
+        if let Some(p) = placement {
+            self.ui.active_view = Some(index);
+            self.camera.set_view(index, p, animate);
         }
     }
 }

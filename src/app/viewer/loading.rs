@@ -128,7 +128,19 @@ impl Viewer {
         };
         self.toast(format!("loaded {} ({}){problems}", path.display(), scene.humanoid().name));
         self.error = None;
+        // A file of several humanoids (a crowd of Inlines, a scene of figures) opens at its own Viewpoint,
+        // the one a browser binds at load, rather than framed on the first figure; one humanoid is framed.
+        let bound_view = (!reload && scene.doc.humanoids.len() > 1)
+            .then_some(scene.doc.initial_viewpoint)
+            .flatten()
+            .and_then(|i| scene.summary.views.iter().position(|v| v.source == crate::views::ViewSource::File(i)));
         self.scene = Some(scene);
+        if let Some(index) = bound_view {
+            self.select_view(index, false);
+            if let Some(view) = self.scene.as_ref().and_then(|s| s.summary.views.get(index)) {
+                log::info!("opened at the file's Viewpoint '{}'", view.label);
+            }
+        }
         self.library.forget_scene();
         // A capture follows onto the next humanoid, but a stick figure plays its own motion.
         let stick_figure = path

@@ -87,6 +87,7 @@ pub fn build_document(scene: Scene) -> Result<Document, HanimError> {
     let mut warnings = Vec::new();
     let mut humanoid_nodes: Vec<(NodeId, Mat4)> = Vec::new();
     let mut viewpoints = Vec::new();
+    let mut initial_viewpoint = None;
     let mut other_shapes = Vec::new();
     let mut switched_out_shapes = Vec::new();
     let mut settings = SceneSettings {
@@ -101,6 +102,17 @@ pub fn build_document(scene: Scene) -> Result<Document, HanimError> {
     let mut switched_out_ancestors: Vec<Vec<NodeId>> = Vec::new();
     // Grouping ancestors as a tree of links (group, parent link), shared by the nodes below a group.
     let mut links: Vec<(NodeId, Option<usize>)> = Vec::new();
+    // Whether a node below `link` came from an Inline: the bindable nodes of an inlined file are not
+    // candidates for the binding at load (VRML97 4.6.10, kept by X3D; X_ITE binds so too).
+    let inlined = |scene: &Scene, links: &[(NodeId, Option<usize>)], mut link: Option<usize>| {
+        while let Some(k) = link {
+            if scene.node(links[k].0).type_name == "Inline" {
+                return true;
+            }
+            link = links[k].1;
+        }
+        false
+    };
     let ancestors_of = |links: &[(NodeId, Option<usize>)], mut link: Option<usize>| {
         let mut out = Vec::new();
         while let Some(k) = link {
@@ -124,12 +136,22 @@ pub fn build_document(scene: Scene) -> Result<Document, HanimError> {
         }
         let type_name = scene.node(id).type_name.as_str();
         match type_name {
-            "Viewpoint" | "OrthoViewpoint" => viewpoints.push((read_viewpoint(&scene, id)?, world_from_parent)),
+            "Viewpoint" | "OrthoViewpoint" => {
+                if initial_viewpoint.is_none() && !inlined(&scene, &links, link) {
+                    initial_viewpoint = Some(viewpoints.len());
+                }
+                viewpoints.push((read_viewpoint(&scene, id)?, world_from_parent));
+            }
             "Shape" => {
                 other_shapes.push((id, world_from_parent));
                 ancestry.shapes.push(ancestors_of(&links, link));
             }
-            t if is_bindable(t) => bindings.offer(&scene, id, &mut settings)?,
+            t if is_bindable(t) => {
+                if inlined(&scene, &links, link) {
+                    continue;
+                }
+                bindings.offer(&scene, id, &mut settings)?;
+            }
             "DirectionalLight" | "PointLight" | "SpotLight" => {
                 let scope = light_scope(&scene, id, &ancestors_of(&links, link))?;
                 if let Some(light) = read_light(&scene, id, world_from_parent, scope, &mut warnings)? {
@@ -186,8 +208,10 @@ pub fn build_document(scene: Scene) -> Result<Document, HanimError> {
                     humanoid_nodes.push((id, world_from_parent));
                     ancestry.humanoids.push(ancestors_of(&links, link));
                 }
-                for bindable in bindables_below(&scene, id)? {
-                    bindings.offer(&scene, bindable, &mut settings)?;
+                if !inlined(&scene, &links, link) {
+                    for bindable in bindables_below(&scene, id)? {
+                        bindings.offer(&scene, bindable, &mut settings)?;
+                    }
                 }
             }
             _ => {}
@@ -210,6 +234,7 @@ pub fn build_document(scene: Scene) -> Result<Document, HanimError> {
         scene,
         humanoids,
         viewpoints,
+        initial_viewpoint,
         other_shapes,
         switched_out_shapes,
         settings,
