@@ -377,6 +377,12 @@ fn an_inlined_files_bindable_nodes_are_not_bound_at_load() {
     assert_eq!(d.initial_viewpoint, Some(2), "the crowd's own Viewpoint is the one bound at load");
     assert!(d.settings.headlight, "the inlined NavigationInfo is not bound");
     assert!(d.settings.background.is_none(), "the inlined Background is not bound");
+    // The window's list: the file's own Viewpoint before the computed views, the inlined ones last.
+    let views = hanim_viewer::views::humanoid_views(&d, 0);
+    let order: Vec<(&str, bool)> = views.iter().map(|v| (v.label.as_str(), v.inlined)).collect();
+    assert_eq!(order.first(), Some(&("crowd", false)), "{order:?}");
+    assert_eq!(&order[order.len() - 2..], [("inner", true), ("inner", true)], "{order:?}");
+    assert!(order[1..order.len() - 2].iter().all(|(_, inlined)| !inlined), "{order:?}");
 
     let d = crowd("<NavigationInfo headlight='false'/>");
     assert_eq!(d.initial_viewpoint, None, "only inlined Viewpoints: none is bound at load");

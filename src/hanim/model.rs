@@ -476,6 +476,8 @@ pub struct Document {
     /// The first of `viewpoints` in the file itself (not from an Inline), the one an X3D browser binds at
     /// load among them (VRML97 4.6.10: an inlined file's bindable nodes are not candidates).
     pub initial_viewpoint: Option<usize>,
+    /// For each of `viewpoints`, whether it comes from an inlined file.
+    pub viewpoints_inlined: Vec<bool>,
     /// Shapes outside any humanoid, with their world matrix.
     pub other_shapes: Vec<(NodeId, Mat4)>,
     /// Shapes outside any humanoid in the choices a Switch does not show at load, with the world matrix
@@ -492,6 +494,11 @@ pub struct Document {
 impl Document {
     pub fn humanoid(&self, index: HumanoidIndex) -> Option<&Humanoid> {
         self.humanoids.get(index.0)
+    }
+
+    /// Whether scene Viewpoint `index` (of `viewpoints`) comes from an inlined file.
+    pub fn viewpoint_inlined(&self, index: usize) -> bool {
+        self.viewpoints_inlined.get(index).copied().unwrap_or(false)
     }
 
     /// The scoped lights (those that do not light the whole scene) reaching an object with grouping

@@ -189,6 +189,8 @@ pub struct ViewEntry {
     pub origin: String,
     /// The joint the camera moves with (eye views): re-evaluated at every pose.
     pub follows_joint: Option<usize>,
+    /// A scene Viewpoint of an inlined file (listed after the file's own views; never bound at load).
+    pub inlined: bool,
 }
 
 impl ViewEntry {
@@ -247,20 +249,24 @@ pub fn head_joint(h: &Humanoid) -> Option<usize> {
 }
 
 /// The views of humanoid `index`, in the panel's order (§5): site cameras, `*_view` sites, joint
-/// Viewpoints, `viewpoints`-field Viewpoints, scene Viewpoints (shared by every humanoid), computed views.
+/// Viewpoints, `viewpoints`-field Viewpoints, scene Viewpoints (shared by every humanoid), computed views,
+/// then the scene Viewpoints of inlined files (a crowd of ten Inlines of one file lists each of its
+/// Viewpoints ten times: after the views that are the file's own).
 pub fn humanoid_views(doc: &Document, index: usize) -> Vec<ViewEntry> {
     let mut views = own_views(doc, index);
-    views.extend(scene_views(doc));
+    views.extend(scene_views(doc, false));
     views.extend(computed_views(doc, index));
+    views.extend(scene_views(doc, true));
     views
 }
 
 /// Every view of the document, each once: per humanoid its own views, then the scene Viewpoints, then
-/// the computed views of each humanoid.
+/// the computed views of each humanoid, then the scene Viewpoints of inlined files.
 pub fn document_views(doc: &Document) -> Vec<ViewEntry> {
     let mut views: Vec<ViewEntry> = (0..doc.humanoids.len()).flat_map(|h| own_views(doc, h)).collect();
-    views.extend(scene_views(doc));
+    views.extend(scene_views(doc, false));
     views.extend((0..doc.humanoids.len()).flat_map(|h| computed_views(doc, h)));
+    views.extend(scene_views(doc, true));
     views
 }
 
@@ -293,6 +299,7 @@ fn own_views(doc: &Document, index: usize) -> Vec<ViewEntry> {
                 kind,
                 origin: format!("Viewpoint{nested} in site {}, {place}{role}", site.name),
                 follows_joint: follows,
+                inlined: false,
             });
         }
         if site.cameras.is_empty() && site.name.ends_with("_view") {
@@ -308,6 +315,7 @@ fn own_views(doc: &Document, index: usize) -> Vec<ViewEntry> {
                     site.name
                 ),
                 follows_joint: follows,
+                inlined: false,
             });
         }
     }
@@ -323,6 +331,7 @@ fn own_views(doc: &Document, index: usize) -> Vec<ViewEntry> {
             kind: ViewKind::JointViewpoint,
             origin: format!("Viewpoint among the children of joint {}, follows it{role}", joint_name(h, jv.joint)),
             follows_joint: jv.joint,
+            inlined: false,
         });
     }
     for (i, held) in h.viewpoints.iter().enumerate() {
@@ -337,17 +346,22 @@ fn own_views(doc: &Document, index: usize) -> Vec<ViewEntry> {
             kind: ViewKind::HumanoidViewpoint,
             origin: format!("Viewpoint directly in the humanoid's `viewpoints` field, fixed to the humanoid{role}"),
             follows_joint: None,
+            inlined: false,
         });
     }
     views
 }
 
-fn scene_views(doc: &Document) -> Vec<ViewEntry> {
+/// The scene Viewpoints of the file itself (`inlined` false) or of its inlined files (`inlined` true).
+fn scene_views(doc: &Document, inlined: bool) -> Vec<ViewEntry> {
     doc.viewpoints
         .iter()
         .enumerate()
+        .filter(|(i, _)| doc.viewpoint_inlined(*i) == inlined)
         .map(|(i, (v, _))| {
             let role = hanim1_role(v).map(|r| format!(" [{r}]")).unwrap_or_default();
+            let place =
+                if inlined { "scene Viewpoint of an inlined file" } else { "scene Viewpoint outside the humanoid" };
             ViewEntry {
                 label: label_of(v, &format!("Viewpoint {}", i + 1)),
                 description: v.description.clone(),
@@ -355,8 +369,9 @@ fn scene_views(doc: &Document) -> Vec<ViewEntry> {
                 humanoid: None,
                 source: ViewSource::File(i),
                 kind: ViewKind::SceneViewpoint,
-                origin: format!("scene Viewpoint outside the humanoid{role}"),
+                origin: format!("{place}{role}"),
                 follows_joint: None,
+                inlined,
             }
         })
         .collect()
@@ -381,6 +396,7 @@ fn computed_views(doc: &Document, index: usize) -> Vec<ViewEntry> {
                 format!("computed: {} view framing the figure's box at the current pose", s.name())
             },
             follows_joint: if s == StandardView::Face { head } else { None },
+            inlined: false,
         })
         .collect()
 }

@@ -88,6 +88,7 @@ pub fn build_document(scene: Scene) -> Result<Document, HanimError> {
     let mut humanoid_nodes: Vec<(NodeId, Mat4)> = Vec::new();
     let mut viewpoints = Vec::new();
     let mut initial_viewpoint = None;
+    let mut viewpoints_inlined = Vec::new();
     let mut other_shapes = Vec::new();
     let mut switched_out_shapes = Vec::new();
     let mut settings = SceneSettings {
@@ -137,10 +138,12 @@ pub fn build_document(scene: Scene) -> Result<Document, HanimError> {
         let type_name = scene.node(id).type_name.as_str();
         match type_name {
             "Viewpoint" | "OrthoViewpoint" => {
-                if initial_viewpoint.is_none() && !inlined(&scene, &links, link) {
+                let from_inline = inlined(&scene, &links, link);
+                if initial_viewpoint.is_none() && !from_inline {
                     initial_viewpoint = Some(viewpoints.len());
                 }
                 viewpoints.push((read_viewpoint(&scene, id)?, world_from_parent));
+                viewpoints_inlined.push(from_inline);
             }
             "Shape" => {
                 other_shapes.push((id, world_from_parent));
@@ -235,6 +238,7 @@ pub fn build_document(scene: Scene) -> Result<Document, HanimError> {
         humanoids,
         viewpoints,
         initial_viewpoint,
+        viewpoints_inlined,
         other_shapes,
         switched_out_shapes,
         settings,
