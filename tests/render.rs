@@ -17,7 +17,8 @@ test_main!(
     computed_views_frame_the_body_not_far_away_sites,
     scene_lights_light_what_they_reach,
     a_humanoid_without_geometry_shows_its_skeleton_unless_only_the_file_is_asked_for,
-    an_lod_shows_the_level_for_the_cameras_distance
+    an_lod_shows_the_level_for_the_cameras_distance,
+    an_elevation_grid_is_drawn_with_a_colour_per_quadrilateral
 );
 
 use std::path::Path;
@@ -568,4 +569,30 @@ fn an_lod_shows_the_level_for_the_cameras_distance() {
     let far = centre("Far", &mut request);
     assert!(near[0] > 200 && near[2] < 40, "within 10 m the first level (red): {near:?}");
     assert!(far[2] > 200 && far[0] < 40, "from 10 m on the second level (blue): {far:?}");
+}
+
+fn an_elevation_grid_is_drawn_with_a_colour_per_quadrilateral() {
+    // A flat 3 × 2 grid seen from straight above, red on its first quadrilateral (x 0..1), blue on the
+    // second (x 1..2): the headlight meets it head on, so each shows its colour; a bump on the last
+    // vertex row's far corner tilts the blue one, which stays blue.
+    let ctx = common::gpu();
+    let text = "<X3D version='4.0'><Scene><Viewpoint description='Down' position='1 5 0.5' orientation='1 0 0 -1.5708'/>\
+        <Shape><Appearance><Material/></Appearance><ElevationGrid xDimension='3' zDimension='2' \
+        height='0 0 0 0 0 0.2' colorPerVertex='false'><Color color='1 0 0 0 0 1'/></ElevationGrid></Shape>\
+        <Transform translation='1 -3 0.5'><HAnimHumanoid name='h' version='2.0'>\
+        <HAnimJoint DEF='r' name='humanoid_root' containerField='skeleton'/>\
+        <HAnimJoint USE='r' containerField='joints'/></HAnimHumanoid></Transform></Scene></X3D>";
+    let doc = hanim::load_str(text, &common::test_data("elevation_grid.x3d")).unwrap_or_else(|e| panic!("{e}"));
+    assert!(doc.warnings.iter().all(|w| !w.message.contains("ElevationGrid")), "{:?}", doc.warnings);
+    let mut request = SceneRequest::new(160, 120);
+    request.view = ViewRequest::Named("Down".into());
+    request.skeleton_aid = false;
+    let image = render(&ctx, &doc, &request);
+    save(&image, "elevation_grid.png");
+    let red = mean_around(&image, Vec3::new(0.5, 0.0, 0.5), 2);
+    let blue = mean_around(&image, Vec3::new(1.5, 0.05, 0.5), 2);
+    assert!(red[0] > 150.0 && red[1] < 40.0 && red[2] < 40.0, "the first quadrilateral is red: {red:?}");
+    assert!(blue[2] > 120.0 && blue[0] < 40.0 && blue[1] < 40.0, "the second is blue: {blue:?}");
+    let outside = mean_around(&image, Vec3::new(-0.5, 0.0, 0.5), 2);
+    assert!(outside.iter().all(|&c| c < 10.0), "nothing beside the grid: {outside:?}");
 }

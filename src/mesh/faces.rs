@@ -78,6 +78,16 @@ pub fn faces_of(scene: &Scene, geometry: NodeId, point_count: usize) -> Result<O
                 start += count;
             }
         }
+        "ElevationGrid" => {
+            if let Some(grid) = super::elevation_grid::Grid::read(scene, geometry)? {
+                raw = grid
+                    .quads()
+                    .iter()
+                    .enumerate()
+                    .map(|(q, quad)| quad.iter().enumerate().map(|(k, &p)| (i64::from(p), 4 * q + k)).collect())
+                    .collect();
+            }
+        }
         _ => return Ok(None),
     }
     for face in raw {

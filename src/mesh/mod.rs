@@ -13,6 +13,7 @@
 //! smooth when `normalPerVertex` is true).
 
 mod appearance;
+mod elevation_grid;
 mod faces;
 mod geometry_values;
 mod lines;
@@ -227,7 +228,7 @@ pub(crate) fn skin_shape_mesh_with(
         _ => {
             let crease_angle = if !normal_per_vertex {
                 0.0
-            } else if is_face_set {
+            } else if is_face_set || type_name == "ElevationGrid" {
                 scene.sf_angle(geometry, "creaseAngle", 0.0)?
             } else {
                 std::f32::consts::PI * 2.0
@@ -250,7 +251,12 @@ pub(crate) fn skin_shape_mesh_with(
     let uvs = match geometry_values::uvs_with(scene, geometry, &appearance.maps.mapping, values)? {
         // X3D's default mapping for a textured face set without texture coordinates (indexed like the
         // coordinates: the index list is ignored).
-        None if appearance.texture.is_some() || appearance.maps.bits() != 0 => Some(default_tex_coords(points)),
+        None if appearance.texture.is_some() || appearance.maps.bits() != 0 => {
+            match elevation_grid::Grid::read(scene, geometry)?.filter(|g| g.points.len() == points.len()) {
+                Some(grid) => Some(grid.tex_coords()),
+                None => Some(default_tex_coords(points)),
+            }
+        }
         given => given,
     };
     let has_tex_coord = scene.node(geometry).children_in("texCoord").next().is_some();

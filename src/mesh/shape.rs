@@ -123,6 +123,20 @@ fn own_frame_mesh(
     }
     let points: Vec<Vec3> = match points {
         Some(p) => p.to_vec(),
+        // A height field's points come from its heights (an ElevationGrid has no Coordinate).
+        None if super::elevation_grid::is_grid(scene, geometry) => {
+            match super::elevation_grid::Grid::read(scene, geometry)? {
+                Some(grid) => grid.points,
+                None => {
+                    notes.push(format!(
+                        "{} needs xDimension and zDimension of 2 or more and a height for each of their \
+                     xDimension × zDimension points; not drawn",
+                        scene.describe(geometry)
+                    ));
+                    return Ok(None);
+                }
+            }
+        }
         None => super::geometry_values::coord_points_with(scene, geometry, values)?,
     };
     if matches!(geometry_type.as_str(), "IndexedLineSet" | "LineSet" | "PointSet") {
