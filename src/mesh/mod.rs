@@ -14,6 +14,7 @@
 
 mod appearance;
 mod elevation_grid;
+mod extrusion;
 mod faces;
 mod geometry_values;
 mod lines;

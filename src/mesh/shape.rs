@@ -97,6 +97,13 @@ fn own_frame_mesh(
     // Primitives are solid by default; Text is not (ISO/IEC 19775-1, 15.4.2: `solid FALSE`).
     let generated = match primitive_of(scene, geometry)? {
         Some(primitive) => Some((primitive, true)),
+        None if geometry_type == "Extrusion" => match super::extrusion::Extrusion::read(scene, geometry)?.mesh() {
+            Ok(swept) => Some((swept, true)),
+            Err(why) => {
+                notes.push(format!("{} {why}; not drawn", scene.describe(geometry)));
+                return Ok(None);
+            }
+        },
         None => text_of(scene, geometry)?.map(|text| (text, false)),
     };
     if let Some((primitive, solid_default)) = generated {
