@@ -13,8 +13,9 @@ use super::primitives::PrimitiveMesh;
 use super::triangulate::triangulate_polygon;
 use crate::x3d::{NodeId, Scene, X3dError, fields};
 
-/// More rings × cross-section points than this is a file error, not an Extrusion.
-const MAX_POINTS: usize = 1 << 22;
+/// More spine × cross-section points than this is refused: a few kilobytes of text would otherwise ask
+/// for gigabytes of mesh (a real Extrusion has hundreds to thousands; this keeps its mesh near 130 MB).
+const MAX_POINTS: usize = 1 << 18;
 
 /// The Extrusion node's fields that shape it.
 pub struct Extrusion {
@@ -136,7 +137,7 @@ impl Extrusion {
             return Err(format!("has {n} spine and {m} crossSection point(s); it needs 2 or more of each"));
         }
         if n.saturating_mul(m) > MAX_POINTS {
-            return Err(format!("has {n} × {m} points, more than {MAX_POINTS}"));
+            return Err(format!("sweeps {n} × {m} points, more than the {MAX_POINTS} drawn"));
         }
         let frames = self.frames();
         let pick = |list: &[Vec2], i: usize, default: Vec2| list.get(i).or(list.last()).copied().unwrap_or(default);
@@ -341,8 +342,30 @@ mod tests {
     }
 
     #[test]
-    fn too_few_points_say_why() {
+    fn degenerate_extrusions_draw_what_has_area_and_never_panic() {
+        for fields in [
+            "spine='0 0 0 0 0 0'",
+            "crossSection='0 0 0 0'",
+            "scale='0 0'",
+            "orientation='0 0 0 1'",
+            "spine='0 0 0 0 1 0 0 0 0'",
+            "spine='0 0 0 1 0 0 2 0 0 3 0 0' orientation='0 0 1 1.5'",
+        ] {
+            let mesh = extrusion(fields).unwrap();
+            assert!(mesh.points.iter().chain(&mesh.normals).all(|v| v.is_finite()), "{fields}");
+            assert!(mesh.indices.iter().all(|&i| (i as usize) < mesh.points.len()), "{fields}");
+        }
+    }
+
+    #[test]
+    fn too_few_or_too_many_points_say_why() {
         let why = extrusion("spine='0 0 0'").unwrap_err();
         assert!(why.contains("1 spine"), "{why}");
+        // 1,000 spine points × 1,000 cross-section points from a few kilobytes of text.
+        let spine: Vec<String> = (0..1000).map(|k| format!("0 {k} 0")).collect();
+        let section: Vec<String> = (0..1000).map(|k| format!("{k} 0")).collect();
+        let fields = format!("spine='{}' crossSection='{}'", spine.join(" "), section.join(" "));
+        let why = extrusion(&fields).unwrap_err();
+        assert!(why.contains("1000 × 1000"), "{why}");
     }
 }
