@@ -18,7 +18,8 @@ test_main!(
     scene_lights_light_what_they_reach,
     a_humanoid_without_geometry_shows_its_skeleton_unless_only_the_file_is_asked_for,
     an_lod_shows_the_level_for_the_cameras_distance,
-    an_elevation_grid_is_drawn_with_a_colour_per_quadrilateral
+    an_elevation_grid_is_drawn_with_a_colour_per_quadrilateral,
+    the_default_extrusion_draws_as_the_box_it_sweeps
 );
 
 use std::path::Path;
@@ -595,4 +596,44 @@ fn an_elevation_grid_is_drawn_with_a_colour_per_quadrilateral() {
     assert!(blue[2] > 120.0 && blue[0] < 40.0 && blue[1] < 40.0, "the second is blue: {blue:?}");
     let outside = mean_around(&image, Vec3::new(-0.5, 0.0, 0.5), 2);
     assert!(outside.iter().all(|&c| c < 10.0), "nothing beside the grid: {outside:?}");
+}
+
+fn the_default_extrusion_draws_as_the_box_it_sweeps() {
+    // X3D 13.3.5's defaults sweep the square ±1 up the spine 0 → 1: a 2 × 1 × 2 box standing on y = 0.
+    // Drawn beside the same box as a Box node it matches to within a shade at every pixel (the faces are
+    // the same planes; only the diagonals that split them may differ).
+    let ctx = common::gpu();
+    let scene = |geometry: &str| {
+        let text = format!(
+            "<X3D version='4.0'><Scene><Viewpoint description='Corner' position='3 2.5 4' \
+             orientation='-0.57 0.8 0.19 0.85'/>{geometry}<Transform translation='0 -5 0'>\
+             <HAnimHumanoid name='h' version='2.0'><HAnimJoint DEF='r' name='humanoid_root' containerField='skeleton'/>\
+             <HAnimJoint USE='r' containerField='joints'/></HAnimHumanoid></Transform></Scene></X3D>"
+        );
+        hanim::load_str(&text, &common::test_data("extrusion.x3d")).unwrap_or_else(|e| panic!("{e}"))
+    };
+    let shape = |geometry: &str| {
+        format!("<Shape><Appearance><Material diffuseColor='0.8 0.6 0.2'/></Appearance>{geometry}</Shape>")
+    };
+    let mut request = SceneRequest::new(200, 150);
+    request.view = ViewRequest::Named("Corner".into());
+    request.skeleton_aid = false;
+    let swept = render(&ctx, &scene(&shape("<Extrusion/>")), &request);
+    let boxed = format!("<Transform translation='0 0.5 0'>{}</Transform>", shape("<Box size='2 1 2'/>"));
+    let boxed = render(&ctx, &scene(&boxed), &request);
+    save(&swept, "extrusion_default.png");
+    let lit = (0..swept.height)
+        .flat_map(|y| (0..swept.width).map(move |x| (x, y)))
+        .filter(|&(x, y)| swept.pixel(x, y)[..3].iter().any(|&c| c > 20))
+        .count();
+    assert!(lit > 2000, "the box is drawn: {lit} pixels");
+    let worst = (0..swept.height)
+        .flat_map(|y| (0..swept.width).map(move |x| (x, y)))
+        .map(|(x, y)| {
+            let (a, b) = (swept.pixel(x, y), boxed.pixel(x, y));
+            (0..3).map(|c| a[c].abs_diff(b[c])).max().unwrap_or(0)
+        })
+        .max()
+        .unwrap_or(0);
+    assert!(worst <= 2, "the swept box and the Box differ by up to {worst} in a channel");
 }
