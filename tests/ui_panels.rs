@@ -291,3 +291,40 @@ fn the_status_bar_gives_the_height_and_offers_human_size_for_a_centimetre_figure
     harness.run();
     assert_eq!(harness.state().human_size, None);
 }
+
+#[test]
+fn an_inlined_files_viewpoints_are_folded_after_the_files_own() {
+    // A file that inlines a humanoid file twice and has a Viewpoint of its own: the two inlined copies of
+    // the humanoid file's Viewpoint wait, folded, under "From inlined files (2)", after the computed views;
+    // opening the fold offers them, each selectable.
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("figure.x3d"),
+        "<X3D version='4.0'><Scene><Viewpoint description='inner view'/><HAnimHumanoid name='h' version='2.0'>\
+         <HAnimJoint DEF='r' name='humanoid_root' containerField='skeleton'/>\
+         <HAnimJoint USE='r' containerField='joints'/></HAnimHumanoid></Scene></X3D>",
+    )
+    .unwrap();
+    let text = "<X3D version='4.0'><Scene><Inline url='\"figure.x3d\"'/>\
+                <Transform translation='1 0 0'><Inline url='\"figure.x3d\"'/></Transform>\
+                <Viewpoint description='the pair'/></Scene></X3D>";
+    let doc = hanim::load_str(text, &dir.path().join("pair.x3d")).unwrap();
+    let summary = SceneSummary::new(&doc, &doc.humanoids[0]);
+    let own = summary.views.iter().take_while(|v| !v.inlined).count();
+    assert_eq!(summary.views.len() - own, 2, "two inlined views, last");
+    assert_eq!(summary.views[0].label, "the pair");
+    let mut h = Harness::builder().with_size(egui::vec2(300.0, 600.0)).build_ui_state(
+        |ui, chosen: &mut Vec<UiCommand>| {
+            chosen.extend(ui::panels::viewpoints_ui(ui, &UiState::default(), &summary));
+        },
+        Vec::new(),
+    );
+    h.run();
+    assert!(h.query_by_label_contains("the pair").is_some());
+    assert!(h.query_by_label_contains("inner view").is_none(), "folded away at first");
+    h.get_by_label_contains("From inlined files (2)").click();
+    h.run();
+    h.get_all_by_label_contains("inner view").last().expect("shown once unfolded").click();
+    h.run();
+    assert_eq!(h.state().as_slice(), [UiCommand::SelectView(summary.views.len() - 1)]);
+}
