@@ -285,6 +285,29 @@ fn the_khronos_validator_finds_no_error_in_any_corpus_export() {
         }
     }
     assert!(outputs.len() >= 15, "{} humanoids exported", outputs.len());
+    // Every lit triangle primitive carries its normals: without them a reader shades it flat (glTF 2.0,
+    // 3.7.2.1), which one zero smooth normal used to cause for JoeKick's whole skin.
+    for out in &outputs {
+        let bytes = std::fs::read(out).unwrap();
+        let json_len = u32::from_le_bytes(bytes[12..16].try_into().unwrap()) as usize;
+        let json: serde_json::Value = serde_json::from_slice(&bytes[20..20 + json_len]).unwrap();
+        let unlit = |m: &serde_json::Value| {
+            m.as_u64().and_then(|m| json["materials"][m as usize]["extensions"].get("KHR_materials_unlit")).is_some()
+        };
+        for mesh in json["meshes"].as_array().into_iter().flatten() {
+            for primitive in mesh["primitives"].as_array().into_iter().flatten() {
+                let triangles = primitive.get("mode").and_then(|m| m.as_u64()).unwrap_or(4) == 4;
+                if triangles && !unlit(&primitive["material"]) {
+                    assert!(
+                        primitive["attributes"].get("NORMAL").is_some(),
+                        "{}: mesh {} has a lit primitive without normals",
+                        out.display(),
+                        mesh["name"]
+                    );
+                }
+            }
+        }
+    }
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tools/gltf/validate.mjs");
     let run = Command::new("node").arg(&script).args(&outputs).output().unwrap();
     let report = String::from_utf8_lossy(&run.stdout);

@@ -65,13 +65,37 @@ fn uv_of(mesh: &RenderMesh, uv: [f32; 2]) -> [f32; 2] {
     [p.x, 1.0 - p.y]
 }
 
+/// The corners' normals as glTF wants them, unit length. A corner whose normal is zero (a smooth normal
+/// whose faces cancel, a point only degenerate faces use) takes the normal of the first triangle that uses
+/// it, else +Y: without a NORMAL attribute a glTF reader draws the whole primitive flat-shaded (glTF 2.0,
+/// 3.7.2.1), so one such corner must not cost the rest their smooth normals.
+fn unit_normals(mesh: &RenderMesh, positions: &[[f32; 3]]) -> Vec<[f32; 3]> {
+    let mut normals: Vec<Option<Vec3>> = mesh
+        .normals
+        .iter()
+        .map(|n| Some(*n).filter(|n| n.is_finite() && n.length() > 1e-6).map(|n| n.normalize()))
+        .collect();
+    if normals.iter().any(Option::is_none) {
+        for t in mesh.indices.chunks_exact(3) {
+            let [a, b, c] = [0, 1, 2].map(|k| Vec3::from(positions[t[k] as usize]));
+            let face = (b - a).cross(c - a).normalize_or_zero();
+            for &k in t {
+                if normals[k as usize].is_none() && face != Vec3::ZERO {
+                    normals[k as usize] = Some(face);
+                }
+            }
+        }
+    }
+    normals.into_iter().map(|n| n.unwrap_or(Vec3::Y).to_array()).collect()
+}
+
 /// The attributes every primitive shares: positions per corner, normals, texture coordinates, colours.
 fn base_primitive(w: &mut Writer, mesh: &RenderMesh, positions: &[[f32; 3]]) -> Primitive {
     let mut attributes = BTreeMap::new();
     attributes.insert("POSITION".to_string(), w.buffer.floats(positions, Some(ARRAY_BUFFER), true));
     let lit = mesh.topology == Topology::Triangles && mesh.material.lit;
-    if lit && mesh.normals.iter().all(|n| n.is_finite() && (n.length() - 1.0).abs() < 1e-3) {
-        let normals: Vec<[f32; 3]> = mesh.normals.iter().map(|n| n.normalize().to_array()).collect();
+    if lit && mesh.normals.len() == positions.len() {
+        let normals = unit_normals(mesh, positions);
         attributes.insert("NORMAL".to_string(), w.buffer.floats(&normals, Some(ARRAY_BUFFER), false));
     }
     let textured = mesh.texture.is_some() || mesh.maps.bits() != 0;
