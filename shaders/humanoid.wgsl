@@ -373,9 +373,19 @@ fn scene_light(i: u32, p: vec3<f32>, n: vec3<f32>, v: vec3<f32>, base: vec3<f32>
     return lit_by(frame.lights[i], light_kind(i), p, n, v, base, specular, ambient);
 }
 
-// Scoped light `j` of `instance`, as the lighting model takes its colour (nothing past the count).
+// How many scoped lights each instance has.
+fn scoped_count() -> u32 {
+    return SCOPED_LIGHTS & 15u;
+}
+
+// Scoped light `j` of `instance` as the file writes it (its colour the file's, in either look).
+fn scoped_entry(j: u32, instance: u32) -> Light {
+    return scoped_lights[instance * scoped_count() + j];
+}
+
+// Scoped light `j` of `instance`, as the lighting model takes its colour.
 fn scoped_light(j: u32, instance: u32) -> Light {
-    var l = scoped_lights[instance * (SCOPED_LIGHTS & 15u) + j];
+    var l = scoped_entry(j, instance);
     if !STANDARD {
         l.color = vec4<f32>(linear_from_srgb(l.color.rgb), l.color.w);
     }
@@ -390,7 +400,7 @@ fn scoped_kind(j: u32, l: Light) -> u32 {
 }
 
 fn scoped_lit_by(j: u32, instance: u32, p: vec3<f32>, n: vec3<f32>, v: vec3<f32>, base: vec3<f32>, specular: vec3<f32>, ambient: f32) -> vec3<f32> {
-    if j >= (SCOPED_LIGHTS & 15u) {
+    if j >= scoped_count() {
         return vec3<f32>(0.0);
     }
     let l = scoped_light(j, instance);

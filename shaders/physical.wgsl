@@ -79,10 +79,10 @@ fn physical_scene_light(i: u32, p: vec3<f32>, n: vec3<f32>, v: vec3<f32>, base: 
 
 // The instance's scoped light `j` (its colour is the file's in either look).
 fn physical_scoped_light(j: u32, instance: u32, p: vec3<f32>, n: vec3<f32>, v: vec3<f32>, base: vec3<f32>, metallic: f32, alpha: f32) -> vec3<f32> {
-    if j >= (SCOPED_LIGHTS & 15u) {
+    if j >= scoped_count() {
         return vec3<f32>(0.0);
     }
-    let l = scoped_lights[instance * (SCOPED_LIGHTS & 15u) + j];
+    let l = scoped_entry(j, instance);
     return physical_lit_by(l, scoped_kind(j, l), l.color.rgb, p, n, v, base, metallic, alpha);
 }
 

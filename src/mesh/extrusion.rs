@@ -156,7 +156,7 @@ impl Extrusion {
         let index_of: Vec<u32> = ring_points
             .iter()
             .map(|p| {
-                *by_bits.entry(p.to_array().map(|v| (v + 0.0).to_bits())).or_insert_with(|| {
+                *by_bits.entry(p.to_array().map(super::bits)).or_insert_with(|| {
                     merged.push(*p);
                     (merged.len() - 1) as u32
                 })
@@ -204,10 +204,7 @@ impl Extrusion {
         let mut uvs: Vec<Vec<[f32; 2]>> = Vec::new();
         for face in faces {
             let mut corners: Vec<(u32, [f32; 2])> = face.iter().map(|&(r, uv)| (index_of[r], uv)).collect();
-            corners.dedup_by_key(|c| c.0);
-            while corners.len() > 1 && corners.first().map(|c| c.0) == corners.last().map(|c| c.0) {
-                corners.pop();
-            }
+            super::faces::drop_repeated_points(&mut corners, |c| c.0);
             if corners.len() >= 3 {
                 outlines.push(corners.iter().enumerate().map(|(slot, c)| FaceCorner { point: c.0, slot }).collect());
                 uvs.push(corners.iter().map(|c| c.1).collect());

@@ -96,11 +96,7 @@ pub fn faces_of(scene: &Scene, geometry: NodeId, point_count: usize) -> Result<O
             continue;
         }
         let mut corners: Vec<FaceCorner> = face.iter().map(|&(p, slot)| FaceCorner { point: p as u32, slot }).collect();
-        // A point repeated by its neighbour adds nothing to the outline.
-        corners.dedup_by_key(|c| c.point);
-        while corners.len() > 1 && corners.first().map(|c| c.point) == corners.last().map(|c| c.point) {
-            corners.pop();
-        }
+        drop_repeated_points(&mut corners, |c| c.point);
         if corners.len() >= 3 {
             out.faces.push(corners);
         } else {
@@ -108,6 +104,15 @@ pub fn faces_of(scene: &Scene, geometry: NodeId, point_count: usize) -> Result<O
         }
     }
     Ok(Some(out))
+}
+
+/// Drops the corners of an outline that repeat their neighbour's point (the last and the first are
+/// neighbours too): they add nothing to it.
+pub(super) fn drop_repeated_points<T>(corners: &mut Vec<T>, point: impl Fn(&T) -> u32) {
+    corners.dedup_by_key(|c| point(c));
+    while corners.len() > 1 && corners.first().map(&point) == corners.last().map(&point) {
+        corners.pop();
+    }
 }
 
 /// Splits an index list at its negative entries (`-1`), keeping each entry's position.
